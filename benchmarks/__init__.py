@@ -1,0 +1,1 @@
+"""Benchmarks reported as ratios against a floor measured in the same run."""

@@ -1,0 +1,53 @@
+"""The lexical rules for a workspace-relative POSIX path, in one place for both sides.
+
+The backend adds the filesystem checks (symlinks leaving the workspace) on top of
+these; the pointer model uses them so a header never names a path the document
+API would refuse.
+"""
+
+from __future__ import annotations
+
+MAX_PATH_BYTES = 4096
+MAX_SEGMENT_BYTES = 255
+
+
+class WorkspacePathError(ValueError):
+    """A path that breaks the workspace path rules; the message is plain language."""
+
+
+def check_workspace_path(path: str) -> str:
+    """Return ``path`` unchanged if it is a valid workspace-relative POSIX path.
+
+    Raises :class:`WorkspacePathError` with a plain-language reason otherwise.
+    """
+    if not path:
+        raise WorkspacePathError("The path is empty.")
+    if "\x00" in path:
+        raise WorkspacePathError("The path contains a NUL character.")
+    if "\\" in path:
+        raise WorkspacePathError("The path contains a backslash; use forward slashes.")
+    if path.startswith("/"):
+        raise WorkspacePathError("The path must be relative to the workspace, not start with '/'.")
+    try:
+        encoded = path.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise WorkspacePathError("The path is not valid UTF-8 text.") from error
+    if len(encoded) > MAX_PATH_BYTES:
+        raise WorkspacePathError(f"The path is longer than {MAX_PATH_BYTES} bytes.")
+    for segment in path.split("/"):
+        if segment == "":
+            raise WorkspacePathError("The path has an empty segment ('//' or a trailing '/').")
+        if segment in (".", ".."):
+            raise WorkspacePathError("The path may not contain '.' or '..' segments.")
+        if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
+            raise WorkspacePathError(f"A path segment is longer than {MAX_SEGMENT_BYTES} bytes.")
+    return path
+
+
+def is_workspace_path(path: str) -> bool:
+    """True when :func:`check_workspace_path` accepts ``path``."""
+    try:
+        check_workspace_path(path)
+    except WorkspacePathError:
+        return False
+    return True

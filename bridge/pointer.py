@@ -1,0 +1,145 @@
+"""The ambient note pointer and its ``X-Ambient-Note`` header codec (R8, R14, R15).
+
+This is the only place that builds or parses the header. The pointer carries
+metadata about the live note, never its body (R8).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+from datetime import UTC, datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from bridge.paths import WorkspacePathError, check_workspace_path
+
+HEADER_NAME = "X-Ambient-Note"
+MAX_HEADER_BYTES = 2048  # R15: the complete encoded header value
+POINTER_VERSION: Literal[1] = 1
+SHA256_PREFIX_CHARS = 16
+VIEWS: tuple[str, ...] = ("edit", "preview", "todo", "mindmap")
+
+View = Literal["edit", "preview", "todo", "mindmap"]
+_SHA_PREFIX = re.compile(r"^[0-9a-f]{16}$")
+_BASE64URL = re.compile(r"^[A-Za-z0-9_-]*$")
+NonNegative = Annotated[int, Field(ge=0)]
+
+
+class Selection(BaseModel):
+    """The main selection range in UTF-16 code units, as CodeMirror and Qt count them."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    anchor: NonNegative
+    head: NonNegative
+
+
+class AmbientPointer(BaseModel):
+    """What "this note" is at the moment of a send: identity and fingerprint, no body."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    v: Literal[1] = POINTER_VERSION
+    path: str
+    view: View
+    frameId: str = Field(min_length=1, max_length=256)
+    selection: Selection | None = None
+    bytes: NonNegative
+    sha256: str
+    flushed: bool
+    capturedAt: str
+
+    @field_validator("path")
+    @classmethod
+    def _path_is_workspace_relative(cls, value: str) -> str:
+        try:
+            return check_workspace_path(value)
+        except WorkspacePathError as error:
+            raise ValueError(str(error)) from error
+
+    @field_validator("sha256")
+    @classmethod
+    def _sha_is_prefix(cls, value: str) -> str:
+        if not _SHA_PREFIX.match(value):
+            raise ValueError("sha256 must be 16 lowercase hexadecimal characters")
+        return value
+
+    @field_validator("capturedAt")
+    @classmethod
+    def _captured_at_is_iso(cls, value: str) -> str:
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError as error:
+            raise ValueError("capturedAt must be an ISO-8601 time") from error
+        if parsed.tzinfo is None:
+            raise ValueError("capturedAt must carry a time zone")
+        return value
+
+    def to_json(self) -> str:
+        """Compact JSON; ``selection`` is left out when there is none."""
+        return self.model_dump_json(exclude_none=True)
+
+
+class HeaderRejection(BaseModel):
+    """Why a received header value was refused, in plain language."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reason: str
+
+
+def fingerprint(text: str) -> tuple[int, str]:
+    """UTF-8 byte count and the 16-hex SHA-256 prefix of ``text`` (R8)."""
+    data = text.encode("utf-8", errors="surrogatepass")
+    return len(data), hashlib.sha256(data).hexdigest()[:SHA256_PREFIX_CHARS]
+
+
+def format_captured_at(moment: datetime) -> str:
+    """UTC ISO-8601 with milliseconds and a ``Z``, as in the contract's example."""
+    utc = moment.astimezone(UTC)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+
+
+def encode_header(pointer: AmbientPointer) -> str | None:
+    """The header value, or ``None`` when it would exceed 2,048 bytes (R15: never truncated)."""
+    raw = pointer.to_json().encode("utf-8")
+    value = base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+    if len(value) > MAX_HEADER_BYTES:
+        return None
+    return value
+
+
+def decode_header(value: str | bytes) -> AmbientPointer | HeaderRejection:
+    """Parse a received header value; never raises, whatever the input."""
+    if isinstance(value, bytes):
+        try:
+            value = value.decode("ascii")
+        except UnicodeDecodeError:
+            return HeaderRejection(reason="The ambient note header is not ASCII base64url text.")
+    if len(value) > MAX_HEADER_BYTES:
+        return HeaderRejection(
+            reason=f"The ambient note header is longer than {MAX_HEADER_BYTES} bytes."
+        )
+    value = value.strip()
+    if not value:
+        return HeaderRejection(reason="The ambient note header is empty.")
+    if not _BASE64URL.match(value) or len(value) % 4 == 1:
+        return HeaderRejection(reason="The ambient note header is not valid base64url.")
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        return HeaderRejection(reason="The ambient note header is not valid base64url.")
+    try:
+        return AmbientPointer.model_validate_json(raw)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ())) or "pointer"
+        return HeaderRejection(
+            reason=f"The ambient note pointer is invalid at '{where}': {first.get('msg', '')}."
+        )
+    except ValueError:
+        return HeaderRejection(reason="The ambient note header is not valid JSON.")

@@ -1,0 +1,33 @@
+"""The live runtime an Inbox frame publishes: a handle that reads the editor when asked (R1, R11).
+
+Nothing caches the note text: every read goes to the editor at that moment.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bridge.pointer import Selection, View
+
+
+class InboxRuntime(Protocol):
+    """A mounted Inbox view. Methods are called on the thread that owns the editor."""
+
+    @property
+    def frame_id(self) -> str: ...
+
+    def current_path(self) -> str:
+        """Workspace-relative POSIX path of the note the frame shows now."""
+        ...
+
+    def current_view(self) -> View:
+        """The view the frame shows now: edit, preview, todo or mindmap."""
+        ...
+
+    def read_text(self) -> str:
+        """The editor's document text now (never a copy taken earlier)."""
+        ...
+
+    def read_selection(self) -> Selection | None:
+        """The main selection in UTF-16 code units, or None when the view has none."""
+        ...

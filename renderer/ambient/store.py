@@ -1,0 +1,135 @@
+"""The renderer-local ambient store: mounted Inbox runtimes, activation order, the resolver (R1–R7).
+
+All methods run on the thread that owns the frames (the GUI thread in the app);
+the store is not thread-safe and never touches note text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bridge.pointer import View
+from renderer.ambient.runtime import InboxRuntime
+
+ResolutionListener = Callable[["Resolution | None"], None]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What "this note" resolves to right now."""
+
+    frame_id: str
+    path: str
+    view: View
+
+
+class AmbientStore:
+    """Tracks mounted Inbox runtimes and frame activations; resolves the ambient note."""
+
+    def __init__(self) -> None:
+        # Insertion order is mount order: the last key is the most recently mounted (R4).
+        self._runtimes: dict[str, InboxRuntime] = {}
+        # Most-recently-used order of activated frames of any kind; last key is the latest.
+        self._activations: dict[str, None] = {}
+        self._last_activated: str | None = None
+        self._epoch = 0
+        self._listeners: list[ResolutionListener] = []
+        self._last_emitted: Resolution | None = None
+
+    # -- publishing (R1) -------------------------------------------------
+
+    def publish(self, runtime: InboxRuntime) -> None:
+        """An Inbox view mounted: make its live runtime a candidate (O(1), no text read)."""
+        self._runtimes.pop(runtime.frame_id, None)
+        self._runtimes[runtime.frame_id] = runtime
+        self._emit_if_changed()
+
+    def withdraw(self, frame_id: str) -> None:
+        """An Inbox view unmounted (closed or popped out): it is no longer a candidate."""
+        if self._runtimes.pop(frame_id, None) is not None:
+            self._emit_if_changed()
+
+    def runtime_changed(self, frame_id: str) -> None:
+        """A mounted frame now shows another path or view; listeners may need to know."""
+        if frame_id in self._runtimes:
+            self._emit_if_changed()
+
+    # -- activation (R2, R5) ---------------------------------------------
+
+    def activate(self, frame_id: str) -> None:
+        """Record that a frame of any kind was activated.
+
+        Only Inbox runtimes can resolve, so activating the assistant or another
+        provider is recorded without changing the Inbox choice (R5).
+        """
+        self._last_activated = frame_id
+        self._activations.pop(frame_id, None)
+        self._activations[frame_id] = None
+        self._emit_if_changed()
+
+    @property
+    def last_activated_frame(self) -> str | None:
+        """The most recently activated frame of any kind, or None."""
+        return self._last_activated
+
+    # -- workspace boundary (R7) -----------------------------------------
+
+    @property
+    def epoch(self) -> int:
+        """Bumped at each workspace boundary; a capture from an older epoch is discarded."""
+        return self._epoch
+
+    def cross_workspace_boundary(self) -> None:
+        """Clear the runtimes, the choice and the activation history; invalidate captures."""
+        self._epoch += 1
+        self._runtimes.clear()
+        self._activations.clear()
+        self._last_activated = None
+        self._emit_if_changed()
+
+    # -- resolution (R3, R4, R6) -----------------------------------------
+
+    @property
+    def mounted_frame_ids(self) -> tuple[str, ...]:
+        """Mounted Inbox frames in mount order."""
+        return tuple(self._runtimes)
+
+    def resolve_runtime(self) -> InboxRuntime | None:
+        """The runtime "this note" means now, or None when no Inbox view is mounted (R6)."""
+        if not self._runtimes:
+            return None
+        # R4: most recently activated mounted Inbox frame first...
+        for frame_id in reversed(self._activations):
+            runtime = self._runtimes.get(frame_id)
+            if runtime is not None:
+                return runtime
+        # ...then, among never-activated frames, the most recently mounted (R3 as a special case).
+        return self._runtimes[next(reversed(self._runtimes))]
+
+    def resolve(self) -> Resolution | None:
+        """The current resolution as plain values (reads path and view from the runtime)."""
+        runtime = self.resolve_runtime()
+        if runtime is None:
+            return None
+        return Resolution(runtime.frame_id, runtime.current_path(), runtime.current_view())
+
+    # -- change events ---------------------------------------------------
+
+    def subscribe(self, listener: ResolutionListener) -> Callable[[], None]:
+        """Call ``listener`` with each new resolution; returns the unsubscriber."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _emit_if_changed(self) -> None:
+        current = self.resolve()
+        if current == self._last_emitted:
+            return
+        self._last_emitted = current
+        for listener in list(self._listeners):
+            listener(current)
