@@ -1,0 +1,129 @@
+"""Backend benchmarks through real HTTP: the cost of the ambient header and of read_active_note.
+
+(a) Turns per second with a valid ``X-Ambient-Note`` against the same turns without
+one (target: with/without >= 0.85). (b) ``read_active_note`` of a 256 KiB note through
+the ``/tool`` hook against a plain document GET of it (target: <= 1.5).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import requests
+
+from benchmarks.measure import Measurement, median, paired_ratios
+from bridge.pointer import AmbientPointer, encode_header, fingerprint
+from workers.server import EmbeddedServer
+from workers.settings import Settings
+from workers.tools import MAX_MAX_BYTES
+
+WORKSPACE = "bench"
+SMALL_NOTE = "notes/today.md"
+LARGE_NOTE = "notes/large.md"
+TURNS_PER_SAMPLE = 20
+READS_PER_SAMPLE = 10
+
+
+def _small_text() -> str:
+    return "# Today\nA short note with a plan. It has two sentences.\n- [ ] first\n- [x] done\n"
+
+
+def _large_text() -> str:
+    line = "A line of a long note, to make the saved copy a quarter of a mebibyte.\n"
+    text = (line * (MAX_MAX_BYTES // len(line) + 1))[:MAX_MAX_BYTES]
+    assert len(text.encode()) == MAX_MAX_BYTES
+    return text
+
+
+def _header(path: str, text: str) -> str:
+    size, digest = fingerprint(text)
+    pointer = AmbientPointer(
+        path=path,
+        view="edit",
+        frameId="inbox-1",
+        bytes=size,
+        sha256=digest,
+        flushed=True,
+        capturedAt="2026-11-29T19:08:18.123Z",
+    )
+    header = encode_header(pointer)
+    assert header is not None
+    return header
+
+
+def run() -> list[Measurement]:
+    with tempfile.TemporaryDirectory() as folder:
+        data_dir = Path(folder)
+        root = data_dir / "workspaces" / WORKSPACE / "notes"
+        root.mkdir(parents=True)
+        small, large = _small_text(), _large_text()
+        (root / "today.md").write_text(small, encoding="utf-8")
+        (root / "large.md").write_text(large, encoding="utf-8")
+        with EmbeddedServer(Settings(data_dir=data_dir)) as server, requests.Session() as session:
+            session.headers["Authorization"] = f"Bearer {server.device_token}"
+            key = session.post(
+                f"{server.url}/v1/key-sessions", json={"workspace": WORKSPACE}, timeout=10
+            ).json()["key"]
+            session.headers["X-Key-Session"] = key
+            return [
+                _header_cost(server.url, session, small),
+                _read_cost(server.url, session, large),
+            ]
+
+
+def _header_cost(url: str, session: requests.Session, text: str) -> Measurement:
+    header = {"X-Ambient-Note": _header(SMALL_NOTE, text)}
+    body = {"conversation": "bench", "message": "summarise this"}
+
+    def with_header() -> None:
+        response = session.post(f"{url}/v1/agent/turns", json=body, headers=header, timeout=10)
+        assert response.json()["ambient"]["status"] == "stored"
+
+    def without_header() -> None:
+        response = session.post(f"{url}/v1/agent/turns", json=body, timeout=10)
+        assert response.json()["ambient"]["status"] == "absent"
+
+    with_header()  # warm both paths
+    without_header()
+    time_ratios = paired_ratios(with_header, without_header, repeat=9, number=TURNS_PER_SAMPLE)
+    # time(with)/time(without) inverted: turns per second with the header over without.
+    rate_ratios = [1 / ratio for ratio in time_ratios]
+    return Measurement(
+        name="workers: turns/s with X-Ambient-Note vs without",
+        median=median(rate_ratios),
+        target=0.85,
+        comparison=">=",
+        samples=rate_ratios,
+        details={"turns_per_sample": TURNS_PER_SAMPLE},
+    )
+
+
+def _read_cost(url: str, session: requests.Session, text: str) -> Measurement:
+    header = {"X-Ambient-Note": _header(LARGE_NOTE, text)}
+    command = f"/tool read_active_note {json.dumps({'maxBytes': MAX_MAX_BYTES})}"
+    body = {"conversation": "bench-read", "message": command}
+    document_url = f"{url}/v1/workspaces/{WORKSPACE}/documents/{LARGE_NOTE}"
+
+    # Checked once, outside the timing: both timed actions then fetch the raw bytes.
+    result = session.post(f"{url}/v1/agent/turns", json=body, headers=header, timeout=10).json()
+    read = result["toolCalls"][0]["result"]
+    assert read["status"] == "ok" and read["text"] == text and read["caveat"] is None
+    assert session.get(document_url, timeout=10).text == text
+
+    def tool_read() -> bytes:
+        return session.post(f"{url}/v1/agent/turns", json=body, headers=header, timeout=10).content
+
+    def plain_get() -> bytes:
+        return session.get(document_url, timeout=10).content
+
+    ratios = paired_ratios(tool_read, plain_get, repeat=9, number=READS_PER_SAMPLE)
+    return Measurement(
+        name="workers: read_active_note 256 KiB vs document GET",
+        median=median(ratios),
+        target=1.5,
+        comparison="<=",
+        samples=ratios,
+        details={"note_bytes": MAX_MAX_BYTES, "reads_per_sample": READS_PER_SAMPLE},
+    )

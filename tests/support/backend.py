@@ -1,0 +1,124 @@
+"""Start the real backend (``python -m workers serve``) in a subprocess for end-to-end tests.
+
+The process gets a temporary data folder, a fresh device token and a free port; the
+fixture waits for its ``workers listening on`` line (no polling, no sleeps) and
+terminates it in teardown.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from workers.settings import DEVICE_TOKEN_ENV, WORKSPACES_FOLDER
+
+LISTENING_PREFIX = "workers listening on "
+START_TIMEOUT_SECONDS = 30.0
+STOP_TIMEOUT_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class RunningBackend:
+    url: str
+    token: str
+    data_dir: Path
+    process: subprocess.Popen[str]
+
+    @property
+    def auth(self) -> dict[str, str]:
+        """The Authorization header for this backend's device token."""
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+def make_workspace(data_dir: Path, workspace_id: str, files: Mapping[str, str]) -> Path:
+    """Create ``DIR/workspaces/<id>`` holding ``files`` (workspace path → UTF-8 text)."""
+    root = data_dir / WORKSPACES_FOLDER / workspace_id
+    root.mkdir(parents=True, exist_ok=True)
+    for relative, text in files.items():
+        target = root.joinpath(*relative.split("/"))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text.encode("utf-8"))
+    return root
+
+
+def _read_listening_line(process: subprocess.Popen[str]) -> str:
+    """The first stdout line, or an error when the process exits or stays silent too long."""
+    assert process.stdout is not None
+    lines: list[str] = []
+    arrived = threading.Event()
+
+    def reader() -> None:
+        assert process.stdout is not None
+        lines.append(process.stdout.readline())
+        arrived.set()
+
+    thread = threading.Thread(target=reader, name="backend-stdout", daemon=True)
+    thread.start()
+    if not arrived.wait(START_TIMEOUT_SECONDS):
+        raise RuntimeError("The backend did not announce that it was listening in time.")
+    thread.join()
+    return lines[0]
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(STOP_TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    if process.stdout is not None:
+        process.stdout.close()
+
+
+@contextmanager
+def start_backend_process(
+    data_dir: Path,
+    *,
+    extra_args: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
+) -> Iterator[RunningBackend]:
+    """Run ``python -m workers serve --data-dir DIR --port 0`` until the block ends."""
+    environment = {**os.environ, **(env or {})}
+    token = (env or {}).get(DEVICE_TOKEN_ENV) or secrets.token_urlsafe(24)
+    environment[DEVICE_TOKEN_ENV] = token
+    command = [
+        sys.executable,
+        "-m",
+        "workers",
+        "serve",
+        "--data-dir",
+        str(data_dir),
+        "--port",
+        "0",
+        *extra_args,
+    ]
+    # A file, not a pipe, for stderr: nobody drains it while the tests run.
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errors:
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+            encoding="utf-8",
+            env=environment,
+        )
+        try:
+            line = _read_listening_line(process)
+            if not line.startswith(LISTENING_PREFIX):
+                _stop(process)
+                errors.seek(0)
+                raise RuntimeError(f"The backend did not start: {line!r}\n{errors.read()}")
+            url = line[len(LISTENING_PREFIX) :].strip()
+            yield RunningBackend(url=url, token=token, data_dir=data_dir, process=process)
+        finally:
+            _stop(process)

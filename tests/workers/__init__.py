@@ -1,0 +1,1 @@
+"""Tests of the backend: routes, ingress, tools, assistant, storage (R14–R28)."""

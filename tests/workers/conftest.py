@@ -1,0 +1,137 @@
+"""Fixtures for backend tests: an injected clock, a TestClient app and pointer headers."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.exceptions import StarletteDeprecationWarning
+
+from bridge.pointer import AmbientPointer, encode_header, fingerprint
+from tests.support.backend import make_workspace
+from workers.app import create_app
+from workers.settings import Settings
+
+with warnings.catch_warnings():
+    # Starlette's notice about its httpx dependency is not about this project's code.
+    warnings.simplefilter("ignore", StarletteDeprecationWarning)
+    from fastapi.testclient import TestClient as TestClient
+
+DEVICE_TOKEN = "test-device-token"
+WORKSPACE = "demo"
+NOTES = {
+    "notes/a.md": "# Alpha\nalpha is the first note. It has two sentences.\n- [ ] buy milk\n",
+    "notes/b.md": "# Beta\nbeta text here.\n",
+    "inbox/today.md": "Today\n\n## Plan\n- [ ] write\n- [x] read\n- [ ] ship\n",
+}
+
+
+class SteppingClock:
+    """A clock that moves only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 29, 19, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, delta: timedelta) -> None:
+        self.now += delta
+
+
+def pointer_header(
+    path: str, text: str, *, view: str = "edit", flushed: bool = True, **changes: Any
+) -> str:
+    """The X-Ambient-Note value for ``text`` as the editor would send it."""
+    size, digest = fingerprint(text)
+    fields: dict[str, Any] = {
+        "path": path,
+        "view": view,
+        "frameId": "inbox-1",
+        "bytes": size,
+        "sha256": digest,
+        "flushed": flushed,
+        "capturedAt": "2026-11-29T19:08:18.123Z",
+    }
+    fields.update(changes)
+    header = encode_header(AmbientPointer.model_validate(fields))
+    assert header is not None
+    return header
+
+
+@dataclass
+class Backend:
+    """A TestClient app with helpers for the common requests."""
+
+    client: TestClient
+    settings: Settings
+    clock: SteppingClock
+    root: Path
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {DEVICE_TOKEN}"}
+
+    def key(self, workspace: str = WORKSPACE) -> str:
+        response = self.client.post(
+            "/v1/key-sessions", json={"workspace": workspace}, headers=self.auth
+        )
+        assert response.status_code == 201, response.text
+        key: str = response.json()["key"]
+        return key
+
+    def headers(self, key: str | None = None, ambient: str | None = None) -> dict[str, str]:
+        headers = dict(self.auth)
+        if key is not None:
+            headers["X-Key-Session"] = key
+        if ambient is not None:
+            headers["X-Ambient-Note"] = ambient
+        return headers
+
+    def turn(
+        self,
+        message: str,
+        *,
+        key: str | None = None,
+        ambient: str | None = None,
+        conversation: str = "c1",
+    ) -> dict[str, Any]:
+        response = self.client.post(
+            "/v1/agent/turns",
+            json={"conversation": conversation, "message": message},
+            headers=self.headers(key, ambient),
+        )
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    def delivery(self, key: str, conversation: str = "c1") -> dict[str, Any] | None:
+        response = self.client.get(
+            f"/v1/agent/deliveries/{conversation}", headers=self.headers(key)
+        )
+        if response.status_code == 404:
+            assert response.json()["error"]["code"] == "no_delivery"
+            return None
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+
+@pytest.fixture
+def clock() -> SteppingClock:
+    return SteppingClock()
+
+
+@pytest.fixture
+def backend(tmp_path: Path, clock: SteppingClock) -> Iterator[Backend]:
+    root = make_workspace(tmp_path, WORKSPACE, NOTES)
+    make_workspace(tmp_path, "other", {"secret.md": "other workspace secret\n"})
+    settings = Settings(data_dir=tmp_path, device_token=DEVICE_TOKEN, clock=clock)
+    # raise_server_exceptions: a request that reaches the catch-all handler fails the test.
+    with TestClient(create_app(settings), raise_server_exceptions=True) as client:
+        yield Backend(client, settings, clock, root)

@@ -1,0 +1,102 @@
+"""The Alembic migrations equal the schema mirror (R17, R20)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import UniqueConstraint, inspect
+
+from workers.database import Database, alembic_config
+from workers.schema import agent_delivery_credentials, metadata
+
+
+def _migrated(tmp_path: Path) -> Database:
+    database = Database(f"sqlite:///{tmp_path / 'ambient.db'}")
+    database.migrate()
+    return database
+
+
+def test_r20_migrating_an_empty_database_equals_the_mirror(tmp_path: Path) -> None:
+    database = _migrated(tmp_path)
+    try:
+        with database.engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            assert compare_metadata(context, metadata) == []
+            inspector = inspect(connection)
+            for table in metadata.sorted_tables:
+                columns = {c["name"]: c for c in inspector.get_columns(table.name)}
+                assert list(columns) == [c.name for c in table.columns]
+                for column in table.columns:
+                    assert columns[column.name]["nullable"] == column.nullable, column
+                    reflected = columns[column.name]["type"].compile(connection.dialect)
+                    assert reflected == column.type.compile(connection.dialect), column
+                primary = inspector.get_pk_constraint(table.name)["constrained_columns"]
+                assert primary == [c.name for c in table.primary_key.columns]
+                uniques = {
+                    tuple(u["column_names"]) for u in inspector.get_unique_constraints(table.name)
+                }
+                assert uniques == {
+                    tuple(c.name for c in constraint.columns)
+                    for constraint in table.constraints
+                    if isinstance(constraint, UniqueConstraint)
+                }
+            foreign = inspector.get_foreign_keys(agent_delivery_credentials.name)
+            assert [(f["constrained_columns"], f["referred_table"]) for f in foreign] == [
+                (["key_session_id"], "key_sessions")
+            ]
+    finally:
+        database.close()
+
+
+def test_r17_ambient_columns_are_nullable_and_added_by_the_second_revision(tmp_path: Path) -> None:
+    database = _migrated(tmp_path)
+    try:
+        with database.engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0001")
+            before = {
+                c["name"] for c in inspect(connection).get_columns("agent_delivery_credentials")
+            }
+            command.upgrade(alembic_config(connection), "head")
+            after = {
+                c["name"]: c["nullable"]
+                for c in inspect(connection).get_columns("agent_delivery_credentials")
+            }
+        assert {"ambient_path", "ambient_view", "ambient_meta"}.isdisjoint(before)
+        assert all(after[name] for name in ("ambient_path", "ambient_view", "ambient_meta"))
+    finally:
+        database.close()
+
+
+def test_migrating_twice_is_harmless(tmp_path: Path) -> None:
+    _migrated(tmp_path).close()
+    database = _migrated(tmp_path)
+    try:
+        with database.engine.connect() as connection:
+            assert MigrationContext.configure(connection).get_current_revision() == "0002"
+    finally:
+        database.close()
+
+
+@pytest.mark.slow
+def test_migrations_run_from_any_working_directory(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    url = f"sqlite:///{tmp_path / 'cwd.db'}"
+    script = "import sys; from workers.database import Database; Database(sys.argv[1]).migrate()"
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    subprocess.run(
+        [sys.executable, "-c", script, url], cwd=elsewhere, env=environment, check=True, timeout=60
+    )
+    database = Database(url)
+    try:
+        with database.engine.connect() as connection:
+            assert MigrationContext.configure(connection).get_current_revision() == "0002"
+    finally:
+        database.close()

@@ -1,0 +1,40 @@
+"""``python -m workers serve --data-dir DIR [--host 127.0.0.1] [--port N]`` (contract 1)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from workers.server import LOOPBACK, serve_forever
+from workers.settings import Settings
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m workers", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the backend until interrupted")
+    serve.add_argument("--data-dir", type=Path, required=True, help="database, token, workspaces")
+    serve.add_argument("--host", default=LOOPBACK, help="address to bind (default: loopback)")
+    serve.add_argument("--port", type=int, default=0, help="port; 0 picks a free one (default)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = _parser().parse_args(argv)
+    if arguments.command == "serve":
+        try:
+            serve_forever(Settings(data_dir=arguments.data_dir), arguments.host, arguments.port)
+        except OSError as error:
+            print(
+                f"workers: cannot listen on {arguments.host}:{arguments.port}: {error}",
+                file=sys.stderr,
+            )
+            return 1
+        except KeyboardInterrupt:
+            return 0
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

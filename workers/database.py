@@ -1,0 +1,102 @@
+"""The database: engine set-up (SQLite WAL by default), migrations on start, one writer."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def alembic_config(connection: Connection | None = None, url: str | None = None) -> Config:
+    """A Config built in code, so migrations run from any cwd and from an installed package."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if url is not None:
+        # ConfigParser interpolation would choke on '%' in a password.
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:
+    if not isinstance(dbapi_connection, sqlite3.Connection):
+        return
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()
+
+
+def create_database_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, a busy timeout and cross-thread connections."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+        )
+        event.listen(engine, "connect", _tune_sqlite)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without a zone; every stored time is UTC."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+class Database:
+    """The engine plus a process-wide write lock.
+
+    SQLite allows one writer at a time; taking the lock in-process keeps turns from
+    several threads queueing here instead of meeting "database is locked".
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = create_database_engine(url)
+        self._write_lock = threading.Lock()
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest revision."""
+        with self._write_lock, self.engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "head")
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        with self.engine.connect() as connection:
+            yield connection
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        """One transaction, committed on success, rolled back on error."""
+        with self._write_lock, self.engine.begin() as connection:
+            yield connection
+
+    def close(self) -> None:
+        self.engine.dispose()

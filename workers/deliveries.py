@@ -1,0 +1,143 @@
+"""Agent delivery credentials: short-lived turn authorization with the ambient pointer (R17–R19).
+
+One row per (key session, conversation). Every send with a key session upserts it
+and replaces the three ambient columns; a send without one deletes the
+conversation's rows. A row past its expiry is treated as absent and purged.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, and_, delete, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from bridge.pointer import AmbientPointer
+from workers.database import Database, as_utc
+from workers.identity import KeySession
+from workers.schema import agent_delivery_credentials as deliveries
+from workers.settings import Settings
+
+
+@dataclass(frozen=True)
+class DeliveryCredential:
+    """The live row: which workspace, which conversation, and the pointer metadata if any."""
+
+    id: int
+    key_session_id: int
+    workspace: str
+    conversation: str
+    expires_at: datetime
+    ambient_path: str | None
+    ambient_view: str | None
+    ambient_meta: dict[str, Any] | None
+
+
+def pointer_columns(pointer: AmbientPointer | None) -> dict[str, str | None]:
+    """R17: path, view and the JSON of every other pointer field; all NULL without one."""
+    if pointer is None:
+        return {"ambient_path": None, "ambient_view": None, "ambient_meta": None}
+    meta = pointer.model_dump(mode="json", exclude={"path", "view"}, exclude_none=True)
+    return {
+        "ambient_path": pointer.path,
+        "ambient_view": pointer.view,
+        "ambient_meta": json.dumps(meta, separators=(",", ":"), ensure_ascii=False),
+    }
+
+
+class DeliveryCredentials:
+    """Reads and writes ``agent_delivery_credentials``."""
+
+    def __init__(self, database: Database, settings: Settings) -> None:
+        self._database = database
+        self._settings = settings
+
+    def record_send(
+        self, session: KeySession, conversation: str, pointer: AmbientPointer | None
+    ) -> None:
+        """R18: upsert the row and replace the ambient columns; expiry restarts (R19)."""
+        now = self._settings.clock()
+        values: dict[str, Any] = {
+            "updated_at": now,
+            "expires_at": now + self._settings.delivery_ttl,
+            "workspace": session.workspace,
+            **pointer_columns(pointer),
+        }
+        row = {
+            "account": session.account,
+            "key_session_id": session.id,
+            "conversation": conversation,
+            "created_at": now,
+            **values,
+        }
+        with self._database.writing() as connection:
+            # One statement where the dialect has it: atomic even across processes.
+            conflict_on = [deliveries.c.key_session_id, deliveries.c.conversation]
+            if self._database.dialect == "sqlite":
+                connection.execute(
+                    sqlite.insert(deliveries)
+                    .values(**row)
+                    .on_conflict_do_update(index_elements=conflict_on, set_=values)
+                )
+                return
+            if self._database.dialect == "postgresql":
+                connection.execute(
+                    postgresql.insert(deliveries)
+                    .values(**row)
+                    .on_conflict_do_update(index_elements=conflict_on, set_=values)
+                )
+                return
+            key = and_(
+                deliveries.c.key_session_id == session.id,
+                deliveries.c.conversation == conversation,
+            )
+            changed = connection.execute(update(deliveries).where(key).values(**values))
+            if changed.rowcount == 0:
+                connection.execute(insert(deliveries).values(**row))
+
+    def forget_conversation(self, account: str, conversation: str) -> None:
+        """R18: a send without a key session leaves no delivery row for the conversation."""
+        with self._database.writing() as connection:
+            connection.execute(
+                delete(deliveries).where(
+                    deliveries.c.account == account, deliveries.c.conversation == conversation
+                )
+            )
+
+    def current(self, session: KeySession, conversation: str) -> DeliveryCredential | None:
+        """The live row, re-read from the database on every call (R22); expired rows purged."""
+        with self._database.reading() as connection:
+            row = connection.execute(
+                select(deliveries).where(
+                    deliveries.c.key_session_id == session.id,
+                    deliveries.c.conversation == conversation,
+                )
+            ).first()
+        if row is None:
+            return None
+        expires_at = as_utc(row.expires_at)
+        if expires_at <= self._settings.clock():
+            with self._database.writing() as connection:
+                _purge(connection, row.id, row.expires_at)
+            return None
+        meta = json.loads(row.ambient_meta) if row.ambient_meta is not None else None
+        return DeliveryCredential(
+            id=row.id,
+            key_session_id=row.key_session_id,
+            workspace=row.workspace,
+            conversation=row.conversation,
+            expires_at=expires_at,
+            ambient_path=row.ambient_path,
+            ambient_view=row.ambient_view,
+            ambient_meta=meta if isinstance(meta, dict) else None,
+        )
+
+
+def _purge(connection: Connection, row_id: int, seen_expiry: datetime) -> None:
+    # Only if no send renewed the row since it was read.
+    connection.execute(
+        delete(deliveries).where(deliveries.c.id == row_id, deliveries.c.expires_at == seen_expiry)
+    )

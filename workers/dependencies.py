@@ -1,0 +1,160 @@
+"""Shared request dependencies: backend state, the account token, key sessions, bodies."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
+
+from fastapi import Depends, Request
+from pydantic import BaseModel, ValidationError
+
+from workers import messages
+from workers.assistant import DefaultAssistant
+from workers.database import Database
+from workers.deliveries import DeliveryCredentials
+from workers.documents import Workspaces
+from workers.errors import AccessDenied, ApiError
+from workers.identity import KeySession, KeySessions, account_id, is_workspace_id, token_matches
+from workers.settings import Settings
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+KEY_SESSION_HEADER = "X-Key-Session"
+MAX_JSON_BODY_BYTES = 1024 * 1024
+"""Turn and other JSON bodies; larger ones are refused with 413."""
+
+
+@dataclass
+class BackendState:
+    """Everything the routers share, built once per app."""
+
+    settings: Settings
+    database: Database
+    device_token: str
+    account: str
+    key_sessions: KeySessions
+    deliveries: DeliveryCredentials
+    workspaces: Workspaces
+    assistant: DefaultAssistant
+
+    @classmethod
+    def open(cls, settings: Settings) -> BackendState:
+        token = settings.resolve_device_token()
+        database = Database(settings.resolve_database_url())
+        database.migrate()
+        settings.workspaces_dir.mkdir(parents=True, exist_ok=True)
+        return cls(
+            settings=settings,
+            database=database,
+            device_token=token,
+            account=account_id(token),
+            key_sessions=KeySessions(database, settings),
+            deliveries=DeliveryCredentials(database, settings),
+            workspaces=Workspaces(settings),
+            assistant=DefaultAssistant(),
+        )
+
+
+def get_state(request: Request) -> BackendState:
+    state: BackendState = request.app.state.backend
+    return state
+
+
+State = Annotated[BackendState, Depends(get_state)]
+
+
+def require_account(request: Request, state: State) -> str:
+    """The account behind the bearer token; 401 when it is missing or wrong."""
+    scheme, _, presented = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token_matches(presented.strip(), state.device_token):
+        raise ApiError(
+            401,
+            "unauthorized",
+            messages.DEVICE_TOKEN_INVALID,
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return state.account
+
+
+Account = Annotated[str, Depends(require_account)]
+
+
+def access_error(denied: AccessDenied) -> ApiError:
+    return ApiError(403, denied.code, denied.message)
+
+
+def check_workspace_id(workspace: str) -> None:
+    if not is_workspace_id(workspace):
+        raise ApiError(400, "invalid_workspace", messages.WORKSPACE_ID_INVALID)
+
+
+def require_workspace_key(
+    workspace: str, request: Request, state: State, account: Account
+) -> KeySession:
+    """The key session for ``workspace`` (contract 3): another's, expired or unknown is 403."""
+    check_workspace_id(workspace)
+    try:
+        session = state.key_sessions.check_for_workspace(
+            account, request.headers.get(KEY_SESSION_HEADER), workspace
+        )
+    except AccessDenied as denied:
+        raise access_error(denied) from denied
+    if not state.workspaces.exists(workspace):
+        raise ApiError(
+            404, "workspace_not_found", messages.WORKSPACE_NOT_FOUND.format(workspace=workspace)
+        )
+    return session
+
+
+WorkspaceKey = Annotated[KeySession, Depends(require_workspace_key)]
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, refused with 413 as soon as it passes ``limit`` bytes."""
+    too_large = ApiError(
+        413, "payload_too_large", messages.BODY_TOO_LARGE.format(limit=f"{limit:,}")
+    )
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        try:
+            declared_size = int(declared)
+        except ValueError as error:
+            raise ApiError(400, "invalid_request", messages.CONTENT_LENGTH_INVALID) from error
+        if declared_size > limit:
+            raise too_large
+    chunks: list[bytes] = []
+    received = 0
+    async for chunk in request.stream():
+        received += len(chunk)
+        if received > limit:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def read_json_model(
+    request: Request, model: type[ModelT], limit: int = MAX_JSON_BODY_BYTES
+) -> ModelT:
+    """Parse a JSON object body into ``model``; every failure is a 400 with a plain message."""
+    body = await read_body(request, limit)
+    try:
+        data: Any = json.loads(body)
+    except ValueError as error:
+        raise ApiError(400, "invalid_json", messages.BODY_NOT_JSON) from error
+    if not isinstance(data, dict):
+        raise ApiError(400, "invalid_json", messages.BODY_NOT_JSON)
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise ApiError(400, "invalid_request", describe_validation(error.errors())) from error
+
+
+def describe_validation(errors: Any) -> str:
+    """One plain sentence for the first validation problem."""
+    if not errors:
+        return messages.BODY_INVALID.format(detail="unknown problem.")
+    first = errors[0]
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
+    detail = str(first.get("msg", "invalid value")).rstrip(".")
+    return messages.BODY_INVALID.format(detail=f"'{where}': {detail}.")

@@ -1,0 +1,102 @@
+"""Every plain-language message the backend and its tools speak, in one place (R25, R28).
+
+The document API and the tools raise the same access messages, so the user hears
+the same sentence whichever way a note was refused.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from workers.settings import ACCESS_TTL
+
+CAVEAT: Final = (
+    "The saved copy is behind what the user has on screen — their most recent "
+    "keystrokes may be missing from the text above."
+)
+"""R25: byte-exact, added when a complete read disagrees with the pointer."""
+
+_MINUTES: Final = int(ACCESS_TTL.total_seconds() // 60)
+
+# Identity and workspace access (contract 2, 3; R19, R28).
+DEVICE_TOKEN_INVALID: Final = (
+    "This device is not signed in: send the device token as 'Authorization: Bearer <token>'."
+)
+KEY_SESSION_MISSING: Final = (
+    "No workspace access: this request needs a key session for the workspace "
+    "(the X-Key-Session header)."
+)
+KEY_SESSION_UNKNOWN: Final = (
+    "Workspace access was refused: the key session is not recognised. Open the workspace again."
+)
+KEY_SESSION_EXPIRED: Final = (
+    "Workspace access has expired: the key session is no longer valid. Open the workspace again."
+)
+KEY_SESSION_OTHER_WORKSPACE: Final = (
+    "Workspace access was refused: this key session belongs to another workspace."
+)
+DELIVERY_EXPIRED: Final = (
+    "Access to the open note has expired for this conversation (it lasts "
+    f"{_MINUTES} minutes after the latest message). Send the message again."
+)
+WORKSPACE_ID_INVALID: Final = (
+    "A workspace name starts with a letter or digit and has at most 64 letters, digits, "
+    "'.', '_' or '-'."
+)
+WORKSPACE_NOT_FOUND: Final = "There is no workspace named '{workspace}'."
+
+# Documents (contract 3).
+DOCUMENT_NOT_FOUND: Final = "There is no saved document at '{path}' in this workspace."
+PATH_INVALID: Final = "That document path is not allowed: {reason}"
+PATH_OUTSIDE_WORKSPACE: Final = (
+    "That document path leads outside the workspace (through a symbolic link), "
+    "so it cannot be read or written."
+)
+PATH_NOT_A_FOLDER: Final = "That document path runs through a file as if it were a folder."
+DOCUMENT_NOT_UTF8: Final = "The document is not valid UTF-8 text, so it was not saved."
+DOCUMENT_WRITE_FAILED: Final = "The document could not be saved: {reason}"
+
+# Requests in general.
+BODY_TOO_LARGE: Final = "The request body is larger than {limit} bytes."
+BODY_NOT_JSON: Final = "The request body must be a JSON object."
+BODY_INVALID: Final = "The request is not valid: {detail}"
+CONTENT_LENGTH_INVALID: Final = "The Content-Length header is not a number."
+ROUTE_NOT_FOUND: Final = "There is nothing at this address."
+METHOD_NOT_ALLOWED: Final = "This address does not accept that method."
+INTERNAL_ERROR: Final = "Something went wrong on the server; nothing was changed by this request."
+NO_DELIVERY: Final = "There is no current delivery for this conversation."
+
+# Agent ingress (R18).
+AMBIENT_NO_KEY_SESSION: Final = "No key session: nothing stored."
+AMBIENT_SEVERAL_HEADERS: Final = "More than one ambient note header was sent."
+
+# Tools (contract 5; R21, R27).
+NO_ACTIVE_NOTE: Final = (
+    'No note is open, so there is no "this note" to read. Ask the user to name a note '
+    "(a workspace path such as notes/today.md) or to ask for a listing of their notes."
+)
+MAX_BYTES_INVALID: Final = "maxBytes must be a whole number of at least 1."
+ARGUMENTS_NOT_OBJECT: Final = "The tool arguments must be a JSON object."
+ARGUMENT_UNKNOWN: Final = "The tool {tool} does not take the argument '{name}'."
+PATH_ARGUMENT_MISSING: Final = "read_document needs a 'path': the workspace path of a note."
+PREFIX_INVALID: Final = "prefix must be text."
+UNKNOWN_TOOL: Final = "There is no tool named '{name}'. The tools are: {tools}."
+TOOL_COMMAND_INVALID: Final = (
+    "The tool command must look like '/tool NAME {{json arguments}}': {detail}"
+)
+
+# The default assistant's replies.
+REPLY_NO_NOTE: Final = (
+    "No note is open, so I can't tell which note you mean. Name a note (for example "
+    "notes/today.md) or ask me to list your notes."
+)
+REPLY_NOTE: Final = "“{title}” ({path}, {view} view). {summary}"
+REPLY_DOCUMENT: Final = "“{title}” ({path}). {summary}"
+REPLY_EMPTY_NOTE: Final = "The note is empty."
+REPLY_COUNTS: Final = "It has {headings} and {tasks}."
+REPLY_PARTIAL: Final = (
+    "I only saw the first {seen} of its {total} bytes, so this is about the beginning only."
+)
+REPLY_LISTING: Final = "You have {count}:"
+REPLY_LISTING_EMPTY: Final = "This workspace has no notes yet."
+REPLY_TOOL_FAILED: Final = "I couldn't read that: {message}"

@@ -1,0 +1,1 @@
+"""Alembic migrations for the backend database; run on every server start."""

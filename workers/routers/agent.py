@@ -1,0 +1,150 @@
+"""Agent turns and their delivery credentials (contract 4, R17–R23).
+
+- ``POST /v1/agent/turns`` with ``{"conversation": "<1-128 chars>", "message": "<text>"}``
+  (body at most 1 MiB, else 413), optional ``X-Key-Session`` and ``X-Ambient-Note`` →
+  200 ``{"reply", "toolCalls", "ambient": {"status", "reason"}}``. ``ambient.status``
+  is ``stored`` (valid header with a key session), ``absent`` (no header, or no key
+  session: nothing stored, the conversation's rows deleted) or ``rejected`` (the
+  header was refused; ``reason`` says why; the turn still runs). An unknown or
+  expired ``X-Key-Session`` is 403, like the document API: the client opens a new
+  key session and sends again.
+- ``GET /v1/agent/deliveries/{conversation}`` with ``X-Key-Session`` (extension, for QA)
+  → 200 ``{"conversation", "workspace", "ambient_path", "ambient_view", "ambient_meta",
+  "expiresAt"}`` for the live delivery row; 404 ``no_delivery`` when there is none or it
+  expired.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from bridge.pointer import HEADER_NAME, AmbientPointer, decode_header, format_captured_at
+from workers import messages
+from workers.assistant import TurnOutcome
+from workers.dependencies import (
+    KEY_SESSION_HEADER,
+    Account,
+    BackendState,
+    State,
+    access_error,
+    read_json_model,
+)
+from workers.errors import AccessDenied, ApiError
+from workers.identity import KeySession
+from workers.tools import ToolContext
+
+router = APIRouter(prefix="/v1/agent", tags=["agent"])
+
+MAX_CONVERSATION_CHARS = 128
+
+
+class TurnRequest(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    conversation: Annotated[str, Field(min_length=1, max_length=MAX_CONVERSATION_CHARS)]
+    message: str
+
+
+def _ambient_from_headers(request: Request) -> tuple[AmbientPointer | None, dict[str, Any]]:
+    """R18: decode the header; anything wrong is a rejection, never an error."""
+    values = request.headers.getlist(HEADER_NAME)
+    if not values:
+        return None, {"status": "absent", "reason": None}
+    if len(values) > 1:
+        return None, {"status": "rejected", "reason": messages.AMBIENT_SEVERAL_HEADERS}
+    decoded = decode_header(values[0])
+    if isinstance(decoded, AmbientPointer):
+        return decoded, {"status": "stored", "reason": None}
+    return None, {"status": "rejected", "reason": decoded.reason}
+
+
+def _run_turn(
+    state: BackendState,
+    account: str,
+    key: str | None,
+    turn: TurnRequest,
+    pointer: AmbientPointer | None,
+    ambient: dict[str, Any],
+) -> bytes:
+    """The whole turn in one worker thread: key check, delivery row, assistant, rendering."""
+    session: KeySession | None = None
+    if key is None:
+        state.deliveries.forget_conversation(account, turn.conversation)
+    else:
+        try:
+            session = state.key_sessions.check(account, key)
+        except AccessDenied as denied:
+            raise access_error(denied) from denied
+        state.deliveries.record_send(session, turn.conversation, pointer)
+    context = ToolContext(
+        session=session,
+        conversation=turn.conversation,
+        deliveries=state.deliveries,
+        workspaces=state.workspaces,
+        clock=state.settings.clock,
+    )
+    return render_turn(state.assistant.answer(context, turn.message), ambient)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def render_turn(outcome: TurnOutcome, ambient: dict[str, Any]) -> bytes:
+    """The response body, with each tool result encoded once.
+
+    A result can hold 256 KiB of note text and the QA hook's reply is that same
+    result as JSON text; encoding it once keeps a read close to a plain GET.
+    """
+    calls = ",".join(
+        f'{{"name":{_dumps(call.name)},"arguments":{_dumps(call.arguments)},'
+        f'"result":{call.result_json()}}}'
+        for call in outcome.tool_calls
+    )
+    body = f'{{"reply":{_dumps(outcome.reply)},"toolCalls":[{calls}],"ambient":{_dumps(ambient)}}}'
+    return body.encode("utf-8")
+
+
+@router.post("/turns")
+async def post_turn(request: Request, state: State, account: Account) -> Response:
+    turn = await read_json_model(request, TurnRequest)
+    key = request.headers.get(KEY_SESSION_HEADER)
+    pointer, ambient = _ambient_from_headers(request)
+    if key is None:
+        # R18: without a key session nothing is stored, whatever the header said.
+        pointer = None
+        if ambient["status"] != "absent":
+            ambient = {"status": "absent", "reason": messages.AMBIENT_NO_KEY_SESSION}
+    body = await run_in_threadpool(_run_turn, state, account, key, turn, pointer, ambient)
+    return Response(body, media_type="application/json")
+
+
+@router.get("/deliveries/{conversation}")
+async def get_delivery(
+    conversation: str, request: Request, state: State, account: Account
+) -> JSONResponse:
+    try:
+        session = await run_in_threadpool(
+            state.key_sessions.check, account, request.headers.get(KEY_SESSION_HEADER)
+        )
+    except AccessDenied as denied:
+        raise access_error(denied) from denied
+    row = await run_in_threadpool(state.deliveries.current, session, conversation)
+    if row is None:
+        raise ApiError(404, "no_delivery", messages.NO_DELIVERY)
+    return JSONResponse(
+        {
+            "conversation": row.conversation,
+            "workspace": row.workspace,
+            "ambient_path": row.ambient_path,
+            "ambient_view": row.ambient_view,
+            "ambient_meta": row.ambient_meta,
+            "expiresAt": format_captured_at(row.expires_at),
+        }
+    )

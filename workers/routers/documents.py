@@ -1,0 +1,83 @@
+"""The document API: the only way note text moves (contract 3, R16).
+
+- ``GET /v1/workspaces/{ws}/documents[?prefix=P]`` → the sorted listing.
+- ``GET /v1/workspaces/{ws}/documents/{path}`` → the saved UTF-8 text.
+- ``PUT /v1/workspaces/{ws}/documents/{path}`` → atomic save; body over 10 MiB is 413,
+  invalid UTF-8 400. Each save waits ``Settings.save_delay_seconds`` first, so QA can
+  stall a flush.
+
+Every request needs ``X-Key-Session`` for ``ws`` (403 otherwise). Path rules live in
+:mod:`workers.documents`; a refused path is 400 and nothing outside the workspace is
+touched.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, Response
+
+from workers import messages
+from workers.dependencies import State, WorkspaceKey, read_body
+from workers.documents import MAX_DOCUMENT_BYTES, DocumentInfo, DocumentRead
+from workers.errors import ApiError, DocumentRefused
+
+router = APIRouter(prefix="/v1/workspaces/{workspace}/documents", tags=["documents"])
+
+
+def refusal_error(refusal: DocumentRefused) -> ApiError:
+    status = 404 if refusal.kind == "not_found" else 400
+    return ApiError(status, refusal.code, refusal.message)
+
+
+@router.get("")
+async def list_documents(
+    state: State,
+    session: WorkspaceKey,
+    prefix: Annotated[str, Query(max_length=4096)] = "",
+) -> JSONResponse:
+    listing = await run_in_threadpool(state.workspaces.list, session.workspace, prefix)
+    return JSONResponse({"documents": [_info(info) for info in listing]})
+
+
+@router.get("/{path:path}")
+async def get_document(path: str, state: State, session: WorkspaceKey) -> Response:
+    try:
+        read: DocumentRead = await run_in_threadpool(state.workspaces.read, session.workspace, path)
+    except DocumentRefused as refusal:
+        raise refusal_error(refusal) from refusal
+    return Response(read.data, media_type="text/plain; charset=utf-8")
+
+
+@router.put("/{path:path}")
+async def put_document(
+    path: str, request: Request, state: State, session: WorkspaceKey
+) -> JSONResponse:
+    body = await read_body(request, MAX_DOCUMENT_BYTES)
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ApiError(400, "invalid_utf8", messages.DOCUMENT_NOT_UTF8) from error
+
+    def save() -> DocumentInfo:
+        if state.settings.save_delay_seconds > 0:
+            time.sleep(state.settings.save_delay_seconds)  # QA: stall the flush on purpose
+        return state.workspaces.write(session.workspace, path, text)
+
+    try:
+        info = await run_in_threadpool(save)
+    except DocumentRefused as refusal:
+        raise refusal_error(refusal) from refusal
+    return JSONResponse({"path": info.path, "bytes": info.bytes, "sha256": info.sha256})
+
+
+def _info(info: DocumentInfo) -> dict[str, object]:
+    return {
+        "path": info.path,
+        "bytes": info.bytes,
+        "sha256": info.sha256,
+        "modifiedAt": info.modified_at,
+    }

@@ -1,0 +1,62 @@
+"""The schema mirror: the code-side tables that the Alembic migrations must equal (R20)."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+key_sessions = Table(
+    "key_sessions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    # Only a digest of the key is kept, so a copy of the database grants no access.
+    Column("key_digest", String(64), nullable=False),
+    Column("account", String(64), nullable=False),
+    Column("workspace", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("key_digest"),
+)
+
+agent_delivery_credentials = Table(
+    "agent_delivery_credentials",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account", String(64), nullable=False),
+    Column(
+        "key_session_id",
+        Integer,
+        ForeignKey("key_sessions.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("workspace", String(64), nullable=False),
+    Column("conversation", String(128), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    # R17: pointer metadata only, never note text; NULL when the latest send had none.
+    Column("ambient_path", Text, nullable=True),
+    Column("ambient_view", String(16), nullable=True),
+    Column("ambient_meta", Text, nullable=True),
+    UniqueConstraint("key_session_id", "conversation"),
+    Index(None, "account", "conversation"),
+)

@@ -1,0 +1,78 @@
+"""Backend settings: data folder, identity, storage and the injected clock."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ACCESS_TTL = timedelta(minutes=15)
+"""How long a key session and a delivery row live (R19): one constant for both."""
+
+DEVICE_TOKEN_ENV = "AMBIENT_DEVICE_TOKEN"
+DATABASE_URL_ENV = "AMBIENT_DATABASE_URL"
+DEVICE_TOKEN_FILE = "device-token"
+DATABASE_FILE = "ambient.db"
+WORKSPACES_FOLDER = "workspaces"
+
+
+def utc_now() -> datetime:
+    """The real clock, always timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+@dataclass
+class Settings:
+    """Everything the backend needs to start; tests override any field."""
+
+    data_dir: Path
+    device_token: str | None = None
+    database_url: str | None = None
+    save_delay_seconds: float = 0.0
+    workspace_roots: dict[str, Path] = field(default_factory=dict)
+    clock: Callable[[], datetime] = utc_now
+    key_session_ttl: timedelta = ACCESS_TTL
+    delivery_ttl: timedelta = ACCESS_TTL
+
+    @property
+    def workspaces_dir(self) -> Path:
+        return self.data_dir / WORKSPACES_FOLDER
+
+    def resolve_device_token(self) -> str:
+        """The explicit token, else the environment, else ``DIR/device-token`` (created 0600)."""
+        if self.device_token:
+            return self.device_token
+        from_env = os.environ.get(DEVICE_TOKEN_ENV, "").strip()
+        if from_env:
+            return from_env
+        return _read_or_create_token_file(self.data_dir / DEVICE_TOKEN_FILE)
+
+    def resolve_database_url(self) -> str:
+        """The explicit URL, else the environment, else the SQLite file in the data folder."""
+        if self.database_url:
+            return self.database_url
+        from_env = os.environ.get(DATABASE_URL_ENV, "").strip()
+        if from_env:
+            return from_env
+        return f"sqlite:///{(self.data_dir / DATABASE_FILE).resolve()}"
+
+
+def _read_or_create_token_file(path: Path) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        # O_EXCL so two starting processes never both write a token; 0600 from birth.
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        token = path.read_text(encoding="utf-8").strip()
+        if token:
+            return token
+        raise RuntimeError(
+            f"The device token file {path} is empty; delete it to make a new one."
+        ) from None
+    token = secrets.token_urlsafe(32)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(token + "\n")
+    return token

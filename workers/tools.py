@@ -1,0 +1,198 @@
+"""The assistant's document tools: read_active_note, read_document, list_documents (contract 5).
+
+Both read tools go through :meth:`ToolContext.open_access` and
+:meth:`Workspaces.read`, so they refuse with the same messages as the document
+API (R28). Results are plain JSON objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final
+
+from workers import messages
+from workers.deliveries import DeliveryCredential, DeliveryCredentials
+from workers.documents import DocumentRead, Workspaces, sha16
+from workers.errors import AccessDenied, DocumentRefused
+from workers.identity import KeySession
+
+DEFAULT_MAX_BYTES: Final = 64 * 1024  # R21
+MAX_MAX_BYTES: Final = 256 * 1024  # R21: larger requests are clamped
+
+ToolResult = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """What a tool may use during one turn: the turn's key session and conversation."""
+
+    session: KeySession | None
+    conversation: str
+    deliveries: DeliveryCredentials
+    workspaces: Workspaces
+    clock: Callable[[], datetime]
+
+    def open_access(self) -> DeliveryCredential:
+        """R22, R28: the key session's expiry and the live delivery row, on every call.
+
+        The key itself was checked against the database when the turn arrived; its
+        delivery row goes with it (ON DELETE CASCADE), so re-reading the row is enough
+        to notice a key that has been removed since.
+        """
+        if self.session is None:
+            raise AccessDenied("key_session_required", messages.KEY_SESSION_MISSING)
+        if self.session.expires_at <= self.clock():
+            raise AccessDenied("key_session_expired", messages.KEY_SESSION_EXPIRED)
+        row = self.deliveries.current(self.session, self.conversation)
+        if row is None:
+            raise AccessDenied("delivery_expired", messages.DELIVERY_EXPIRED)
+        return row
+
+
+def _result(
+    status: str,
+    message: str | None = None,
+    *,
+    path: str | None = None,
+    view: str | None = None,
+    text: str | None = None,
+    size: int | None = None,
+    partial: bool = False,
+    caveat: str | None = None,
+    **extra: Any,
+) -> ToolResult:
+    return {
+        "status": status,
+        "message": message,
+        "path": path,
+        "view": view,
+        "text": text,
+        "bytes": size,
+        "partial": partial,
+        "caveat": caveat,
+        **extra,
+    }
+
+
+class ToolArgumentError(ValueError):
+    """Arguments a tool cannot use; the message is plain language."""
+
+
+def _check_names(tool: str, arguments: Mapping[str, Any], allowed: set[str]) -> None:
+    for name in arguments:
+        if name not in allowed:
+            raise ToolArgumentError(messages.ARGUMENT_UNKNOWN.format(tool=tool, name=name))
+
+
+def parse_max_bytes(arguments: Mapping[str, Any]) -> int:
+    """R21: default 64 KiB, clamp to 256 KiB; a non-integer or a value below 1 is refused."""
+    value = arguments.get("maxBytes", DEFAULT_MAX_BYTES)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ToolArgumentError(messages.MAX_BYTES_INVALID)
+    return min(value, MAX_MAX_BYTES)
+
+
+def _read(context: ToolContext, workspace: str, path: str, limit: int) -> DocumentRead | ToolResult:
+    try:
+        return context.workspaces.read(workspace, path, limit)
+    except DocumentRefused as refusal:
+        status = {"not_found": "not_found", "outside": "access_denied"}.get(
+            refusal.kind, "invalid_argument"
+        )
+        return _result(status, refusal.message, path=path)
+
+
+def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
+    """The saved copy of the note the user has open (R21–R28)."""
+    try:
+        _check_names("read_active_note", arguments, {"maxBytes"})
+        limit = parse_max_bytes(arguments)
+    except ToolArgumentError as error:
+        return _result("invalid_argument", str(error))
+    try:
+        row = context.open_access()
+    except AccessDenied as denied:
+        return _result("access_denied", denied.message)
+    if row.ambient_path is None:
+        return _result("no_active_note", messages.NO_ACTIVE_NOTE)  # R27
+    read = _read(context, row.workspace, row.ambient_path, limit)
+    if not isinstance(read, DocumentRead):
+        read["view"] = row.ambient_view
+        return read
+    caveat: str | None = None
+    if not read.partial and _saved_copy_is_behind(read, row.ambient_meta or {}):
+        caveat = messages.CAVEAT  # R25; a partial read is never compared (R26)
+    return _result(
+        "ok",
+        path=read.path,
+        view=row.ambient_view,
+        text=read.text,
+        size=read.size,
+        partial=read.partial,
+        caveat=caveat,
+    )
+
+
+def _saved_copy_is_behind(read: DocumentRead, meta: Mapping[str, Any]) -> bool:
+    return (
+        meta.get("bytes") != read.size
+        or meta.get("sha256") != sha16(read.data)
+        or meta.get("flushed") is not True
+    )
+
+
+def read_document(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
+    """A named note's saved copy, with the same limits and access messages (R23, R28)."""
+    try:
+        _check_names("read_document", arguments, {"path", "maxBytes"})
+        path = arguments.get("path")
+        if not isinstance(path, str) or not path:
+            raise ToolArgumentError(messages.PATH_ARGUMENT_MISSING)
+        limit = parse_max_bytes(arguments)
+    except ToolArgumentError as error:
+        return _result("invalid_argument", str(error))
+    try:
+        row = context.open_access()
+    except AccessDenied as denied:
+        return _result("access_denied", denied.message, path=path)
+    read = _read(context, row.workspace, path, limit)
+    if not isinstance(read, DocumentRead):
+        return read
+    return _result("ok", path=read.path, text=read.text, size=read.size, partial=read.partial)
+
+
+def list_documents(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
+    """The workspace listing, optionally under a path prefix."""
+    try:
+        _check_names("list_documents", arguments, {"prefix"})
+        prefix = arguments.get("prefix", "")
+        if not isinstance(prefix, str):
+            raise ToolArgumentError(messages.PREFIX_INVALID)
+    except ToolArgumentError as error:
+        return _result("invalid_argument", str(error), documents=[])
+    try:
+        row = context.open_access()
+    except AccessDenied as denied:
+        return _result("access_denied", denied.message, documents=[])
+    listing = context.workspaces.list(row.workspace, prefix)
+    documents = [
+        {
+            "path": info.path,
+            "bytes": info.bytes,
+            "sha256": info.sha256,
+            "modifiedAt": info.modified_at,
+        }
+        for info in listing
+    ]
+    return _result("ok", documents=documents)
+
+
+Tool = Callable[[ToolContext, Mapping[str, Any]], ToolResult]
+
+TOOLS: Final[Mapping[str, Tool]] = {
+    "read_active_note": read_active_note,
+    "read_document": read_document,
+    "list_documents": list_documents,
+}
