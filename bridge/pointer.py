@@ -100,8 +100,8 @@ def fingerprint(text: str) -> tuple[int, str]:
 
 def format_captured_at(moment: datetime) -> str:
     """UTC ISO-8601 with milliseconds and a ``Z``, as in the contract's example."""
-    utc = moment.astimezone(UTC)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+    # isoformat is several times cheaper than strftime, and this runs on every send.
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def encode_header(pointer: AmbientPointer) -> str | None:

@@ -5,27 +5,44 @@ so every rule is testable without a window.
 """
 
 from renderer.ambient.capture import (
+    DROP_MESSAGES,
+    DROP_REASONS,
     FLUSH_LIMIT_SECONDS,
     CaptureResult,
     DropReason,
+    Flush,
+    FutureWaiter,
     PendingCapture,
     begin_capture,
     capture_pointer,
+    describe_drop,
+    run_bounded_preparation,
+    start_preparation,
+    wait_for_future,
 )
 from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.runtime import InboxRuntime
-from renderer.ambient.store import AmbientStore, Resolution
+from renderer.ambient.store import AmbientStore, Resolution, ResolutionListener
 
 __all__ = [
+    "DROP_MESSAGES",
+    "DROP_REASONS",
     "FLUSH_LIMIT_SECONDS",
     "AmbientStore",
     "CaptureResult",
     "Clock",
     "DropReason",
+    "Flush",
+    "FutureWaiter",
     "InboxRuntime",
     "PendingCapture",
     "Resolution",
+    "ResolutionListener",
     "SystemClock",
     "begin_capture",
     "capture_pointer",
+    "describe_drop",
+    "run_bounded_preparation",
+    "start_preparation",
+    "wait_for_future",
 ]

@@ -9,21 +9,49 @@ preparation (flush) elsewhere under :data:`FLUSH_LIMIT_SECONDS`, and
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+import base64
+import threading
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass
 from typing import Literal
 
-from bridge.pointer import AmbientPointer, encode_header, fingerprint, format_captured_at
+from pydantic import ValidationError
+
+from bridge.pointer import (
+    MAX_HEADER_BYTES,
+    AmbientPointer,
+    encode_header,
+    fingerprint,
+    format_captured_at,
+)
 from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.runtime import InboxRuntime
 from renderer.ambient.store import AmbientStore, Resolution
 
 FLUSH_LIMIT_SECONDS = 1.5  # R10: the whole preparation operation, not each save
 
-DropReason = Literal["no-inbox", "oversize", "discarded", "excluded"]
-DROP_REASONS: tuple[DropReason, ...] = ("no-inbox", "oversize", "discarded", "excluded")
+DropReason = Literal["no-inbox", "oversize", "discarded", "excluded", "invalid"]
+"""Why a send carries no header. The first four are the contract's words; ``invalid``
+covers a path or frame id the pointer model refuses (one the document API could
+never serve), so a malformed handle never crashes a send."""
+
+DROP_REASONS: tuple[DropReason, ...] = ("no-inbox", "oversize", "discarded", "excluded", "invalid")
+
+DROP_MESSAGES: Mapping[DropReason, str] = {
+    "no-inbox": "No Inbox note is open, so no note context was sent.",
+    "oversize": (
+        f"The note pointer would be larger than {MAX_HEADER_BYTES:,} bytes, "
+        "so no note context was sent."
+    ),
+    "discarded": (
+        "The open note or the workspace changed while the message was being prepared, "
+        "so no note context was sent."
+    ),
+    "excluded": "Note context was turned off for this message.",
+    "invalid": "The open note's path can't be named to the assistant, so no note context was sent.",
+}
 
 Flush = Callable[[], object]
 """Flush every pending Inbox save; blocks until done. Runs off the owner thread."""
@@ -32,24 +60,44 @@ FutureWaiter = Callable[["Future[object]", float], bool]
 """Wait at most ``timeout`` seconds for a future; True when it finished in time."""
 
 
+def describe_drop(reason: DropReason) -> str:
+    """A sentence a UI can show as is for why no note context was sent."""
+    return DROP_MESSAGES[reason]
+
+
 @dataclass(frozen=True)
 class CaptureResult:
-    """The outcome of one capture: a pointer and its header, or why there is none."""
+    """The outcome of one capture: the pointer and its header, or why there is none.
+
+    ``pointer`` is set exactly when ``header`` is: it is what the backend will see.
+    An ``oversize`` capture keeps the pointer it could not send in ``oversize_pointer``.
+    """
 
     pointer: AmbientPointer | None
     header: str | None
     dropped: DropReason | None
+    oversize_pointer: AmbientPointer | None = None
 
     @property
     def header_bytes(self) -> int:
-        """Size of the encoded header value (0 when no header is sent)."""
+        """Size of the encoded header value (0 when no header is sent); it is ASCII."""
         return len(self.header) if self.header is not None else 0
+
+    @property
+    def flushed(self) -> bool | None:
+        """Whether the pre-send flush completed, when a pointer is sent."""
+        return self.pointer.flushed if self.pointer is not None else None
+
+    @property
+    def drop_message(self) -> str | None:
+        """Plain-language reason for a missing header, or None when one is sent."""
+        return describe_drop(self.dropped) if self.dropped is not None else None
 
     @classmethod
     def without_header(
-        cls, reason: DropReason, pointer: AmbientPointer | None = None
+        cls, reason: DropReason, oversize_pointer: AmbientPointer | None = None
     ) -> CaptureResult:
-        return cls(pointer=pointer, header=None, dropped=reason)
+        return cls(pointer=None, header=None, dropped=reason, oversize_pointer=oversize_pointer)
 
 
 class PendingCapture:
@@ -81,38 +129,67 @@ class PendingCapture:
         """The note resolved when the capture began."""
         return self._resolution
 
+    @property
+    def runtime(self) -> InboxRuntime | None:
+        """The handle resolved when the capture began (it is read again at completion)."""
+        return self._runtime
+
+    def remaining(self, limit: float = FLUSH_LIMIT_SECONDS) -> float:
+        """Seconds left of the whole-operation bound (R10), counted from the start."""
+        return max(0.0, limit - (self._clock.monotonic() - self.started_at))
+
     def is_stale(self) -> bool:
         """R13: the workspace changed, or "this note" now means another frame or path."""
+        return self._live_runtime() is None
+
+    def _live_runtime(self) -> InboxRuntime | None:
+        """The runtime to read now, or None when the capture must be discarded (R7, R13)."""
         if self._store.epoch != self._epoch or self._resolution is None:
-            return True
+            return None
         current = self._store.resolve_runtime()
-        if current is None or current is not self._runtime:
-            return True
-        return current.current_path() != self._resolution.path
+        if current is None or current.frame_id != self._resolution.frame_id:
+            return None
+        if current.current_path() != self._resolution.path:
+            return None
+        return current
 
     def complete(self, flushed: bool) -> CaptureResult:
         """Read the live editor now (R11) and build the pointer; call on the owner thread."""
         if self.early_result is not None:
             return self.early_result
-        if self._runtime is None or self.is_stale():
+        runtime, resolution = self._live_runtime(), self._resolution
+        if runtime is None or resolution is None:
             return CaptureResult.without_header("discarded")
-        runtime = self._runtime
+        # R11: read through the handle at this moment, after the flush, so keystrokes
+        # typed while it ran are counted; nothing here holds the text beyond this call.
         size, digest = fingerprint(runtime.read_text())
         view = runtime.current_view()
-        pointer = AmbientPointer(
-            path=runtime.current_path(),
-            view=view,
-            frameId=runtime.frame_id,
-            selection=runtime.read_selection() if view == "edit" else None,
-            bytes=size,
-            sha256=digest,
-            flushed=flushed,
-            capturedAt=format_captured_at(self._clock.now()),
-        )
+        path = resolution.path  # _live_runtime just checked the frame still shows it
+        try:
+            pointer = AmbientPointer(
+                path=path,
+                view=view,
+                frameId=runtime.frame_id,
+                selection=runtime.read_selection() if view == "edit" else None,
+                bytes=size,
+                sha256=digest,
+                flushed=flushed,
+                capturedAt=format_captured_at(self._clock.now()),
+            )
+        except ValidationError:
+            if _cannot_fit(path):
+                return CaptureResult.without_header("oversize")
+            return CaptureResult.without_header("invalid")
         header = encode_header(pointer)
         if header is None:
             return CaptureResult.without_header("oversize", pointer)  # R15: omit, never truncate
         return CaptureResult(pointer=pointer, header=header, dropped=None)
+
+
+def _cannot_fit(path: str) -> bool:
+    """True when the path alone, encoded, already exceeds the header limit (R15)."""
+    raw = path.encode("utf-8", errors="surrogatepass")
+    return len(base64.urlsafe_b64encode(raw)) > MAX_HEADER_BYTES
 
 
 def begin_capture(
@@ -129,29 +206,49 @@ def begin_capture(
     return PendingCapture(store, clock, runtime, resolution, None)
 
 
-def _wait_real(future: Future[object], timeout: float) -> bool:
+def wait_for_future(future: Future[object], timeout: float) -> bool:
+    """The real waiter: block at most ``timeout`` seconds; True when ``future`` is done."""
     done, _ = wait_futures([future], timeout=timeout)
     return future in done
 
 
-_flush_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ambient-flush")
+def start_preparation(flush: Flush) -> Future[object]:
+    """Start ``flush`` on its own daemon thread and return its future at once.
+
+    One thread per preparation, so a flush stuck on a stalled backend never
+    queues the next send's flush behind it, and never holds up interpreter exit.
+    """
+    future: Future[object] = Future()
+
+    def run() -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            result = flush()
+        except BaseException as error:  # reported through the future, never lost in a thread
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    threading.Thread(target=run, name="ambient-flush", daemon=True).start()
+    return future
 
 
 def run_bounded_preparation(
     flush: Flush,
     *,
     limit: float = FLUSH_LIMIT_SECONDS,
-    wait: FutureWaiter = _wait_real,
+    wait: FutureWaiter = wait_for_future,
 ) -> bool:
     """Run ``flush`` on a worker thread and wait at most ``limit`` seconds (R10, R12).
 
     Returns True when the flush finished in time and did not fail. A flush that
     overruns keeps going in the background; the caller carries on regardless.
     """
-    future: Future[object] = _flush_pool.submit(flush)
+    future = start_preparation(flush)
     if not wait(future, limit):
         return False
-    return future.exception() is None
+    return future.done() and future.exception() is None
 
 
 def capture_pointer(
@@ -161,11 +258,15 @@ def capture_pointer(
     *,
     include: bool = True,
     limit: float = FLUSH_LIMIT_SECONDS,
-    wait: FutureWaiter = _wait_real,
+    wait: FutureWaiter = wait_for_future,
 ) -> CaptureResult:
-    """Blocking capture for callers that own no GUI: begin, bounded flush, complete."""
+    """Blocking capture for callers that own no GUI: begin, bounded flush, complete.
+
+    Runs on the thread that owns ``store``; it blocks at most ``limit`` seconds
+    on the flush, so it must not run on a GUI thread.
+    """
     pending = begin_capture(store, clock, include=include)
     if pending.early_result is not None:
         return pending.early_result
-    flushed = run_bounded_preparation(flush, limit=limit, wait=wait)
+    flushed = run_bounded_preparation(flush, limit=pending.remaining(limit), wait=wait)
     return pending.complete(flushed)

@@ -1,7 +1,8 @@
 """The renderer-local ambient store: mounted Inbox runtimes, activation order, the resolver (R1–R7).
 
 All methods run on the thread that owns the frames (the GUI thread in the app);
-the store is not thread-safe and never touches note text.
+the store is not thread-safe and never touches note text. Listeners are called
+synchronously on that same thread.
 """
 
 from __future__ import annotations
@@ -40,20 +41,33 @@ class AmbientStore:
     # -- publishing (R1) -------------------------------------------------
 
     def publish(self, runtime: InboxRuntime) -> None:
-        """An Inbox view mounted: make its live runtime a candidate (O(1), no text read)."""
-        self._runtimes.pop(runtime.frame_id, None)
+        """An Inbox view mounted: make its live runtime a candidate (O(1), no text read).
+
+        Publishing again for a frame that is already mounted replaces its handle
+        but keeps its place in mount order: it is the same mount, not a new one.
+        """
         self._runtimes[runtime.frame_id] = runtime
         self._emit_if_changed()
 
     def withdraw(self, frame_id: str) -> None:
-        """An Inbox view unmounted (closed or popped out): it is no longer a candidate."""
-        if self._runtimes.pop(frame_id, None) is not None:
-            self._emit_if_changed()
+        """An Inbox view unmounted (closed or popped out): it is no longer a candidate.
+
+        Its activation is forgotten too, so a later mount under the same id starts
+        as a never-activated frame (R4) instead of inheriting an old choice.
+        """
+        if self._runtimes.pop(frame_id, None) is None:
+            return
+        self._activations.pop(frame_id, None)
+        self._emit_if_changed()
 
     def runtime_changed(self, frame_id: str) -> None:
         """A mounted frame now shows another path or view; listeners may need to know."""
         if frame_id in self._runtimes:
             self._emit_if_changed()
+
+    def is_mounted(self, frame_id: str) -> bool:
+        """True while ``frame_id`` has a published Inbox runtime."""
+        return frame_id in self._runtimes
 
     # -- activation (R2, R5) ---------------------------------------------
 
@@ -72,6 +86,11 @@ class AmbientStore:
     def last_activated_frame(self) -> str | None:
         """The most recently activated frame of any kind, or None."""
         return self._last_activated
+
+    @property
+    def activation_history(self) -> tuple[str, ...]:
+        """Activated frames of any kind, least recent first."""
+        return tuple(self._activations)
 
     # -- workspace boundary (R7) -----------------------------------------
 
@@ -99,12 +118,13 @@ class AmbientStore:
         """The runtime "this note" means now, or None when no Inbox view is mounted (R6)."""
         if not self._runtimes:
             return None
-        # R4: most recently activated mounted Inbox frame first...
+        # R4: the most recently activated mounted Inbox frame first; activations of
+        # the assistant or other providers are skipped here, which is R5.
         for frame_id in reversed(self._activations):
             runtime = self._runtimes.get(frame_id)
             if runtime is not None:
                 return runtime
-        # ...then, among never-activated frames, the most recently mounted (R3 as a special case).
+        # None activated: the most recently mounted wins (R3 is the one-frame case).
         return self._runtimes[next(reversed(self._runtimes))]
 
     def resolve(self) -> Resolution | None:
@@ -117,7 +137,10 @@ class AmbientStore:
     # -- change events ---------------------------------------------------
 
     def subscribe(self, listener: ResolutionListener) -> Callable[[], None]:
-        """Call ``listener`` with each new resolution; returns the unsubscriber."""
+        """Call ``listener`` with each new resolution; returns the unsubscriber.
+
+        The listener is not called at once: :meth:`resolve` gives the state now.
+        """
         self._listeners.append(listener)
 
         def unsubscribe() -> None:

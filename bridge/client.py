@@ -1,0 +1,373 @@
+"""Blocking HTTP client for the backend: key sessions, documents and agent turns (R14, R16).
+
+Note text leaves the app only through :meth:`BackendClient.put_document` (R16); a
+turn carries the message and, at most, the ``X-Ambient-Note`` header built by
+:mod:`bridge.pointer`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from types import TracebackType
+from typing import Any
+from urllib.parse import quote
+
+import requests
+from requests.adapters import HTTPAdapter
+
+from bridge import errors
+from bridge.errors import (
+    AccessRefused,
+    BackendError,
+    BackendUnreachable,
+    NotFound,
+    RequestRejected,
+)
+from bridge.paths import WorkspacePathError, check_workspace_path
+from bridge.pointer import HEADER_NAME
+
+KEY_SESSION_HEADER = "X-Key-Session"
+HEALTH_TIMEOUT_SECONDS = 2.0
+
+_BAD_ADDRESS = (
+    requests.exceptions.InvalidURL,
+    requests.exceptions.MissingSchema,
+    requests.exceptions.InvalidSchema,
+    requests.exceptions.URLRequired,
+)
+
+
+@dataclass(frozen=True)
+class KeySession:
+    """Access to one workspace, sent as ``X-Key-Session`` on the requests that touch it."""
+
+    key: str = field(repr=False)
+    workspace: str
+    expires_at: datetime
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    """A saved document as the document API lists it (``sha256``: 16 hex characters)."""
+
+    path: str
+    bytes: int
+    sha256: str
+    modified_at: str
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool the assistant called during a turn, with its JSON result."""
+
+    name: str
+    arguments: dict[str, Any]
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TurnReply:
+    """The backend's answer to a turn; ``raw`` is the whole JSON for details views."""
+
+    reply: str
+    tool_calls: list[ToolCall]
+    ambient_status: str
+    ambient_reason: str | None
+    raw: dict[str, Any]
+
+
+class BackendClient:
+    """One backend, one keep-alive ``requests.Session``.
+
+    Every method blocks on the network for up to the connect and read timeouts,
+    so none may be called on a GUI thread: the desktop app runs them on worker
+    threads and hands the results back to the GUI thread. Several worker threads
+    may use one client at once (a save and a turn in flight together).
+
+    Failures raise :class:`bridge.errors.BackendError` subclasses whose
+    ``message`` a UI can show as is; the backend's own plain-language message is
+    used when its error envelope carries one.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        device_token: str,
+        *,
+        connect_timeout: float = 3.0,
+        read_timeout: float = 30.0,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._timeout = (connect_timeout, read_timeout)
+        self._http = requests.Session()
+        # No automatic retries: a turn must not be posted twice behind the user's back.
+        adapter = HTTPAdapter(pool_connections=1, pool_maxsize=8, max_retries=0)
+        self._http.mount("http://", adapter)
+        self._http.mount("https://", adapter)
+        self._http.headers["Authorization"] = f"Bearer {device_token}"
+        self._http.trust_env = False  # loopback traffic must never go through a proxy
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the pooled connections; the client is not used afterwards."""
+        self._http.close()
+
+    def __enter__(self) -> BackendClient:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- identity and workspaces --------------------------------------------
+
+    def health(self) -> bool:
+        """True when the backend answers its health check; never raises."""
+        try:
+            response = self._http.get(
+                f"{self.base_url}/v1/health", timeout=(HEALTH_TIMEOUT_SECONDS,) * 2
+            )
+        except requests.RequestException:
+            return False
+        return response.status_code == 200
+
+    def create_workspace(self, workspace: str) -> None:
+        """Create an empty workspace; an existing one is left as it is."""
+        self._call("POST", "/v1/workspaces", json={"workspace": workspace}, expect=(200, 201))
+
+    def open_key_session(self, workspace: str) -> KeySession:
+        """Acquire workspace access for the requests that touch ``workspace``."""
+        body = self._json(
+            self._call("POST", "/v1/key-sessions", json={"workspace": workspace}, expect=(201,))
+        )
+        try:
+            return KeySession(
+                key=str(body["key"]),
+                workspace=str(body["workspace"]),
+                expires_at=datetime.fromisoformat(str(body["expiresAt"])),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise _not_understood() from error
+
+    # -- documents (R16: the only way note text moves) ------------------------
+
+    def list_documents(self, session: KeySession, prefix: str | None = None) -> list[DocumentInfo]:
+        """The workspace's saved documents, sorted by path, optionally under ``prefix``."""
+        params = {"prefix": prefix} if prefix is not None else None
+        response = self._call(
+            "GET",
+            f"{_workspace_url(session.workspace)}/documents",
+            session=session,
+            params=params,
+        )
+        body = self._json(response)
+        try:
+            return [
+                DocumentInfo(
+                    path=str(item["path"]),
+                    bytes=int(item["bytes"]),
+                    sha256=str(item["sha256"]),
+                    modified_at=str(item.get("modifiedAt") or ""),
+                )
+                for item in body["documents"]
+            ]
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise _not_understood() from error
+
+    def get_document(self, session: KeySession, path: str) -> str:
+        """The saved UTF-8 text of ``path``."""
+        response = self._call("GET", _document_url(session.workspace, path), session=session)
+        try:
+            return response.content.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise _not_understood() from error
+
+    def put_document(self, session: KeySession, path: str, text: str) -> DocumentInfo:
+        """Save ``text`` as ``path`` (atomically on the backend); ``modified_at`` may be ""."""
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise RequestRejected(
+                "The note contains characters that can't be saved as UTF-8 text."
+            ) from error
+        response = self._call(
+            "PUT",
+            _document_url(session.workspace, path),
+            session=session,
+            data=data,
+            headers={"Content-Type": "text/plain; charset=utf-8"},
+        )
+        body = self._json(response)
+        try:
+            return DocumentInfo(
+                path=str(body["path"]),
+                bytes=int(body["bytes"]),
+                sha256=str(body["sha256"]),
+                modified_at=str(body.get("modifiedAt") or ""),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise _not_understood() from error
+
+    # -- agent turns ----------------------------------------------------------
+
+    def post_turn(
+        self,
+        conversation: str,
+        message: str,
+        *,
+        session: KeySession | None,
+        ambient_header: str | None,
+    ) -> TurnReply:
+        """Send one turn; the header, when given, is sent as is (built by bridge.pointer)."""
+        headers = {HEADER_NAME: ambient_header} if ambient_header is not None else {}
+        response = self._call(
+            "POST",
+            "/v1/agent/turns",
+            session=session,
+            json={"conversation": conversation, "message": message},
+            headers=headers,
+            unreachable=errors.UNREACHABLE_MESSAGE,
+        )
+        return _turn_reply(self._json(response))
+
+    def get_delivery(self, session: KeySession, conversation: str) -> dict[str, Any] | None:
+        """The stored ambient columns of the live delivery row, or None when there is none."""
+        try:
+            response = self._call(
+                "GET",
+                f"/v1/agent/deliveries/{quote(conversation, safe='')}",
+                session=session,
+            )
+        except NotFound:
+            return None
+        return self._json(response)
+
+    # -- plumbing ---------------------------------------------------------------
+
+    def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        session: KeySession | None = None,
+        expect: tuple[int, ...] = (200,),
+        unreachable: str = errors.UNREACHABLE_DOCUMENT_MESSAGE,
+        headers: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> requests.Response:
+        all_headers = dict(headers or {})
+        if session is not None:
+            all_headers[KEY_SESSION_HEADER] = session.key
+        try:
+            response = self._http.request(
+                method,
+                self.base_url + path,
+                headers=all_headers,
+                timeout=self._timeout,
+                allow_redirects=False,
+                **kwargs,
+            )
+        except _BAD_ADDRESS as error:
+            raise BackendError(
+                f"The assistant service address '{self.base_url}' is not a usable web address."
+            ) from error
+        except requests.exceptions.InvalidHeader as error:
+            raise BackendError(
+                "The device token or the workspace key can't be sent: it is not valid header text."
+            ) from error
+        except requests.RequestException as error:
+            # Refused, reset, timed out or cut off mid-answer: all mean no usable answer.
+            raise BackendUnreachable(unreachable) from error
+        if response.status_code in expect:
+            return response
+        raise _error_for(response)
+
+    @staticmethod
+    def _json(response: requests.Response) -> dict[str, Any]:
+        try:
+            body = response.json()
+        except ValueError as error:
+            raise _not_understood(response.status_code) from error
+        if not isinstance(body, dict):
+            raise _not_understood(response.status_code)
+        return body
+
+
+def _workspace_url(workspace: str) -> str:
+    return f"/v1/workspaces/{quote(workspace, safe='')}"
+
+
+def _document_url(workspace: str, path: str) -> str:
+    """The document's address, each segment percent-encoded.
+
+    The path is checked first: a '..' segment would otherwise be folded away by
+    URL normalisation and name a different document than the caller meant.
+    """
+    try:
+        check_workspace_path(path)
+    except WorkspacePathError as error:
+        raise RequestRejected(f"That document path is not allowed: {error}") from error
+    segments = "/".join(quote(segment, safe="") for segment in path.split("/"))
+    return f"{_workspace_url(workspace)}/documents/{segments}"
+
+
+def _turn_reply(body: dict[str, Any]) -> TurnReply:
+    try:
+        ambient = body.get("ambient") or {}
+        calls = [
+            ToolCall(
+                name=str(call["name"]),
+                arguments=dict(call.get("arguments") or {}),
+                result=dict(call.get("result") or {}),
+            )
+            for call in body.get("toolCalls") or []
+        ]
+        reason = ambient.get("reason")
+        return TurnReply(
+            reply=str(body["reply"]),
+            tool_calls=calls,
+            ambient_status=str(ambient.get("status", "absent")),
+            ambient_reason=None if reason is None else str(reason),
+            raw=body,
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise _not_understood() from error
+
+
+def _envelope(response: requests.Response) -> tuple[str | None, str | None]:
+    """The (code, message) of the backend's error envelope, when it sent one."""
+    try:
+        body = response.json()
+    except ValueError:
+        return None, None
+    if not isinstance(body, dict) or not isinstance(body.get("error"), dict):
+        return None, None
+    code, message = body["error"].get("code"), body["error"].get("message")
+    return (
+        code if isinstance(code, str) else None,
+        message if isinstance(message, str) and message.strip() else None,
+    )
+
+
+def _error_for(response: requests.Response) -> BackendError:
+    status = response.status_code
+    code, message = _envelope(response)
+    if status in (401, 403):
+        return AccessRefused(message or errors.ACCESS_REFUSED_MESSAGE, status, code)
+    if status == 404:
+        return NotFound(message or errors.NOT_FOUND_MESSAGE, status, code)
+    if status in (400, 413, 422):
+        return RequestRejected(message or errors.REJECTED_MESSAGE, status, code)
+    if status >= 500:
+        return BackendError(message or errors.SERVER_FAILED_MESSAGE, status, code)
+    return BackendError(message or errors.NOT_UNDERSTOOD_MESSAGE, status, code)
+
+
+def _not_understood(status: int | None = None) -> BackendError:
+    return BackendError(errors.NOT_UNDERSTOOD_MESSAGE, status)
