@@ -185,11 +185,12 @@ def _summary(lines: list[str]) -> str:
     """The first one or two sentences of prose; list items only when there is no prose."""
     body = [line for line in lines if line.strip() and not _HEADING.match(line)]
     prose = [line.strip() for line in body if not _LIST_MARKER.match(line)]
-    chosen = prose or [_LIST_MARKER.sub("", line).strip() for line in body]
-    sentences = [
-        part.strip() for line in chosen for part in _SENTENCE_END.split(line) if part.strip()
-    ]
-    summary = " ".join(sentences[:2])
+    if prose:
+        # Prose wraps across lines: join it first so a sentence is never cut at a line break.
+        sentences = [part.strip() for part in _SENTENCE_END.split(" ".join(prose)) if part.strip()]
+        summary = " ".join(sentences[:2])
+    else:
+        summary = "; ".join(_LIST_MARKER.sub("", line).strip() for line in body[:2])
     if len(summary) > _SUMMARY_CHARS:
         summary = summary[: _SUMMARY_CHARS - 1].rstrip() + "…"
     return summary

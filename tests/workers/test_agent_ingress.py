@@ -168,3 +168,17 @@ def test_delivery_endpoint_needs_a_key_session(backend: Backend) -> None:
     response = backend.client.get("/v1/agent/deliveries/c1", headers=backend.auth)
     assert response.status_code == 403
     assert response.json()["error"]["message"] == messages.KEY_SESSION_MISSING
+
+
+def test_delivery_of_a_conversation_named_with_slashes_reads_back(backend: Backend) -> None:
+    key = backend.key()
+    conversation = "window/assistant/1"
+    backend.turn(
+        "hi",
+        key=key,
+        ambient=pointer_header("notes/a.md", NOTES["notes/a.md"]),
+        conversation=conversation,
+    )
+    stored = backend.delivery(key, conversation)
+    assert stored is not None
+    assert (stored["conversation"], stored["ambient_path"]) == (conversation, "notes/a.md")

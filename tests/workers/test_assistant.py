@@ -53,6 +53,16 @@ def test_reply_has_title_summary_and_counts(backend: Backend) -> None:
     assert messages.CAVEAT not in reply["reply"]
 
 
+def test_summary_keeps_a_sentence_that_wraps_across_lines(backend: Backend) -> None:
+    key = backend.key()
+    text = "# Wrapped\nA sentence that starts on one line\nand ends on the next. Second one.\n"
+    (backend.root / "notes" / "wrapped.md").write_text(text, encoding="utf-8")
+    reply = backend.turn(
+        "summarise this", key=key, ambient=pointer_header("notes/wrapped.md", text)
+    )
+    assert "A sentence that starts on one line and ends on the next. Second one." in reply["reply"]
+
+
 def test_r25_reply_repeats_the_caveat_verbatim(backend: Backend) -> None:
     key = backend.key()
     header = pointer_header("notes/a.md", NOTES["notes/a.md"] + "typed", flushed=False)

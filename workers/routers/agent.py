@@ -125,7 +125,8 @@ async def post_turn(request: Request, state: State, account: Account) -> Respons
     return Response(body, media_type="application/json")
 
 
-@router.get("/deliveries/{conversation}")
+# ":path" so a conversation name with "/" (allowed by the turn body) can be read back.
+@router.get("/deliveries/{conversation:path}")
 async def get_delivery(
     conversation: str, request: Request, state: State, account: Account
 ) -> JSONResponse:
