@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -25,7 +26,7 @@ def test_every_route_is_documented_in_its_router() -> None:
     assert len(routes) == 8
     for route in routes:
         # The docstrings name the path parameters as the contract does.
-        documented = route.path.replace("{workspace}", "{ws}").replace("{path:path}", "{path}")
+        documented = re.sub(r"\{(\w+):path\}", r"{\1}", route.path).replace("{workspace}", "{ws}")
         for method in route.methods - {"HEAD"}:
             assert f"{method} {documented}" in docs, (method, route.path)
 
