@@ -1,0 +1,94 @@
+"""``python -m app``: the desktop app (``python -m app scenario …`` runs QA scenarios)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from bridge.errors import BackendError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m app",
+        description="Ambient Notes: notes with an assistant that knows which note is “this note”.",
+        epilog="QA scenarios: python -m app scenario run FILE... (see --help there).",
+    )
+    parser.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help="a folder to open as the workspace (with --backend: the workspace's name)",
+    )
+    parser.add_argument(
+        "--backend", metavar="URL", help="use a running backend instead of an embedded one"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="where the embedded backend keeps its data (default: the user data folder)",
+    )
+    parser.add_argument(
+        "--quit-after",
+        type=float,
+        metavar="SECONDS",
+        help="quit on its own after this many seconds (for smoke tests)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["scenario"]:
+        from app.scenario.cli import main as scenario_main
+
+        return scenario_main(arguments[1:])
+    args = build_parser().parse_args(arguments)
+    if args.quit_after is not None and args.quit_after < 0:
+        print("--quit-after must be zero or more seconds.", file=sys.stderr)
+        return 2
+
+    from app.main_window import MainWindow
+    from app.session import AppSession, SessionError
+
+    application = QApplication.instance() or QApplication(sys.argv[:1])
+    application.setApplicationName("Ambient Notes")
+    # Embedded backend: --workspace is a folder served as the workspace. A remote backend
+    # keeps its own folders, so there --workspace names the workspace (a path's last part).
+    workspace_dir = Path(args.workspace) if args.workspace and args.backend is None else None
+    workspace_name = Path(args.workspace).name if args.workspace and args.backend else None
+    try:
+        session = AppSession.start(
+            backend_url=args.backend,
+            workspace_dir=workspace_dir,
+            data_dir=args.data_dir,
+            workspace=workspace_name,
+        )
+    except (SessionError, BackendError, OSError) as error:
+        print(f"Ambient Notes could not start: {error}", file=sys.stderr)
+        return 1
+    try:
+        window = MainWindow(session, demo_layout=True)
+        window.show()
+        if args.quit_after is not None:
+            QTimer.singleShot(round(args.quit_after * 1000), window.close)
+        # Ctrl+C in the terminal closes the window the normal way (saves land first).
+        signal.signal(signal.SIGINT, lambda *_: window.close())
+        wake = QTimer()
+        wake.timeout.connect(lambda: None)  # lets Python see the signal while Qt waits
+        wake.start(250)
+        code = application.exec()
+        wake.stop()
+    finally:
+        session.close()
+    return int(code)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

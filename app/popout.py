@@ -1,0 +1,178 @@
+"""``python -m app.popout``: one note in its own process, own store and own assistant (R29).
+
+The host starts this with the device token in the environment (never on the
+command line). The window says in one sentence that the main window's assistant
+cannot see this note. On close, and on SIGTERM from the host, pending saves are flushed (bounded by
+the flush limit) before exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import cast
+
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout, QWidget
+
+from app.banner import Banner
+from app.session import SessionError, connect_workspace
+from app.style import STYLESHEET
+from bridge.errors import BackendError
+from bridge.pointer import VIEWS, View
+from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
+from renderer.ambient.store import AmbientStore
+from renderer.frames.assistant import AssistantFrame
+from renderer.frames.inbox import InboxFrame
+from renderer.qt.autosave import AutosaveCoordinator
+from renderer.qt.backend import BackendLink, WorkspaceLink
+from renderer.qt.tasks import TaskRunner
+from workers.settings import DEVICE_TOKEN_ENV
+
+POPOUT_BANNER = (
+    "This note is in its own window, so the main window's assistant can't see it; "
+    "ask the assistant below about it instead."
+)
+READY_LINE = "popout ready"
+_CLOSE_FLUSH_LIMIT_MS = round(FLUSH_LIMIT_SECONDS * 1000)
+_SIGNAL_POLL_MS = 250
+
+
+class PopoutWindow(QMainWindow):
+    """A popped-out note with its own store, autosave and assistant."""
+
+    def __init__(self, link: WorkspaceLink, frame_id: str, path: str, view: View) -> None:
+        super().__init__()
+        self.setWindowTitle(f"{path} — Ambient Notes (popped out)")
+        self.setStyleSheet(STYLESHEET)
+        self.resize(980, 680)
+        self.link = link
+        self.store = AmbientStore()
+        self.runner = TaskRunner(max_workers=2)
+        self.save_runner = TaskRunner(max_workers=2)  # stalled saves never hold up a turn
+        self.autosave = AutosaveCoordinator(self.save_runner)
+        self._closing = False
+        self._may_close = False
+
+        centre = QWidget(self)
+        centre.setObjectName("centre")
+        self.banner = Banner(POPOUT_BANNER, tone="info", parent=centre)
+        self.banner.label.setObjectName("popoutBanner")
+        self.frame = InboxFrame(
+            frame_id,
+            path,
+            view,
+            link=link,
+            store=self.store,
+            runner=self.runner,
+            autosave=self.autosave,
+            can_pop_out=False,
+        )
+        if self.frame.close_button is not None:
+            self.frame.close_button.setVisible(False)
+        self.assistant = AssistantFrame(
+            store=self.store,
+            runner=self.runner,
+            autosave=self.autosave,
+            link=lambda: self.link,
+            conversation=f"popout-{uuid.uuid4().hex[:12]}",
+            title="Assistant for this window",
+        )
+        self.frame.activated.connect(self.store.activate)
+        self.assistant.activated.connect(self.store.activate)
+        splitter = QSplitter(centre)
+        splitter.addWidget(self.frame)
+        splitter.addWidget(self.assistant)
+        splitter.setSizes([600, 380])
+        layout = QVBoxLayout(centre)
+        layout.setContentsMargins(10, 10, 10, 10)
+        layout.setSpacing(8)
+        layout.addWidget(self.banner)
+        layout.addWidget(splitter, 1)
+        self.setCentralWidget(centre)
+        self.frame.loaded.connect(lambda: print(READY_LINE, flush=True))
+        self.frame.mount()
+
+    def shutdown_workers(self) -> None:
+        """Wait for running work (saves land), then stop both pools."""
+        self.runner.shutdown()
+        self.save_runner.shutdown()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._may_close:
+            self.frame.teardown()
+            self.assistant.teardown()
+            super().closeEvent(event)
+            return
+        event.ignore()
+        if self._closing:
+            return
+        self._closing = True
+        # Save what was typed before leaving; never wait on the network past a bound.
+        self.frame.withdraw()
+        flush = self.autosave.flush()
+        flush.finished.connect(lambda _ok: self._finish_close())
+        QTimer.singleShot(_CLOSE_FLUSH_LIMIT_MS, self, self._finish_close)
+
+    def _finish_close(self) -> None:
+        if self._may_close:
+            return
+        self._may_close = True
+        self.close()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m app.popout")
+    parser.add_argument("--backend", required=True, metavar="URL")
+    parser.add_argument("--workspace", required=True)
+    parser.add_argument("--path", required=True)
+    parser.add_argument("--frame-id", required=True)
+    parser.add_argument("--view", default="edit", choices=VIEWS)
+    parser.add_argument(
+        "--token-file",
+        type=Path,
+        metavar="FILE",
+        help=f"read the device token here when {DEVICE_TOKEN_ENV} is not set",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    token = os.environ.get(DEVICE_TOKEN_ENV, "").strip()
+    if not token and args.token_file is not None and args.token_file.is_file():
+        token = args.token_file.read_text(encoding="utf-8").strip()
+    if not token:
+        print(f"No device token: set {DEVICE_TOKEN_ENV} or pass --token-file.", file=sys.stderr)
+        return 2
+    application = QApplication.instance() or QApplication(sys.argv[:1])
+    backend = BackendLink(args.backend, token)
+    try:
+        link = connect_workspace(backend, args.workspace)
+    except (SessionError, BackendError) as error:
+        print(f"The popped-out note could not open: {error}", file=sys.stderr)
+        backend.close()
+        return 1
+    window = PopoutWindow(link, args.frame_id, args.path, cast(View, args.view))
+    window.show()
+    # The host ends children with SIGTERM: close the normal way so the last edit is saved.
+    signal.signal(signal.SIGTERM, lambda *_: window.close())
+    wake = QTimer()
+    wake.timeout.connect(lambda: None)  # lets Python run the handler while Qt waits
+    wake.start(_SIGNAL_POLL_MS)
+    try:
+        code = application.exec()
+    finally:
+        window.shutdown_workers()
+        backend.close()
+    return int(code)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,178 @@
+"""Popped-out notes as separate OS processes (R29), and the host's side of their life.
+
+The host withdraws the frame from its own store, lets the frame's pending save
+land, then starts ``python -m app.popout`` for it. The device token travels in the
+child's environment, never on its command line. When a child ends (closed or
+crashed) the manager offers to bring the note back; the host keeps working either
+way. :meth:`PopoutManager.close_all` ends every child when the host quits.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
+
+from bridge.pointer import View
+from renderer.qt.autosave import AutosaveCoordinator
+from workers.settings import DEVICE_TOKEN_ENV
+
+POPOUT_MODULE = "app.popout"
+_PROJECT_ROOT = Path(__file__).resolve().parent.parent
+_TERMINATE_WAIT_MS = 3000  # above the child's own bound on its closing flush
+_KILL_WAIT_MS = 1000
+
+
+class PoppableFrame(Protocol):
+    """What a frame must tell the manager to move it into its own process."""
+
+    @property
+    def frame_id(self) -> str: ...
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def view(self) -> View: ...
+
+
+class PopoutHandle(QObject):
+    """One popped-out note: its process and where it came from."""
+
+    ended = Signal(object)
+    """This handle, once the child process has ended (closed, crashed or killed)."""
+
+    def __init__(
+        self, frame_id: str, path: str, view: View, workspace: str, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.frame_id = frame_id
+        self.path = path
+        self.view: View = view
+        self.workspace = workspace
+        self.process = QProcess(self)
+        self.crashed = False
+        self.exit_code: int | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.process.state() != QProcess.ProcessState.NotRunning
+
+    @property
+    def pid(self) -> int:
+        return int(self.process.processId())
+
+
+class PopoutManager(QObject):
+    """Starts, tracks and ends popped-out processes."""
+
+    popped_out = Signal(object)
+    """A handle whose process was just asked to start."""
+    return_offered = Signal(object)
+    """A handle whose window ended: the host may bring the note back (non-modal offer)."""
+
+    def __init__(
+        self,
+        backend_url: str,
+        device_token: str,
+        autosave: AutosaveCoordinator,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._backend_url = backend_url
+        self._device_token = device_token
+        self._autosave = autosave
+        self._detach: Callable[[str], str] | None = None
+        self.handles: list[PopoutHandle] = []
+        self._closing = False
+
+    def attach_host(self, detach: Callable[[str], str]) -> None:
+        """``detach(frame_id) -> workspace``: the host withdraws and removes the frame (R29)."""
+        self._detach = detach
+
+    def pop_out(self, frame: PoppableFrame) -> PopoutHandle:
+        """Move ``frame`` into its own process; the child starts once its last save landed."""
+        if self._detach is None:
+            raise RuntimeError("The pop-out manager has no host window.")
+        frame_id, path, view = frame.frame_id, frame.path, frame.view
+        workspace = self._detach(frame_id)
+        handle = self.create(frame_id, path, view, workspace)
+        self._autosave.when_saved(workspace, path, lambda _ok: self.launch(handle))
+        return handle
+
+    def create(self, frame_id: str, path: str, view: View, workspace: str) -> PopoutHandle:
+        """A handle whose process is configured but not started yet (see :meth:`launch`)."""
+        handle = PopoutHandle(frame_id, path, view, workspace, self)
+        process = handle.process
+        environment = QProcessEnvironment.systemEnvironment()
+        environment.insert(DEVICE_TOKEN_ENV, self._device_token)
+        process.setProcessEnvironment(environment)
+        process.setWorkingDirectory(str(_PROJECT_ROOT))
+        process.setProgram(sys.executable)
+        process.setArguments(
+            [
+                "-m",
+                POPOUT_MODULE,
+                "--backend",
+                self._backend_url,
+                "--workspace",
+                workspace,
+                "--path",
+                path,
+                "--frame-id",
+                frame_id,
+                "--view",
+                view,
+            ]
+        )
+        process.setProcessChannelMode(QProcess.ProcessChannelMode.ForwardedErrorChannel)
+        process.finished.connect(lambda code, status: self._on_finished(handle, code, status))
+        process.errorOccurred.connect(lambda error: self._on_error(handle, error))
+        self.handles.append(handle)
+        return handle
+
+    def launch(self, handle: PopoutHandle) -> None:
+        """Start the child (after the note's last save landed, so it opens what was typed)."""
+        if self._closing or handle.running:
+            return
+        handle.process.start()
+        self.popped_out.emit(handle)
+
+    @property
+    def running(self) -> list[PopoutHandle]:
+        return [handle for handle in self.handles if handle.running]
+
+    def forget(self, handle: PopoutHandle) -> None:
+        if handle in self.handles and not handle.running:
+            self.handles.remove(handle)
+            handle.deleteLater()
+
+    def close_all(self) -> None:
+        """End every child (the host is quitting): terminate, then kill what does not stop."""
+        self._closing = True
+        running = [handle.process for handle in self.handles if handle.running]
+        # All at once: each child gets the same grace to save its last edit, then goes.
+        for process in running:
+            process.terminate()
+        for process in running:
+            if not process.waitForFinished(_TERMINATE_WAIT_MS):
+                process.kill()
+                process.waitForFinished(_KILL_WAIT_MS)
+        self.handles.clear()
+
+    def _on_finished(self, handle: PopoutHandle, code: int, status: QProcess.ExitStatus) -> None:
+        handle.exit_code = code
+        handle.crashed = status == QProcess.ExitStatus.CrashExit or code != 0
+        handle.ended.emit(handle)
+        if not self._closing:
+            self.return_offered.emit(handle)
+
+    def _on_error(self, handle: PopoutHandle, error: QProcess.ProcessError) -> None:
+        if error == QProcess.ProcessError.FailedToStart:
+            handle.crashed = True
+            handle.ended.emit(handle)
+            if not self._closing:
+                self.return_offered.emit(handle)

@@ -1,0 +1,75 @@
+"""``python -m app.screenshot FILE.png``: render the demo window after one turn, for the README.
+
+Runs offscreen against a throwaway embedded backend and demo workspace, so the
+user's own data folder is never touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+SETTLE_TIMEOUT_MS = 20_000
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.screenshot")
+    parser.add_argument("output", type=Path, help="the PNG to write")
+    parser.add_argument("--message", default="what's still open here?")
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from app.main_window import MainWindow
+    from app.session import AppSession
+    from renderer.frames.assistant import TurnView
+
+    application = QApplication.instance() or QApplication(sys.argv[:1])
+
+    def settle(ready: Callable[[], bool]) -> None:
+        loop = QEventLoop()
+        poll = QTimer()
+        poll.timeout.connect(lambda: loop.quit() if ready() else None)
+        poll.start(20)
+        QTimer.singleShot(SETTLE_TIMEOUT_MS, loop.quit)
+        loop.exec()
+        poll.stop()
+
+    with tempfile.TemporaryDirectory(prefix="ambient-screenshot-") as folder:
+        session = AppSession.start(backend_url=None, workspace_dir=None, data_dir=Path(folder))
+        try:
+            window = MainWindow(session)
+            window.resize(1360, 820)
+            window.show()
+            frames = window.inbox_frames()
+            settle(lambda: all(frame.is_loaded for frame in frames))
+            frames[1].set_view("mindmap")
+            window.activate_frame(frames[0].frame_id)
+            frames[0].select(0, 7)
+            window.assistant.send(args.message)
+            settle(lambda: bool(window.assistant.records))
+            turns = window.assistant.transcript.findChildren(TurnView)
+            if turns:
+                turns[-1].details_button.setChecked(True)
+            settle(lambda: True)
+            args.output.parent.mkdir(parents=True, exist_ok=True)
+            saved = window.grab().save(str(args.output))
+            window.close()
+        finally:
+            session.close()
+    del application
+    if not saved:
+        print(f"Could not write {args.output}.", file=sys.stderr)
+        return 1
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,189 @@
+"""One running app: the backend (embedded or remote), the workspace, the store and the workers.
+
+:meth:`AppSession.start` may block on the network: it runs before the window
+exists. Everything after that goes through :attr:`AppSession.runner` so the GUI
+thread never waits.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+from app.demo import (
+    DEMO_WORKSPACE,
+    default_data_dir,
+    install_demo_workspace,
+    is_workspace_id,
+    workspace_id_for,
+)
+from app.popouts import PopoutManager
+from bridge.client import BackendClient
+from bridge.errors import BackendError
+from renderer.ambient.store import AmbientStore
+from renderer.qt.autosave import AutosaveCoordinator
+from renderer.qt.backend import BackendLink, WorkspaceLink
+from renderer.qt.tasks import TaskRunner
+from workers.server import EmbeddedServer
+from workers.settings import DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE, Settings
+
+DEFAULT_WORKSPACE = "notes"
+
+
+class SessionError(RuntimeError):
+    """The app could not start: the message says why in plain language."""
+
+
+class AppSession:
+    """Owns the backend link, the current workspace, the store, autosave and pop-outs."""
+
+    def __init__(
+        self,
+        *,
+        backend: BackendLink,
+        device_token: str,
+        link: WorkspaceLink,
+        data_dir: Path,
+        server: EmbeddedServer | None,
+        demo: bool,
+    ) -> None:
+        self.backend = backend
+        self._device_token = device_token
+        self.link = link
+        self.data_dir = data_dir
+        self.server = server
+        self.demo = demo
+        self.store = AmbientStore()
+        self.runner = TaskRunner()
+        # Saves get workers of their own: stalled saves must never hold up a turn (R12).
+        self.save_runner = TaskRunner()
+        self.autosave = AutosaveCoordinator(self.save_runner)
+        self.popouts = PopoutManager(backend.base_url, device_token, self.autosave)
+        self._closed = False
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        backend_url: str | None,
+        workspace_dir: Path | None,
+        data_dir: Path | None,
+        save_delay_seconds: float = 0.0,
+        demo: bool = True,
+        workspace: str | None = None,
+    ) -> AppSession:
+        """Start (or reach) the backend, open the workspace and a key session.
+
+        Without ``backend_url`` an embedded backend runs on loopback; with
+        ``workspace_dir`` that folder is the workspace (named after it, or ``workspace``).
+        With ``demo`` and no folder, the demo notes are copied on first run.
+        """
+        data_dir = (data_dir or default_data_dir()).resolve()
+        data_dir.mkdir(parents=True, exist_ok=True)
+        roots: dict[str, Path] = {}
+        if workspace_dir is not None:
+            workspace_dir = workspace_dir.resolve()
+            if not workspace_dir.is_dir():
+                raise SessionError(f"The workspace folder {workspace_dir} does not exist.")
+            workspace_id = workspace or workspace_id_for(workspace_dir)
+            roots[workspace_id] = workspace_dir
+        elif workspace is not None:
+            workspace_id = workspace
+        elif demo:
+            workspace_id = DEMO_WORKSPACE
+        else:
+            workspace_id = DEFAULT_WORKSPACE
+        if not is_workspace_id(workspace_id):
+            raise SessionError(
+                f"“{workspace_id}” is not a valid workspace name: use letters, digits, '.', '_' "
+                "or '-', starting with a letter or digit, at most 64 characters."
+            )
+
+        server: EmbeddedServer | None = None
+        if backend_url is None:
+            settings = Settings(
+                data_dir=data_dir, save_delay_seconds=save_delay_seconds, workspace_roots=roots
+            )
+            if demo and workspace_dir is None and workspace_id == DEMO_WORKSPACE:
+                install_demo_workspace(settings.workspaces_dir)
+            server = EmbeddedServer(settings)
+            backend_url = server.start()
+            token = server.device_token
+        else:
+            token = _remote_token(data_dir)
+        backend = BackendLink(backend_url, token)
+        try:
+            link = connect_workspace(backend, workspace_id)
+        except BaseException:
+            backend.close()
+            if server is not None:
+                server.stop()
+            raise
+        return cls(
+            backend=backend,
+            device_token=token,
+            link=link,
+            data_dir=data_dir,
+            server=server,
+            demo=demo
+            and server is not None
+            and workspace_dir is None
+            and workspace_id == DEMO_WORKSPACE,
+        )
+
+    @property
+    def workspace(self) -> str:
+        return self.link.workspace
+
+    @property
+    def backend_url(self) -> str:
+        return self.backend.base_url
+
+    def new_conversation(self) -> str:
+        return f"main-{uuid.uuid4().hex[:12]}"
+
+    def client(self) -> BackendClient:
+        """A client for the calling thread (use from workers; the GUI thread never calls out)."""
+        return self.backend.client()
+
+    def close(self) -> None:
+        """Stop pop-outs, let running saves finish, close clients, stop the embedded server."""
+        if self._closed:
+            return
+        self._closed = True
+        self.popouts.close_all()
+        self.runner.shutdown()
+        self.save_runner.shutdown()
+        self.backend.close()
+        if self.server is not None:
+            self.server.stop()
+
+
+def connect_workspace(backend: BackendLink, workspace: str) -> WorkspaceLink:
+    """Create the workspace if needed and open a key session for it (blocks: call off the GUI)."""
+    if not is_workspace_id(workspace):
+        raise SessionError(f"“{workspace}” is not a valid workspace name.")
+    client = backend.client()
+    try:
+        client.create_workspace(workspace)
+        session = client.open_key_session(workspace)
+    except BackendError as error:
+        raise SessionError(
+            f"The workspace “{workspace}” could not be opened: {error.message}"
+        ) from error
+    return WorkspaceLink(backend, session)
+
+
+def _remote_token(data_dir: Path) -> str:
+    token = os.environ.get(DEVICE_TOKEN_ENV, "").strip()
+    if token:
+        return token
+    path = data_dir / DEVICE_TOKEN_FILE
+    if path.is_file():
+        token = path.read_text(encoding="utf-8").strip()
+        if token:
+            return token
+    raise SessionError(
+        f"No device token for the backend: set {DEVICE_TOKEN_ENV} or put it in {path}."
+    )

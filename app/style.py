@@ -1,0 +1,79 @@
+"""The app's look: one stylesheet for frames, title bars, badges, the chip and the transcript."""
+
+from __future__ import annotations
+
+STYLESHEET = """
+QMainWindow, QWidget#centre { background: #eef0f5; }
+QFrame#frame {
+    background: #ffffff;
+    border: 1px solid #d5d9e3;
+    border-radius: 8px;
+}
+QFrame#frame[active="true"] { border: 1px solid #4c6ef5; }
+QFrame#frameTitleBar {
+    background: #f6f7fb;
+    border-bottom: 1px solid #e3e6ee;
+    border-top-left-radius: 8px;
+    border-top-right-radius: 8px;
+}
+QFrame#frame[active="true"] QFrame#frameTitleBar { background: #edf1ff; }
+QLabel#frameTitle { font-weight: 600; color: #1f2544; }
+QLabel#frameBadge {
+    border-radius: 8px; padding: 1px 8px; font-size: 11px;
+    background: #e9ecef; color: #495057;
+}
+QLabel#frameBadge[state="unsaved"] { background: #fff3bf; color: #7a5b00; }
+QLabel#frameBadge[state="saving"] { background: #e7f5ff; color: #1864ab; }
+QLabel#frameBadge[state="saved"] { background: #ebfbee; color: #2b8a3e; }
+QLabel#frameBadge[state="error"] { background: #ffe3e3; color: #c92a2a; }
+QLabel#frameBadge[state="new"] { background: #f3f0ff; color: #5f3dc4; }
+QToolButton { border: none; border-radius: 5px; padding: 2px 7px; color: #3d4466; }
+QToolButton:hover { background: #e3e7f3; }
+QToolButton:checked { background: #dbe4ff; color: #364fc7; font-weight: 600; }
+QPlainTextEdit#noteEditor, QTextBrowser, QListWidget, QGraphicsView {
+    border: none; background: #ffffff; selection-background-color: #c5d3ff;
+    selection-color: #111;
+}
+QPlainTextEdit#noteEditor { padding: 8px 10px; }
+QWidget#frameProblem { background: #fff5f5; }
+QLabel#browserStatus { color: #6b7190; padding: 6px 10px; font-size: 11px; }
+QListWidget#documentList::item { padding: 5px 8px; }
+QListWidget#todoList::item { padding: 4px 6px; }
+QListWidget#todoList::item:selected { background: #f1f4ff; color: #1f2544; }
+QListWidget#documentList::item:selected { background: #e5ebff; color: #1f2544; }
+QLabel#placeholder { color: #7b8199; padding: 18px; }
+QLabel#welcome { color: #6b7190; padding: 6px 4px; }
+QWidget#transcript { background: #ffffff; }
+QFrame#turn { background: #f8f9fc; border: 1px solid #e6e8f0; border-radius: 8px; }
+QLabel#turnMessage { color: #1f2544; font-weight: 600; }
+QLabel#turnReply { color: #2f3450; }
+QLabel#turnReply[error="true"] { color: #c92a2a; }
+QLabel#turnNotice { color: #862e9c; font-style: italic; }
+QLabel#turnCaveat {
+    color: #7a5b00; background: #fff9db; border-radius: 6px; padding: 4px 6px;
+}
+QLabel#turnDetails { color: #40465f; font-size: 11px; }
+QLabel#contextChip {
+    background: #edf2ff; color: #364fc7; border: 1px solid #c5d3ff;
+    border-radius: 11px; padding: 3px 10px;
+}
+QLabel#contextChip[empty="true"] { background: #f1f3f5; color: #6b7190; border-color: #dee2e6; }
+QLabel#contextChip[excluded="true"] { background: #f8f9fa; color: #868e96; border-style: dashed; }
+QToolButton#excludeToggle { border: 1px solid #d0d5e2; }
+QToolButton#excludeToggle:checked { background: #fff0f0; color: #c92a2a; border-color: #ffc9c9; }
+QPlainTextEdit#messageInput {
+    border: 1px solid #d0d5e2; border-radius: 8px; padding: 4px 6px; background: #ffffff;
+}
+QPlainTextEdit#messageInput:focus { border-color: #4c6ef5; }
+QPushButton#sendButton {
+    background: #4c6ef5; color: white; border: none; border-radius: 8px; padding: 7px 16px;
+    font-weight: 600;
+}
+QPushButton#sendButton:hover { background: #4263eb; }
+QProgressBar { border: none; background: #e7ebf7; }
+QProgressBar::chunk { background: #4c6ef5; }
+QFrame#banner { background: #fff9db; border: 1px solid #ffe8a1; border-radius: 8px; }
+QFrame#banner[tone="error"] { background: #fff5f5; border-color: #ffc9c9; }
+QFrame#banner[tone="info"] { background: #edf2ff; border-color: #c5d3ff; }
+QSplitter::handle { background: transparent; }
+"""

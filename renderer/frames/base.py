@@ -1,0 +1,197 @@
+"""The frame every frameset member shares: a title bar, a body and the activation signal (R2).
+
+A click or keyboard focus anywhere inside a frame emits :attr:`FrameBase.activated`;
+the window routes it through its single activation path into the store.
+
+Focus is seen through the application's ``focusChanged``. Clicks are seen by an
+event filter on the frame's leaf widgets (buttons, labels, editor viewports) and,
+for clicks nobody handled, by the frame's own ``mousePressEvent``. Text inputs and
+their ancestors get no filter: every keystroke reaches them (a key release climbs
+the whole parent chain), and typing must not pay for a Python call per event.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QMouseEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+FRAME_KIND_INBOX = "inbox"
+FRAME_KIND_ASSISTANT = "assistant"
+FRAME_KIND_PROVIDER = "provider"
+
+_KEY_RECEIVERS = (QPlainTextEdit, QTextEdit, QLineEdit, QAbstractSpinBox)
+
+
+def _on_typing_path(widget: QWidget) -> bool:
+    """A text input, or a widget that holds one (key events climb through it)."""
+    if isinstance(widget, _KEY_RECEIVERS):
+        return True
+    return any(isinstance(child, _KEY_RECEIVERS) for child in widget.findChildren(QWidget))
+
+
+class TitleBar(QFrame):
+    """Title, a state badge and the frame's controls, in one row."""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("frameTitleBar")
+        self.title = QLabel(title, self)
+        self.title.setObjectName("frameTitle")
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self.badge = QLabel("", self)
+        self.badge.setObjectName("frameBadge")
+        self.badge.setVisible(False)
+        self._controls = QHBoxLayout()
+        self._controls.setSpacing(2)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 4, 4, 4)
+        layout.setSpacing(8)
+        layout.addWidget(self.title, 1)
+        layout.addWidget(self.badge)
+        layout.addLayout(self._controls)
+
+    def add_control(self, widget: QWidget) -> None:
+        self._controls.addWidget(widget)
+
+    def set_badge(self, text: str, state: str) -> None:
+        self.badge.setText(text)
+        self.badge.setProperty("state", state)
+        self.badge.setVisible(bool(text))
+        self.badge.style().unpolish(self.badge)
+        self.badge.style().polish(self.badge)
+
+
+def tool_button(text: str, accessible_name: str, tooltip: str, parent: QWidget) -> QToolButton:
+    button = QToolButton(parent)
+    button.setText(text)
+    button.setAccessibleName(accessible_name)
+    button.setToolTip(tooltip)
+    button.setAutoRaise(True)
+    button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+    return button
+
+
+class FrameBase(QFrame):
+    """A member of the frameset. Subclasses fill :attr:`body` and name their activation target."""
+
+    kind: str = FRAME_KIND_PROVIDER
+    activated = Signal(str)
+    """The frame id, when a click or focus lands anywhere inside the frame."""
+    close_requested = Signal(str)
+
+    def __init__(
+        self, frame_id: str, title: str, *, closable: bool = True, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.frame_id = frame_id
+        self.setObjectName("frame")
+        self.setProperty("active", False)
+        self.setAccessibleName(title)
+        self.title_bar = TitleBar(title, self)
+        self.body = QWidget(self)
+        self.body_layout = QVBoxLayout(self.body)
+        self.body_layout.setContentsMargins(0, 0, 0, 0)
+        self.body_layout.setSpacing(0)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.title_bar)
+        layout.addWidget(self.body, 1)
+        self.close_button: QToolButton | None = None
+        if closable:
+            self.close_button = tool_button("✕", f"Close {title}", "Close this frame", self)
+            self.close_button.clicked.connect(lambda: self.close_requested.emit(self.frame_id))
+        # A click on a part that takes no focus (title, label) focuses the frame itself.
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self._watching = False
+        application = QApplication.instance()
+        if isinstance(application, QApplication):
+            application.focusChanged.connect(self._on_focus_changed)
+
+    def add_close_control(self) -> None:
+        """Put the close button last in the title bar (after the subclass's controls)."""
+        if self.close_button is not None:
+            self.title_bar.add_control(self.close_button)
+
+    def activation_target(self) -> QWidget:
+        """The widget a click on the frame lands on (tests click it with QTest)."""
+        return self.body
+
+    def focus_target(self) -> QWidget:
+        """The widget that takes keyboard focus when the frame is focused by shortcut."""
+        return self.activation_target()
+
+    def set_active(self, active: bool) -> None:
+        """Show whether this is the most recently activated frame."""
+        if self.property("active") == active:
+            return
+        self.setProperty("active", active)
+        for widget in (self, self.title_bar):
+            widget.style().unpolish(widget)
+            widget.style().polish(widget)
+
+    def set_title(self, title: str) -> None:
+        self.title_bar.title.setText(title)
+        self.setAccessibleName(title)
+
+    def teardown(self) -> None:
+        """Release what the frame holds outside Qt's parent tree (subscriptions, runtimes)."""
+        self.release_focus_watch()
+
+    def release_focus_watch(self) -> None:
+        application = QApplication.instance()
+        if isinstance(application, QApplication):
+            with contextlib.suppress(RuntimeError, TypeError):
+                application.focusChanged.disconnect(self._on_focus_changed)
+
+    # -- activation --------------------------------------------------------
+
+    def watch_activation(self) -> None:
+        """Start reporting clicks; call once the frame's widgets are built (on adoption)."""
+        if not self._watching:
+            self._watching = True
+            self._watch(self)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self.watch_activation()
+        super().showEvent(event)
+
+    def _watch(self, widget: QObject) -> None:
+        if isinstance(widget, QWidget) and not _on_typing_path(widget):
+            widget.installEventFilter(self)
+        for child in widget.children():
+            if child.isWidgetType():
+                self._watch(child)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.activated.emit(self.frame_id)
+        super().mousePressEvent(event)
+
+    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if new is not None and (new is self or self.isAncestorOf(new)):
+            self.activated.emit(self.frame_id)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.MouseButtonPress:
+            self.activated.emit(self.frame_id)
+        elif kind == QEvent.Type.ChildAdded:
+            child = event.child()  # type: ignore[attr-defined]
+            if child is not None and child.isWidgetType():
+                self._watch(child)
+        return False

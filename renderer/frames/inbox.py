@@ -1,0 +1,416 @@
+"""The Inbox frame: one note in four views over the same live document, published to the store.
+
+The frame's :class:`QtInboxRuntime` is a handle that reads the editor when asked
+(R1, R11): nothing caches the text. Edits go to the autosave coordinator; loads
+run on a worker and come back as signals, so the GUI thread never waits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Literal, cast
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut, QTextCursor
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QStackedWidget,
+    QToolButton,
+    QWidget,
+)
+
+from bridge.errors import BackendError, NotFound
+from bridge.paths import check_workspace_path
+from bridge.pointer import VIEWS, Selection, View
+from renderer.ambient.store import AmbientStore
+from renderer.frames.base import FRAME_KIND_INBOX, FrameBase, tool_button
+from renderer.frames.outline import Task
+from renderer.frames.views import MindmapView, PreviewView, TodoView
+from renderer.qt.autosave import AutosaveCoordinator
+from renderer.qt.backend import WorkspaceLink
+from renderer.qt.tasks import TaskRunner
+
+_BLOCK_SEPARATOR = "\u2029"
+_VIEW_LABELS: dict[str, str] = {
+    "edit": "Edit",
+    "preview": "Preview",
+    "todo": "Todo",
+    "mindmap": "Map",
+}
+_BADGES: dict[str, str] = {
+    "unsaved": "● Unsaved",
+    "saving": "Saving…",
+    "saved": "Saved",
+    "error": "Not saved",
+    "new": "New note",
+}
+_RERENDER_DELAY_MS = 150
+
+Position = int | Literal["end"]
+
+
+def read_document_text(editor: QPlainTextEdit) -> str:
+    """The editor's text exactly as typed (no-break spaces kept), lines joined by ``\\n``."""
+    return editor.document().toRawText().replace(_BLOCK_SEPARATOR, "\n")
+
+
+class QtInboxRuntime:
+    """The live runtime an Inbox frame publishes (R1): reads the frame's editor on every call."""
+
+    def __init__(self, frame: InboxFrame) -> None:
+        self._frame = frame
+
+    @property
+    def frame_id(self) -> str:
+        return self._frame.frame_id
+
+    def current_path(self) -> str:
+        return self._frame.path
+
+    def current_view(self) -> View:
+        return self._frame.view
+
+    def read_text(self) -> str:
+        return read_document_text(self._frame.editor)
+
+    def read_selection(self) -> Selection | None:
+        # Qt positions count QString characters, which are UTF-16 code units (R8).
+        cursor = self._frame.editor.textCursor()
+        return Selection(anchor=cursor.anchor(), head=cursor.position())
+
+
+class InboxFrame(FrameBase):
+    """A note editor with edit, preview, todo and mindmap views."""
+
+    kind = FRAME_KIND_INBOX
+    loaded = Signal()
+    save_state_changed = Signal(str)
+    popout_requested = Signal(str)
+    load_failed = Signal(str)
+
+    def __init__(
+        self,
+        frame_id: str,
+        path: str,
+        view: View,
+        *,
+        link: WorkspaceLink,
+        store: AmbientStore,
+        runner: TaskRunner,
+        autosave: AutosaveCoordinator,
+        can_pop_out: bool = True,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(frame_id, path, parent=parent)
+        self._link = link
+        self._store = store
+        self._runner = runner
+        self._autosave = autosave
+        self._path = path
+        self._view: View = view
+        self._load_generation = 0
+        self._applying_load = False
+        self._mounted = False
+        self.is_loaded = False
+        self.is_new_note = False
+        self.save_state = ""
+        self.runtime = QtInboxRuntime(self)
+
+        self.editor = QPlainTextEdit(self.body)
+        self.editor.setObjectName("noteEditor")
+        self.editor.setAccessibleName(f"Note text of {path}")
+        self.editor.setReadOnly(True)
+        self.editor.setTabChangesFocus(False)
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
+        font.setPointSizeF(max(font.pointSizeF(), 10.5))
+        font.setStyleHint(QFont.StyleHint.SansSerif)
+        self.editor.setFont(font)
+        self.preview = PreviewView(self.body)
+        self.todo = TodoView(self.body)
+        self.mindmap = MindmapView(self.body)
+        self.stack = QStackedWidget(self.body)
+        self._pages: dict[str, QWidget] = {
+            "edit": self.editor,
+            "preview": self.preview,
+            "todo": self.todo,
+            "mindmap": self.mindmap,
+        }
+        for page in self._pages.values():
+            self.stack.addWidget(page)
+
+        self.problem = QWidget(self.body)
+        self.problem.setObjectName("frameProblem")
+        self.problem_label = QLabel("", self.problem)
+        self.problem_label.setWordWrap(True)
+        self.retry_button = QPushButton("Try again", self.problem)
+        self.retry_button.setAccessibleName(f"Try loading {path} again")
+        self.retry_button.clicked.connect(self._load)
+        problem_layout = QHBoxLayout(self.problem)
+        problem_layout.setContentsMargins(10, 6, 10, 6)
+        problem_layout.addWidget(self.problem_label, 1)
+        problem_layout.addWidget(self.retry_button)
+        self.problem.setVisible(False)
+        self.body_layout.addWidget(self.problem)
+        self.body_layout.addWidget(self.stack, 1)
+
+        self.view_buttons: dict[str, QToolButton] = {}
+        self._view_group = QButtonGroup(self)
+        self._view_group.setExclusive(True)
+        for number, name in enumerate(VIEWS, start=1):
+            label = _VIEW_LABELS[name]
+            button = tool_button(
+                label,
+                f"{label} view of {frame_id}",
+                f"Show this note as {label.lower()} (Alt+{number})",
+                self.title_bar,
+            )
+            button.setCheckable(True)
+            button.setObjectName("viewButton")
+            button.clicked.connect(lambda _checked=False, v=name: self.set_view(cast(View, v)))
+            self._view_group.addButton(button)
+            self.view_buttons[name] = button
+            self.title_bar.add_control(button)
+            shortcut = QShortcut(QKeySequence(f"Alt+{number}"), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(lambda v=name: self.set_view(cast(View, v)))
+        self.popout_button = tool_button(
+            "↗", f"Pop out {frame_id}", "Open this note in its own window", self.title_bar
+        )
+        self.popout_button.clicked.connect(self.pop_out)
+        self.popout_button.setVisible(can_pop_out)
+        self.title_bar.add_control(self.popout_button)
+        self.add_close_control()
+
+        self._rerender = QTimer(self)
+        self._rerender.setSingleShot(True)
+        self._rerender.setInterval(_RERENDER_DELAY_MS)
+        self._rerender.timeout.connect(self._render_view)
+        document = self.editor.document()
+        document.modificationChanged.connect(self._on_modification_changed)
+        document.contentsChanged.connect(self._rerender.start)
+        self.todo.task_toggled.connect(self._on_task_toggled)
+        autosave.state_changed.connect(self._on_save_state)
+        self._show_view()
+
+    # -- what the store reads ----------------------------------------------
+
+    @property
+    def path(self) -> str:
+        return self._path
+
+    @property
+    def view(self) -> View:
+        return self._view
+
+    @property
+    def link(self) -> WorkspaceLink:
+        return self._link
+
+    def current_path(self) -> str:
+        return self._path
+
+    def read_text(self) -> str:
+        return read_document_text(self.editor)
+
+    def take_text(self) -> str:
+        """The text for a save; the next edit marks the note changed again."""
+        text = read_document_text(self.editor)
+        self.editor.document().setModified(False)
+        return text
+
+    # -- lifecycle -----------------------------------------------------------
+
+    def mount(self) -> None:
+        """Publish the live runtime (R1), start autosave tracking and load the note."""
+        self._mounted = True
+        debounce = self._autosave.watch(self)
+        # Straight from the document to the timer: typing runs no Python per keystroke.
+        self.editor.document().contentsChanged.connect(debounce.start)
+        self._store.publish(self.runtime)
+        self._load()
+
+    def withdraw(self) -> None:
+        """Stop being a candidate (close or pop-out); a pending edit is saved first."""
+        if not self._mounted:
+            return
+        self._mounted = False
+        self._autosave.unwatch(self.frame_id, save=True)
+        self._store.withdraw(self.frame_id)
+
+    def teardown(self) -> None:
+        super().teardown()
+        self.withdraw()
+        self._rerender.stop()
+        self._load_generation += 1
+        with contextlib.suppress(RuntimeError, TypeError):
+            self._autosave.state_changed.disconnect(self._on_save_state)
+
+    @property
+    def is_mounted(self) -> bool:
+        return self._mounted
+
+    # -- actions (the same paths as the user's) ------------------------------
+
+    def activation_target(self) -> QWidget:
+        page = self._pages[self._view]
+        return page.viewport() if isinstance(page, QPlainTextEdit | PreviewView) else page
+
+    def focus_target(self) -> QWidget:
+        return self._pages[self._view]
+
+    def set_view(self, view: View) -> None:
+        if view not in VIEWS:
+            raise ValueError(f"Unknown view {view!r}; use one of {', '.join(VIEWS)}.")
+        if view == self._view:
+            self._sync_view_buttons()
+            return
+        self._view = view
+        self._show_view()
+        self._store.runtime_changed(self.frame_id)
+
+    def open_path(self, path: str) -> None:
+        """Show another note in this frame; the pending edit of the current one is saved first.
+
+        A path the workspace could never hold raises ``WorkspacePathError`` (a
+        ``ValueError`` with a plain message) and changes nothing.
+        """
+        check_workspace_path(path)
+        if path == self._path:
+            return
+        self._autosave.save_now(self.frame_id)
+        self._path = path
+        self.set_title(path)
+        self.editor.setAccessibleName(f"Note text of {path}")
+        self._store.runtime_changed(self.frame_id)
+        self._load()
+
+    def pop_out(self) -> None:
+        self.popout_requested.emit(self.frame_id)
+
+    def type_text(self, text: str, at: Position = "end") -> None:
+        """Move the cursor and insert ``text`` through the editor, as typing does."""
+        cursor = self.editor.textCursor()
+        if at == "end":
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+        else:
+            cursor.setPosition(self._clamp(int(at)))
+        self.editor.setTextCursor(cursor)
+        self.editor.insertPlainText(text)
+
+    def select(self, anchor: int, head: int) -> None:
+        """Select from ``anchor`` to ``head`` (UTF-16 offsets, clamped to the document)."""
+        cursor = self.editor.textCursor()
+        cursor.setPosition(self._clamp(anchor))
+        cursor.setPosition(self._clamp(head), QTextCursor.MoveMode.KeepAnchor)
+        self.editor.setTextCursor(cursor)
+
+    def _clamp(self, position: int) -> int:
+        return max(0, min(position, self.editor.document().characterCount() - 1))
+
+    # -- loading -------------------------------------------------------------
+
+    def _load(self) -> None:
+        self._load_generation += 1
+        generation = self._load_generation
+        link, path = self._link, self._path
+        self.is_loaded = False
+        self.editor.setReadOnly(True)
+        self.problem.setVisible(False)
+
+        def fetch() -> str:
+            return link.call(lambda client, session: client.get_document(session, path))
+
+        self._runner.submit(
+            fetch,
+            on_done=lambda text: self._on_loaded(generation, cast(str, text), new=False),
+            on_error=lambda error: self._on_load_error(generation, error),
+        )
+
+    def _on_loaded(self, generation: int, text: str, *, new: bool) -> None:
+        if generation != self._load_generation:
+            return
+        self._applying_load = True
+        try:
+            self.editor.setPlainText(text)
+            self.editor.document().setModified(False)
+        finally:
+            self._applying_load = False
+        self.is_new_note = new
+        self.editor.setReadOnly(False)
+        self.is_loaded = True
+        self._render_view()
+        self._set_save_state("new" if new else "saved", announce=not new)
+        self.loaded.emit()
+
+    def _on_load_error(self, generation: int, error: BaseException) -> None:
+        if generation != self._load_generation:
+            return
+        if isinstance(error, NotFound):
+            # A path with no saved copy yet is a new note: it is created by its first save.
+            self._on_loaded(generation, "", new=True)
+            return
+        message = error.message if isinstance(error, BackendError) else str(error)
+        self.problem_label.setText(f"This note could not be opened: {message}")
+        self.problem.setVisible(True)
+        self._set_save_state("error")
+        self.load_failed.emit(message)
+
+    # -- views ---------------------------------------------------------------
+
+    def _show_view(self) -> None:
+        self.stack.setCurrentWidget(self._pages[self._view])
+        self._sync_view_buttons()
+        self._render_view()
+
+    def _sync_view_buttons(self) -> None:
+        button = self.view_buttons[self._view]
+        if not button.isChecked():
+            button.setChecked(True)
+
+    def _render_view(self) -> None:
+        if self._view == "edit":
+            return
+        text = self.read_text()
+        if self._view == "preview":
+            self.preview.render_text(text)
+        elif self._view == "todo":
+            self.todo.render_text(text)
+        else:
+            self.mindmap.render_text(text, self._path.rsplit("/", 1)[-1])
+
+    def _on_modification_changed(self, modified: bool) -> None:
+        if modified and not self._applying_load:
+            self._autosave.edited(self.frame_id)
+
+    def _on_task_toggled(self, task: Task, checked: bool) -> None:
+        block = self.editor.document().findBlockByNumber(task.line)
+        if not block.isValid():
+            return
+        cursor = QTextCursor(block)
+        cursor.setPosition(block.position() + task.mark_column)
+        cursor.setPosition(block.position() + task.mark_column + 1, QTextCursor.MoveMode.KeepAnchor)
+        if cursor.selectedText() not in (" ", "x", "X"):
+            self._render_view()  # the note changed under the list: redraw instead of guessing
+            return
+        cursor.insertText("x" if checked else " ")
+
+    # -- save state ----------------------------------------------------------
+
+    def _on_save_state(self, workspace: str, path: str, state: str) -> None:
+        if workspace == self._link.workspace and path == self._path and self._mounted:
+            self._set_save_state(state)
+
+    def _set_save_state(self, state: str, *, announce: bool = True) -> None:
+        badge = _BADGES.get(state, "")
+        self.title_bar.set_badge(badge, state)
+        self.title_bar.badge.setAccessibleName(f"Save state: {badge}" if badge else "")
+        if state == "new":
+            return
+        if state != self.save_state:
+            self.save_state = state
+            if announce:
+                self.save_state_changed.emit(state)

@@ -1,0 +1,166 @@
+"""Non-Inbox provider frames: the workspace browser, and a placeholder for any other provider.
+
+Activating these never changes which note "this note" is (R5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import cast
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QWidget
+
+from bridge.client import DocumentInfo
+from bridge.errors import BackendError
+from renderer.frames.base import FRAME_KIND_PROVIDER, FrameBase, tool_button
+from renderer.qt.backend import WorkspaceLink
+from renderer.qt.tasks import TaskRunner
+
+WORKSPACE_PROVIDER = "workspace"
+
+
+def _human_size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+class WorkspaceBrowserFrame(FrameBase):
+    """Lists the workspace's documents through the API; opening one asks for an Inbox frame."""
+
+    kind = FRAME_KIND_PROVIDER
+    open_requested = Signal(str)
+    listed = Signal()
+
+    def __init__(
+        self,
+        frame_id: str,
+        *,
+        link: Callable[[], WorkspaceLink],
+        runner: TaskRunner,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(frame_id, "Workspace", parent=parent)
+        self._link = link
+        self._runner = runner
+        self._generation = 0
+        self.documents: list[DocumentInfo] = []
+        self._last_ok = False
+        self.list = QListWidget(self.body)
+        self.list.setObjectName("documentList")
+        self.list.setAccessibleName("Documents in this workspace")
+        self.list.itemActivated.connect(self._on_item_activated)
+        self.status = QLabel("Loading…", self.body)
+        self.status.setObjectName("browserStatus")
+        self.status.setWordWrap(True)
+        self.body_layout.addWidget(self.list, 1)
+        self.body_layout.addWidget(self.status)
+        refresh = tool_button("⟳", "Refresh the document list", "Refresh", self.title_bar)
+        refresh.clicked.connect(self.refresh)
+        self.title_bar.add_control(refresh)
+        self.add_close_control()
+        self.refresh()
+
+    def activation_target(self) -> QWidget:
+        return self.list.viewport()
+
+    def focus_target(self) -> QWidget:
+        return self.list
+
+    def refresh(self) -> None:
+        """List the documents again (off the GUI thread)."""
+        self._generation += 1
+        generation = self._generation
+        link = self._link()
+        self.set_title(f"Workspace · {link.workspace}")
+        self.status.setText("Loading…")
+
+        def fetch() -> list[DocumentInfo]:
+            return link.call(lambda client, session: client.list_documents(session))
+
+        self._runner.submit(
+            fetch,
+            on_done=lambda docs: self._on_listed(generation, cast(list[DocumentInfo], docs)),
+            on_error=lambda error: self._on_failed(generation, error),
+        )
+
+    def listed_once(self, callback: Callable[[list[DocumentInfo]], None]) -> None:
+        """Call ``callback(documents)`` after the next successful listing only."""
+
+        def once() -> None:
+            self.listed.disconnect(once)
+            if self._last_ok:
+                callback(list(self.documents))
+
+        self.listed.connect(once)
+
+    def teardown(self) -> None:
+        super().teardown()
+        self._generation += 1  # a listing still in flight is dropped
+
+    def open_selected(self) -> None:
+        item = self.list.currentItem()
+        if item is not None:
+            self._on_item_activated(item)
+
+    def _on_listed(self, generation: int, documents: list[DocumentInfo]) -> None:
+        if generation != self._generation:
+            return
+        self.documents = documents
+        self._last_ok = True
+        self.list.clear()
+        for info in documents:
+            item = QListWidgetItem(info.path)
+            item.setData(Qt.ItemDataRole.UserRole, info.path)
+            item.setToolTip(
+                f"{info.path} · {_human_size(info.bytes)} — Enter or double-click opens"
+            )
+            self.list.addItem(item)
+        count = len(documents)
+        self.status.setText(
+            f"{count} document{'s' if count != 1 else ''} · double-click to open"
+            if count
+            else "No documents yet."
+        )
+        self.listed.emit()
+
+    def _on_failed(self, generation: int, error: BaseException) -> None:
+        if generation != self._generation:
+            return
+        self._last_ok = False
+        message = error.message if isinstance(error, BackendError) else "unexpected problem"
+        self.status.setText(f"The document list could not be loaded: {message}")
+        self.listed.emit()
+
+    def _on_item_activated(self, item: QListWidgetItem) -> None:
+        path = item.data(Qt.ItemDataRole.UserRole)
+        if isinstance(path, str):
+            self.open_requested.emit(path)
+
+
+class PlaceholderProviderFrame(FrameBase):
+    """A provider the app has no real implementation for: a named, focusable, empty frame."""
+
+    kind = FRAME_KIND_PROVIDER
+
+    def __init__(self, frame_id: str, provider: str, parent: QWidget | None = None) -> None:
+        super().__init__(frame_id, f"{provider} · {frame_id}", parent=parent)
+        self.provider = provider
+        self.label = QLabel(
+            f"The “{provider}” provider shows here. It has no note of its own, so activating it "
+            "leaves the assistant's note as it is.",
+            self.body,
+        )
+        self.label.setObjectName("placeholder")
+        self.label.setWordWrap(True)
+        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.label.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.label.setAccessibleName(f"{provider} provider")
+        self.body_layout.addWidget(self.label, 1)
+        self.add_close_control()
+
+    def activation_target(self) -> QWidget:
+        return self.label

@@ -1,0 +1,41 @@
+"""The record of one assistant turn, as the transcript and tests see it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bridge.client import TurnReply
+from renderer.ambient.capture import CaptureResult, DropReason
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One send: what was captured, what came back, and how long the preparation took."""
+
+    message: str
+    capture: CaptureResult
+    reply: TurnReply | None
+    error: str | None
+    flushed: bool | None
+    """Whether the pre-send flush completed; None when no preparation ran (no note, excluded)."""
+    header_bytes: int
+    conversation: str
+    preparation_seconds: float = 0.0
+
+    @property
+    def dropped(self) -> DropReason | None:
+        return self.capture.dropped
+
+    @property
+    def caveats(self) -> list[str]:
+        """Caveats the tools returned (R25), in call order."""
+        if self.reply is None:
+            return []
+        found: list[str] = []
+        for call in self.reply.tool_calls:
+            result = call.result
+            if isinstance(result, dict):
+                caveat = result.get("caveat")
+                if isinstance(caveat, str) and caveat:
+                    found.append(caveat)
+        return found

@@ -1,0 +1,277 @@
+"""Autosave for Inbox frames: debounced per frame, serialized per document, flushable before a send.
+
+Each document (workspace, path) has at most one save in flight and at most one
+queued behind it; a newer queued save replaces the older queued one, so a later
+save never lands before an earlier one and no stale text overwrites fresh text.
+:meth:`AutosaveCoordinator.flush` is the send's preparation (R10): it queues every
+pending edit now and reports when every save queued so far has landed.
+All methods run on the GUI thread; only the PUT itself runs on a worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from renderer.qt.backend import WorkspaceLink
+from renderer.qt.tasks import TaskRunner
+
+SaveState = Literal["unsaved", "saving", "saved", "error"]
+SAVE_DEBOUNCE_MS = 600
+DocumentKey = tuple[str, str]
+
+
+class SaveSource(Protocol):
+    """A frame whose document can be saved: it reads the live editor when asked."""
+
+    @property
+    def frame_id(self) -> str: ...
+
+    @property
+    def link(self) -> WorkspaceLink: ...
+
+    def current_path(self) -> str: ...
+
+    def take_text(self) -> str:
+        """The live text for a save; later edits count as new changes from here."""
+        ...
+
+
+@dataclass
+class _SaveJob:
+    key: DocumentKey
+    link: WorkspaceLink
+    text: str
+    seq: int
+
+
+@dataclass
+class _DocumentQueue:
+    enqueued: int = 0
+    completed: int = 0
+    in_flight: _SaveJob | None = None
+    queued: _SaveJob | None = None
+
+
+@dataclass
+class _Watch:
+    source: SaveSource
+    timer: QTimer
+    dirty: bool = False
+
+
+class FlushOperation(QObject):
+    """One flush: finished(ok) fires once every save it waits for has landed (or failed)."""
+
+    finished = Signal(bool)
+
+    def __init__(self, targets: dict[DocumentKey, int], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.targets = targets
+        self.done = False
+        self.ok = True
+
+    def _check(self, queues: dict[DocumentKey, _DocumentQueue]) -> None:
+        if self.done:
+            return
+        for key, seq in self.targets.items():
+            queue = queues.get(key)
+            if queue is not None and queue.completed < seq:
+                return
+        self.done = True
+        self.finished.emit(self.ok)
+
+
+class AutosaveCoordinator(QObject):
+    """Debounces edits into saves and keeps saves to one document in order."""
+
+    state_changed = Signal(str, str, str)
+    """(workspace, path, state) with state one of unsaved / saving / saved / error."""
+
+    save_failed = Signal(str, str, str)
+    """(workspace, path, plain-language message)."""
+
+    def __init__(
+        self,
+        runner: TaskRunner,
+        *,
+        debounce_ms: int = SAVE_DEBOUNCE_MS,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._runner = runner
+        self._debounce_ms = debounce_ms
+        self._watches: dict[str, _Watch] = {}
+        self._queues: dict[DocumentKey, _DocumentQueue] = {}
+        self._flushes: list[FlushOperation] = []
+
+    # -- frames ------------------------------------------------------------
+
+    def watch(self, source: SaveSource) -> QTimer:
+        """Start tracking a frame's edits (on mount); returns its debounce timer.
+
+        The frame connects its document's change signal straight to the timer's
+        ``start`` so each keystroke restarts the debounce without running Python,
+        and calls :meth:`edited` only when the document turns from saved to changed.
+        """
+        self.unwatch(source.frame_id, save=False)
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(self._debounce_ms)
+        watch = _Watch(source, timer)
+        timer.timeout.connect(lambda: self._save_watch(watch))
+        self._watches[source.frame_id] = watch
+        return timer
+
+    def unwatch(self, frame_id: str, *, save: bool = True) -> None:
+        """Stop tracking a frame (on close); its pending edit is saved first unless told not to."""
+        watch = self._watches.pop(frame_id, None)
+        if watch is None:
+            return
+        watch.timer.stop()
+        if save and watch.dirty:
+            self._enqueue_from(watch)
+        watch.timer.deleteLater()
+
+    def edited(self, frame_id: str) -> None:
+        """The frame's document changed since its last save: mark it and (re)start its debounce."""
+        watch = self._watches.get(frame_id)
+        if watch is None:
+            return
+        if not watch.dirty:
+            watch.dirty = True
+            source = watch.source
+            self.state_changed.emit(source.link.workspace, source.current_path(), "unsaved")
+        watch.timer.start()
+
+    def save_now(self, frame_id: str) -> None:
+        """Queue the frame's pending edit at once (before a path change or a pop-out)."""
+        watch = self._watches.get(frame_id)
+        if watch is not None and watch.dirty:
+            watch.timer.stop()
+            self._enqueue_from(watch)
+
+    def is_dirty(self, frame_id: str) -> bool:
+        watch = self._watches.get(frame_id)
+        return watch is not None and watch.dirty
+
+    def pending_for(self, workspace: str, path: str) -> bool:
+        """True while a save of that document is queued or in flight."""
+        queue = self._queues.get((workspace, path))
+        return queue is not None and queue.completed < queue.enqueued
+
+    # -- flush (R10) -------------------------------------------------------
+
+    def flush(self) -> FlushOperation:
+        """Queue every pending edit now; the operation finishes when all queued saves land.
+
+        The editors are read here, on the GUI thread; keystrokes typed after this
+        call belong to the next save, not to this flush.
+        """
+        for watch in list(self._watches.values()):
+            if watch.dirty:
+                watch.timer.stop()
+                self._enqueue_from(watch)
+        targets = {
+            key: queue.enqueued
+            for key, queue in self._queues.items()
+            if queue.completed < queue.enqueued
+        }
+        operation = FlushOperation(targets, self)
+        operation.finished.connect(lambda _ok: self._drop_flush(operation))
+        self._flushes.append(operation)
+        # Emitted from the event loop so the caller can connect first.
+        QTimer.singleShot(0, operation, lambda: operation._check(self._queues))
+        return operation
+
+    def when_saved(self, workspace: str, path: str, callback: Callable[[bool], None]) -> None:
+        """Call ``callback(ok)`` on the GUI thread once that document's queued saves landed."""
+        queue = self._queues.get((workspace, path))
+        operation = FlushOperation(
+            {(workspace, path): queue.enqueued} if queue is not None else {}, self
+        )
+        operation.finished.connect(callback)
+        operation.finished.connect(lambda _ok: self._drop_flush(operation))
+        self._flushes.append(operation)
+        QTimer.singleShot(0, operation, lambda: operation._check(self._queues))
+
+    @property
+    def saves_in_flight(self) -> int:
+        return sum(1 for queue in self._queues.values() if queue.in_flight is not None)
+
+    # -- internals -----------------------------------------------------------
+
+    def _save_watch(self, watch: _Watch) -> None:
+        if watch.dirty and self._watches.get(watch.source.frame_id) is watch:
+            self._enqueue_from(watch)
+
+    def _enqueue_from(self, watch: _Watch) -> None:
+        source = watch.source
+        watch.dirty = False
+        link = source.link
+        key = (link.workspace, source.current_path())
+        queue = self._queues.setdefault(key, _DocumentQueue())
+        queue.enqueued += 1
+        job = _SaveJob(key, link, source.take_text(), queue.enqueued)
+        if queue.in_flight is None:
+            self._start(queue, job)
+        else:
+            queue.queued = job  # replaces an older queued save: its text is older than this one
+        self.state_changed.emit(key[0], key[1], "saving")
+
+    def _start(self, queue: _DocumentQueue, job: _SaveJob) -> None:
+        queue.in_flight = job
+
+        path, text = job.key[1], job.text
+
+        def put() -> object:
+            return job.link.call(lambda client, session: client.put_document(session, path, text))
+
+        started = self._runner.submit(
+            put,
+            on_done=lambda _info: self._finish(job, None),
+            on_error=lambda error: self._finish(job, error),
+        )
+        if started is None:  # shutting down: nothing more will land
+            queue.in_flight = None
+
+    def _finish(self, job: _SaveJob, error: BaseException | None) -> None:
+        queue = self._queues[job.key]
+        queue.in_flight = None
+        queue.completed = max(queue.completed, job.seq)
+        if error is not None:
+            for operation in self._flushes:
+                if job.key in operation.targets:
+                    operation.ok = False
+            message = getattr(error, "message", None) or "The note could not be saved."
+            # Keep the text pending so the next edit or flush tries again: nothing is lost.
+            for watch in self._watches.values():
+                if (watch.source.link.workspace, watch.source.current_path()) == job.key:
+                    watch.dirty = True
+            self.save_failed.emit(job.key[0], job.key[1], str(message))
+        if queue.queued is not None:
+            following, queue.queued = queue.queued, None
+            self._start(queue, following)
+        else:
+            state: SaveState = "error" if error is not None else "saved"
+            if error is None and self._has_dirty(job.key):
+                state = "unsaved"
+            self.state_changed.emit(job.key[0], job.key[1], state)
+        for operation in list(self._flushes):
+            operation._check(self._queues)
+
+    def _has_dirty(self, key: DocumentKey) -> bool:
+        return any(
+            watch.dirty
+            and watch.source.link.workspace == key[0]
+            and watch.source.current_path() == key[1]
+            for watch in self._watches.values()
+        )
+
+    def _drop_flush(self, operation: FlushOperation) -> None:
+        if operation in self._flushes:
+            self._flushes.remove(operation)
+        operation.deleteLater()

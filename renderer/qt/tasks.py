@@ -1,0 +1,96 @@
+"""Background work for the GUI: run a callable off the GUI thread, get its outcome back on it.
+
+Only the callable passed to :meth:`TaskRunner.submit` runs on a worker thread; it
+must not touch widgets. ``on_done`` and ``on_error`` always run on the thread that
+owns the runner (the GUI thread), from the event loop, never inside ``submit``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+
+THREAD_NAME_PREFIX = "ambient-task"
+
+Done = Callable[[Any], None]
+Failed = Callable[[BaseException], None]
+
+
+@dataclass
+class _Outcome:
+    on_done: Done | None
+    on_error: Failed | None
+    value: object = None
+    error: BaseException | None = None
+
+
+class TaskRunner(QObject):
+    """A small thread pool whose callbacks hop back to the runner's thread through a signal."""
+
+    _finished = Signal(object)
+
+    def __init__(self, max_workers: int = 4, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pool = ThreadPoolExecutor(
+            max_workers=max_workers, thread_name_prefix=THREAD_NAME_PREFIX
+        )
+        self._pending: set[Future[object]] = set()
+        self._lock = threading.Lock()
+        self._closed = False
+        # Queued even when emitted from the owner thread, so callbacks never re-enter ``submit``.
+        self._finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
+
+    def submit(
+        self,
+        work: Callable[[], object],
+        on_done: Done | None = None,
+        on_error: Failed | None = None,
+    ) -> Future[object] | None:
+        """Run ``work`` on a worker thread; None when the runner is already shut down."""
+        if self._closed:
+            return None
+
+        def run() -> object:
+            outcome = _Outcome(on_done, on_error)
+            try:
+                outcome.value = work()
+            except BaseException as error:
+                outcome.error = error
+            self._finished.emit(outcome)
+            return outcome.value
+
+        future = self._pool.submit(run)
+        with self._lock:
+            self._pending.add(future)
+        future.add_done_callback(self._forget)
+        return future
+
+    @property
+    def busy(self) -> bool:
+        """True while some submitted work has not returned yet."""
+        with self._lock:
+            return bool(self._pending)
+
+    def shutdown(self) -> None:
+        """Refuse new work; wait for submitted work (saves must land; calls are time-bounded)."""
+        self._closed = True
+        self._pool.shutdown(wait=True, cancel_futures=False)
+
+    def _forget(self, future: Future[object]) -> None:
+        with self._lock:
+            self._pending.discard(future)
+
+    @Slot(object)
+    def _on_finished(self, outcome: _Outcome) -> None:
+        if self._closed:
+            return
+        if outcome.error is not None:
+            if outcome.on_error is not None:
+                outcome.on_error(outcome.error)
+        elif outcome.on_done is not None:
+            outcome.on_done(outcome.value)
