@@ -28,3 +28,6 @@ bench: $(INSTALLED)
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache
+
+demo: $(INSTALLED)
+	QT_QPA_PLATFORM=offscreen $(PY) -m app scenario demo --out out/demo

@@ -1,0 +1,148 @@
+"""``python -m app scenario run|record|demo``: replays, records and tours QA scenarios.
+
+Exit codes of ``run`` and ``demo`` (contract section 1): 0 every scenario
+passed, 1 any failed, 2 a file could not be read or validated (nothing ran).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from app.scenario.model import ScenarioFileError, load_all
+
+EXIT_PASSED = 0
+EXIT_FAILED = 1
+EXIT_INVALID = 2
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEMO_SCENARIOS = REPO_ROOT / "scenarios" / "demo"
+DEMO_OUT = Path("out") / "demo"
+DEMO_TITLE = "Ambient Notes — the guided tour"
+_OFFSCREEN_NOISE = frozenset({"This plugin does not support propagateSizeHints()"})
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m app scenario",
+        description="Replay, record or tour QA scenarios (YAML; JSON is accepted as YAML).",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = commands.add_parser("run", help="replay scenario files offscreen, each on a fresh app")
+    run.add_argument("files", nargs="+", type=Path, metavar="FILE", help="scenario files/folders")
+    run.add_argument("--report", type=Path, metavar="FILE.json", help="write a JSON report")
+    run.add_argument("--screenshots", type=Path, metavar="DIR", help="save a PNG after each step")
+
+    record = commands.add_parser("record", help="use the app; write what you did as a scenario")
+    record.add_argument("file", type=Path, metavar="FILE", help="where to write the scenario")
+    record.add_argument("--name", help="the scenario's name (default: the file name)")
+    record.add_argument(
+        "--workspace", type=Path, metavar="DIR", help="start from a copy of this folder's notes"
+    )
+
+    demo = commands.add_parser("demo", help="replay the demo tour; write screenshots and a report")
+    demo.add_argument("--scenarios", type=Path, default=DEMO_SCENARIOS, metavar="DIR")
+    demo.add_argument("--out", type=Path, default=DEMO_OUT, metavar="DIR")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m app scenario``; returns the exit code."""
+    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.command == "run":
+        return _run(args.files, report=args.report, screenshots=args.screenshots)
+    if args.command == "demo":
+        return _demo(args.scenarios, args.out)
+    return _record(args.file, name=args.name, workspace=args.workspace)
+
+
+def _run(files: list[Path], *, report: Path | None, screenshots: Path | None) -> int:
+    try:
+        scenarios = load_all(files)
+    except ScenarioFileError as error:
+        print(error, file=sys.stderr)
+        return EXIT_INVALID
+    if not scenarios:
+        print("No scenario files found in: " + ", ".join(map(str, files)), file=sys.stderr)
+        return EXIT_INVALID
+    from app.scenario.report import write_json_report
+    from app.scenario.runner import run_scenarios
+
+    with _offscreen():
+        results = run_scenarios(scenarios, screenshots=screenshots, log=_log)
+    if report is not None:
+        write_json_report(results, report)
+    failed = [result for result in results if not result.passed]
+    print(f"{len(results) - len(failed)} of {len(results)} scenarios passed.")
+    for result in failed:
+        for line in result.failures():
+            print(line, file=sys.stderr)
+    return EXIT_FAILED if failed else EXIT_PASSED
+
+
+def _demo(folder: Path, out: Path) -> int:
+    try:
+        scenarios = load_all([folder])
+    except ScenarioFileError as error:
+        print(error, file=sys.stderr)
+        return EXIT_INVALID
+    if not scenarios:
+        print(f"No demo scenarios in {folder}", file=sys.stderr)
+        return EXIT_INVALID
+    from app.scenario.report import write_json_report, write_markdown_report
+    from app.scenario.runner import run_scenarios
+
+    out.mkdir(parents=True, exist_ok=True)
+    with _offscreen():
+        results = run_scenarios(scenarios, screenshots=out, log=_log)
+    write_json_report(results, out / "report.json")
+    write_markdown_report(results, out / "report.md", DEMO_TITLE)
+    print(f"Demo report: {out / 'report.md'}")
+    failed = [result for result in results if not result.passed]
+    for result in failed:
+        for line in result.failures():
+            print(line, file=sys.stderr)
+    return EXIT_FAILED if failed else EXIT_PASSED
+
+
+def _record(file: Path, *, name: str | None, workspace: Path | None) -> int:
+    from app.scenario.recorder import record_interactively
+
+    try:
+        written = record_interactively(file, name=name, workspace=workspace)
+    except OSError as error:
+        print(f"{file}: could not write the scenario: {error.strerror}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"Recorded {written} steps into {file}")
+    return EXIT_PASSED
+
+
+@contextlib.contextmanager
+def _offscreen() -> Iterator[None]:
+    """Replays run offscreen (contract section 1), whatever display there is."""
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
+
+    def relay(_kind: QtMsgType, _context: QMessageLogContext, message: str) -> None:
+        # The offscreen platform warns about window hints it ignores; that is not QA's business.
+        if message not in _OFFSCREEN_NOISE:
+            print(message, file=sys.stderr)
+
+    previous = qInstallMessageHandler(relay)
+    try:
+        yield
+    finally:
+        qInstallMessageHandler(previous)
+
+
+def _log(line: str) -> None:
+    print(line, flush=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

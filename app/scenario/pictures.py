@@ -1,0 +1,80 @@
+"""Pictures for reports: the main window beside a popped-out note's window (R29).
+
+A popped-out note runs in its own process, whose window the runner cannot
+grab. For the picture, the same :class:`~app.popout.PopoutWindow` class is
+rendered here on the same backend and workspace, grabbed and closed again;
+it has its own store, so the main window's state is untouched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter
+
+from app.scenario.waiting import wait_until
+from app.session import AppSession, connect_workspace
+from bridge.pointer import View
+
+_GAP = 24
+_CAPTION_HEIGHT = 40
+_BACKGROUND = QColor("#e9ecf2")
+_INK = QColor("#1f2430")
+_LOAD_SECONDS = 20.0
+MAIN_CAPTION = "Main window: its assistant cannot see the popped-out note"
+POPOUT_CAPTION = "Popped-out window: a separate process with its own store"
+
+
+def render_popout(
+    session: AppSession, workspace: str, frame_id: str, path: str, view: View
+) -> QImage:
+    """A picture of the popped-out window for ``path`` as its process shows it."""
+    from app.popout import PopoutWindow
+
+    link = connect_workspace(session.backend, workspace)
+    # The window announces readiness on stdout for its host; here that line is noise.
+    with contextlib.redirect_stdout(io.StringIO()):
+        window = PopoutWindow(link, frame_id, path, view)
+        try:
+            window.show()
+            wait_until(
+                lambda: window.frame.is_loaded,
+                timeout=_LOAD_SECONDS,
+                what=f"the popped-out {path} to load",
+                wake_on=[window.frame.loaded],
+            )
+            return window.grab().toImage()
+        finally:
+            window.close()
+            with contextlib.suppress(Exception):
+                wait_until(lambda: not window.isVisible(), timeout=_LOAD_SECONDS, what="closing")
+            window.runner.shutdown()
+            window.deleteLater()
+
+
+def side_by_side(main: QImage, popout: QImage) -> QImage:
+    """The two windows next to each other, each captioned."""
+    width = main.width() + _GAP + popout.width() + 2 * _GAP
+    height = max(main.height(), popout.height()) + _CAPTION_HEIGHT + 2 * _GAP
+    canvas = QImage(width, height, QImage.Format.Format_ARGB32)
+    canvas.fill(_BACKGROUND)
+    painter = QPainter(canvas)
+    try:
+        font = QFont(painter.font())
+        font.setPointSizeF(13)
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(_INK)
+        left = _GAP
+        right = _GAP + main.width() + _GAP
+        top = _GAP + _CAPTION_HEIGHT
+        align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        painter.drawText(QRect(left, _GAP, main.width(), _CAPTION_HEIGHT), align, MAIN_CAPTION)
+        painter.drawText(QRect(right, _GAP, popout.width(), _CAPTION_HEIGHT), align, POPOUT_CAPTION)
+        painter.drawImage(QPoint(left, top), main)
+        painter.drawImage(QPoint(right, top), popout)
+    finally:
+        painter.end()
+    return canvas

@@ -1,0 +1,359 @@
+"""Records what a user does in the main window as a scenario that replays to the same pointers.
+
+The recorder only listens: frame mounts and closes (``frames_changed``), the one
+activation path and runtime changes (it observes the store's ``activate`` and
+``runtime_changed`` calls the window makes), typing (each editor's
+``contentsChange``), pop-outs, workspace switches, and the assistant's sends.
+Each finished send becomes a ``send`` step followed by an ``expect`` holding the
+pointer it carried (all fields but ``capturedAt``), the drop reason and the
+tools called. Deleting text has no scenario verb, so a deletion is noted in
+:attr:`ScenarioRecorder.unrecorded` instead of being guessed at.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+from PySide6.QtGui import QTextCursor
+
+from bridge.pointer import AmbientPointer, decode_header
+from renderer.frames.inbox import InboxFrame
+from renderer.frames.providers import WORKSPACE_PROVIDER, PlaceholderProviderFrame
+
+if TYPE_CHECKING:
+    from app.main_window import MainWindow
+    from renderer.frames.turns import TurnRecord
+
+Step = dict[str, Any]
+# Qt's selectedText() marks paragraph breaks with U+2029 where the document has "\n".
+_PARAGRAPH_SEPARATOR = "\u2029"
+
+
+class _ScenarioDumper(yaml.SafeDumper):
+    """Writes note text as one double-quoted line (``"# A\\nalpha\\n"``), as QA writes it."""
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = '"' if "\n" in text else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_ScenarioDumper.add_representer(str, _represent_text)
+
+
+def _utf16_length(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _provider_name(frame: object) -> str:
+    if isinstance(frame, PlaceholderProviderFrame):
+        return frame.provider
+    return WORKSPACE_PROVIDER
+
+
+class ScenarioRecorder:
+    """Listens to one main window and accumulates scenario steps."""
+
+    def __init__(
+        self, window: MainWindow, *, documents: dict[str, str] | None = None, name: str = ""
+    ) -> None:
+        self.window = window
+        self.name = name or "recorded session"
+        self.documents = dict(documents or {})
+        self.steps: list[Step] = []
+        self.unrecorded: list[str] = []
+        self._known: dict[str, tuple[str, str] | None] = {}
+        self._popping: set[str] = set()
+        self._last_activated: str | None = None
+        self._cursors: dict[str, tuple[int, int] | None] = {}
+        self._during: list[Step] | None = None
+        self._send_at: int | None = None
+        self._disconnects: list[Callable[[], None]] = []
+        self._store_originals: dict[str, Callable[..., None]] = {}
+        self._attach()
+
+    # -- wiring ------------------------------------------------------------------
+
+    def _attach(self) -> None:
+        window = self.window
+        store = window.store
+        for method in ("activate", "runtime_changed"):
+            original = getattr(store, method)
+            self._store_originals[method] = original
+            setattr(store, method, self._observer(method, original))
+        self._connect(window.frames_changed, self._on_frames_changed)
+        self._connect(window.workspace_switched, self._on_workspace_switched)
+        assistant = window.assistant
+        self._connect(assistant.busy_changed, self._on_busy_changed)
+        self._connect(assistant.flush_started, self._on_flush_started)
+        self._connect(assistant.turn_finished, self._on_turn_finished)
+        for frame_id, frame in window.frames.items():
+            self._adopt(frame_id, frame, record=False)
+
+    def _connect(self, signal: Any, slot: Callable[..., None]) -> None:
+        signal.connect(slot)
+
+        def disconnect() -> None:
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect(slot)
+
+        self._disconnects.append(disconnect)
+
+    def _observer(self, method: str, original: Callable[..., None]) -> Callable[..., None]:
+        def observed(frame_id: str) -> None:
+            original(frame_id)
+            if method == "activate":
+                self._on_activated(frame_id)
+            else:
+                self._on_runtime_changed(frame_id)
+
+        return observed
+
+    def detach(self) -> None:
+        """Stop listening and give the store back its own methods."""
+        for disconnect in self._disconnects:
+            disconnect()
+        self._disconnects.clear()
+        store = self.window.store
+        for method in self._store_originals:
+            with contextlib.suppress(AttributeError):
+                delattr(store, method)
+        self._store_originals.clear()
+
+    # -- the scenario --------------------------------------------------------------
+
+    def scenario_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name}
+        if self.unrecorded:
+            data["description"] = "Recorded. Not replayed: " + "; ".join(self.unrecorded)
+        else:
+            data["description"] = "Recorded from a session of the app."
+        data["workspace"] = dict(sorted(self.documents.items()))
+        data["steps"] = list(self.steps) or [{"caption": "nothing was done"}]
+        return data
+
+    def write(self, path: Path) -> int:
+        """Write the scenario as YAML; returns the number of steps."""
+        data = self.scenario_data()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = yaml.dump(
+            data,
+            Dumper=_ScenarioDumper,
+            sort_keys=False,
+            allow_unicode=True,
+            width=100,
+            default_flow_style=None,
+        )
+        path.write_text(text, encoding="utf-8")
+        return len(data["steps"])
+
+    def _record(self, step: Step) -> None:
+        if self._during is not None:
+            self._during.append(step)
+        else:
+            self.steps.append(step)
+
+    # -- frames ----------------------------------------------------------------------
+
+    def _adopt(self, frame_id: str, frame: object, *, record: bool) -> None:
+        if isinstance(frame, InboxFrame):
+            self._known[frame_id] = (frame.path, frame.view)
+            self._cursors[frame_id] = None
+            if record:
+                self._record({"mount": {"frame": frame_id, "path": frame.path, "view": frame.view}})
+            document = frame.editor.document()
+
+            def typed(position: int, removed: int, added: int, target: InboxFrame = frame) -> None:
+                self._on_typed(target, position, removed, added)
+
+            self._connect(document.contentsChange, typed)
+            self._connect(frame.popout_requested, self._on_popout_requested)
+        else:
+            self._known[frame_id] = None
+            if record and frame_id != "assistant":
+                self._record({"mount": {"frame": frame_id, "provider": _provider_name(frame)}})
+
+    def _on_frames_changed(self) -> None:
+        if self.window.is_switching_workspace:
+            return
+        current = self.window.frames
+        for frame_id in [known for known in self._known if known not in current]:
+            del self._known[frame_id]
+            self._cursors.pop(frame_id, None)
+            if frame_id in self._popping:
+                self._popping.discard(frame_id)
+            else:
+                self._record({"unmount": frame_id})
+            if self._last_activated == frame_id:
+                self._last_activated = None
+        for frame_id, frame in current.items():
+            if frame_id not in self._known:
+                self._adopt(frame_id, frame, record=True)
+
+    def _on_popout_requested(self, frame_id: str) -> None:
+        target = self._during if self._during is not None else self.steps
+        if target and target[-1] == {"unmount": frame_id}:
+            # The window's own handler ran first and the frame already left: that was this.
+            target[-1] = {"popout": frame_id}
+            return
+        self._popping.add(frame_id)
+        self._record({"popout": frame_id})
+
+    def _on_workspace_switched(self, workspace: str) -> None:
+        self._record({"switch-workspace": workspace})
+        self._last_activated = None
+        self._known.clear()
+        self._cursors.clear()
+        # The replayed switch remounts the same frames itself; only hook the new objects.
+        for frame_id, frame in self.window.frames.items():
+            self._adopt(frame_id, frame, record=False)
+
+    # -- what the user does in a frame ---------------------------------------------------
+
+    def _on_activated(self, frame_id: str) -> None:
+        if self.window.is_switching_workspace or frame_id == self._last_activated:
+            return
+        self._last_activated = frame_id
+        self._record({"activate": frame_id})
+
+    def _on_runtime_changed(self, frame_id: str) -> None:
+        frame = self.window.frames.get(frame_id)
+        known = self._known.get(frame_id)
+        if not isinstance(frame, InboxFrame) or known is None:
+            return
+        path, view = known
+        if frame.path != path:
+            self._record({"open": {"frame": frame_id, "path": frame.path}})
+            self._cursors[frame_id] = None
+        if frame.view != view:
+            self._record({"view": {"frame": frame_id, "view": frame.view}})
+        self._known[frame_id] = (frame.path, frame.view)
+
+    def _on_typed(self, frame: InboxFrame, position: int, removed: int, added: int) -> None:
+        if not frame.is_loaded or frame.frame_id not in self._known:
+            return  # the note's text arriving from the backend, not the user
+        if removed:
+            self.unrecorded.append(f"a deletion of {removed} characters in {frame.frame_id}")
+        if not added:
+            return
+        cursor = QTextCursor(frame.editor.document())
+        cursor.setPosition(position)
+        cursor.setPosition(position + added, QTextCursor.MoveMode.KeepAnchor)
+        text = cursor.selectedText().replace(_PARAGRAPH_SEPARATOR, "\n")
+        target = self._during if self._during is not None else self.steps
+        last = target[-1] if target else None
+        if last is not None and "type" in last and last["type"]["frame"] == frame.frame_id:
+            typed = last["type"]
+            if typed["at"] + _utf16_length(typed["text"]) == position:
+                typed["text"] += text
+                self._cursors[frame.frame_id] = (position + added, position + added)
+                return
+        self._record({"type": {"frame": frame.frame_id, "text": text, "at": position}})
+        self._cursors[frame.frame_id] = (position + added, position + added)
+
+    def _record_selections(self) -> None:
+        """Before a send, pin every editor's selection so the replayed pointer matches."""
+        for frame_id, frame in self.window.frames.items():
+            if not isinstance(frame, InboxFrame) or frame_id not in self._known:
+                continue
+            cursor = frame.editor.textCursor()
+            state = (cursor.anchor(), cursor.position())
+            if self._cursors.get(frame_id) != state:
+                self._record({"select": {"frame": frame_id, "anchor": state[0], "head": state[1]}})
+                self._cursors[frame_id] = state
+
+    # -- sends ----------------------------------------------------------------------------
+
+    def _on_busy_changed(self, busy: bool) -> None:
+        if busy and self._send_at is None:
+            self._record_selections()
+            self._send_at = len(self.steps)
+
+    def _on_flush_started(self) -> None:
+        if self._during is None:
+            self._during = []
+
+    def _on_turn_finished(self, record: TurnRecord) -> None:
+        during, self._during = self._during or [], None
+        at = self._send_at if self._send_at is not None else len(self.steps)
+        self._send_at = None
+        capture = record.capture
+        send: dict[str, Any] = {"message": record.message}
+        if capture.dropped == "excluded":
+            send["includeAmbient"] = False
+        if during:
+            send["duringFlush"] = during
+        self.steps.insert(at, {"send": send})
+        self.steps.append({"expect": _expectation(record)})
+
+
+def _expectation(record: TurnRecord) -> dict[str, Any]:
+    capture = record.capture
+    expect: dict[str, Any] = {}
+    decoded = decode_header(capture.header) if capture.header is not None else None
+    if isinstance(decoded, AmbientPointer):
+        pointer = decoded.model_dump(exclude_none=True)
+        pointer.pop("capturedAt", None)
+        if "selection" not in pointer:
+            pointer["selection"] = None
+        expect["pointer"] = pointer
+        expect["dropped"] = "none"
+    else:
+        expect["pointer"] = None
+        expect["dropped"] = capture.dropped
+    if record.reply is not None:
+        expect["tools"] = [call.name for call in record.reply.tool_calls]
+    return expect
+
+
+def snapshot_documents(folder: Path) -> dict[str, str]:
+    """Every UTF-8 text file under ``folder``, by workspace-relative POSIX path."""
+    documents: dict[str, str] = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            try:
+                documents[path.relative_to(folder).as_posix()] = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                continue
+    return documents
+
+
+def record_interactively(file: Path, *, name: str | None, workspace: Path | None) -> int:
+    """Open the app on a copy of ``workspace`` (or the demo notes); write the scenario on quit."""
+    from app.demo import DEMO_ASSETS, DEMO_FRAMES
+    from app.main_window import BROWSER_FRAME_ID, MainWindow
+    from app.scenario.runner import ensure_application
+    from app.session import AppSession
+
+    application = ensure_application()
+    with tempfile.TemporaryDirectory(prefix="ambient-record-") as scratch:
+        copy = Path(scratch) / "workspace"
+        shutil.copytree(workspace if workspace is not None else DEMO_ASSETS, copy)
+        session = AppSession.start(
+            backend_url=None, workspace_dir=copy, data_dir=Path(scratch) / "data", demo=False
+        )
+        try:
+            window = MainWindow(session, demo_layout=False)
+            recorder = ScenarioRecorder(
+                window, documents=snapshot_documents(copy), name=name or file.stem
+            )
+            if workspace is None:
+                window.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
+                for frame_id, path in DEMO_FRAMES:
+                    window.mount_inbox(frame_id, path)
+            window.show()
+            application.exec()
+            recorder.detach()
+            written = recorder.write(file)
+            if window.isVisible():
+                window.close()  # the application quit without the window closing first
+            window.deleteLater()
+        finally:
+            session.close()
+    return written
