@@ -8,12 +8,12 @@ listing uses ``list_documents``. ``/tool NAME {json}`` is the QA hook (contract 
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from workers import messages
+from workers import jsontext, messages
 from workers.tools import TOOLS, ToolContext, ToolResult
 
 TOOL_COMMAND: Final = "/tool"
@@ -54,16 +54,16 @@ _SUMMARY_CHARS: Final = 280
 
 @dataclass
 class ToolCall:
-    """One tool call of a turn; the result's JSON text is made once and reused."""
+    """One tool call of a turn; the result's JSON is made once, for the reply and toolCalls."""
 
     name: str
     arguments: dict[str, Any]
     result: ToolResult
-    _result_json: str | None = field(default=None, repr=False)
+    _result_json: bytes | None = field(default=None, repr=False)
 
-    def result_json(self) -> str:
+    def result_json(self) -> bytes:
         if self._result_json is None:
-            self._result_json = json.dumps(self.result, ensure_ascii=False, separators=(",", ":"))
+            self._result_json = jsontext.dumps(self.result)
         return self._result_json
 
 
@@ -104,7 +104,8 @@ class DefaultAssistant:
             )
         raw_arguments = raw_arguments.strip()
         try:
-            arguments = json.loads(raw_arguments) if raw_arguments else {}
+            arguments = jsontext.loads_exact(raw_arguments) if raw_arguments else {}
+            jsontext.dumps_exact(arguments)  # echoed in toolCalls: it must encode back
         except ValueError:
             return TurnOutcome(
                 messages.TOOL_COMMAND_INVALID.format(detail="the arguments are not valid JSON")
@@ -113,7 +114,7 @@ class DefaultAssistant:
             return TurnOutcome(messages.ARGUMENTS_NOT_OBJECT)
         outcome = TurnOutcome("")
         self._call(outcome, context, name, arguments)
-        outcome.reply = outcome.tool_calls[0].result_json()
+        outcome.reply = outcome.tool_calls[0].result_json().decode("utf-8")
         return outcome
 
     def _listing(self, context: ToolContext) -> TurnOutcome:
@@ -154,8 +155,8 @@ def _describe(result: ToolResult, template: str) -> str:
     lines = text.splitlines()
     title = _title(lines) or result["path"]
     summary = _summary(lines) or messages.REPLY_EMPTY_NOTE
-    headings = sum(1 for line in lines if _HEADING.match(line))
-    tasks = sum(1 for line in lines if _OPEN_TASK.match(line))
+    headings = sum(1 for line in lines if _is_heading(line))
+    tasks = sum(1 for line in lines if "[ ]" in line and _OPEN_TASK.match(line))
     parts = [
         template.format(title=title, path=result["path"], view=result["view"], summary=summary),
         messages.REPLY_COUNTS.format(
@@ -172,7 +173,7 @@ def _describe(result: ToolResult, template: str) -> str:
 
 def _title(lines: list[str]) -> str:
     for line in lines:
-        heading = _HEADING.match(line)
+        heading = _HEADING.match(line) if "#" in line else None
         if heading and heading.group(1):
             return heading.group(1)
     for line in lines:
@@ -181,19 +182,52 @@ def _title(lines: list[str]) -> str:
     return ""
 
 
+def _is_heading(line: str) -> bool:
+    return "#" in line and _HEADING.match(line) is not None
+
+
 def _summary(lines: list[str]) -> str:
     """The first one or two sentences of prose; list items only when there is no prose."""
-    body = [line for line in lines if line.strip() and not _HEADING.match(line)]
-    prose = [line.strip() for line in body if not _LIST_MARKER.match(line)]
-    if prose:
-        # Prose wraps across lines: join it first so a sentence is never cut at a line break.
-        sentences = [part.strip() for part in _SENTENCE_END.split(" ".join(prose)) if part.strip()]
-        summary = " ".join(sentences[:2])
+    body = [line for line in lines if line.strip() and not _is_heading(line)]
+    prose = (line.strip() for line in body if not _LIST_MARKER.match(line))
+    sentences = _first_sentences(prose)
+    if sentences is not None:
+        summary = " ".join(sentences)
     else:
         summary = "; ".join(_LIST_MARKER.sub("", line).strip() for line in body[:2])
     if len(summary) > _SUMMARY_CHARS:
         summary = summary[: _SUMMARY_CHARS - 1].rstrip() + "…"
     return summary
+
+
+def _first_sentences(prose: Iterator[str]) -> list[str] | None:
+    """The first two sentences of the prose lines joined by spaces; None without prose.
+
+    Prose wraps across lines, so lines are joined before splitting and a sentence is
+    never cut at a line break. Only a growing head of the prose is split: a long note
+    costs no more than a short one. The head gives the same answer as the whole once
+    a third sentence has begun (the first two are complete) or its two sentences
+    already run past the summary limit (whatever follows is cut off anyway).
+    """
+    head: list[str] = []
+    head_chars = 0
+    wanted = 2 * _SUMMARY_CHARS
+    for line in prose:
+        head.append(line)
+        head_chars += len(line) + 1
+        if head_chars < wanted:
+            continue
+        sentences = _sentences(" ".join(head))
+        if len(sentences) > 2 or len(" ".join(sentences[:2])) > _SUMMARY_CHARS:
+            return sentences[:2]
+        wanted *= 2
+    if not head:
+        return None
+    return _sentences(" ".join(head))[:2]
+
+
+def _sentences(prose: str) -> list[str]:
+    return [part.strip() for part in _SENTENCE_END.split(prose) if part.strip()]
 
 
 def _plural(count: int, noun: str) -> str:

@@ -8,11 +8,12 @@ conversation's rows. A row past its expiry is treated as absent and purged.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, insert, select, update
+from sqlalchemy import Connection, Insert, Table, and_, bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from bridge.pointer import AmbientPointer
@@ -48,12 +49,47 @@ def pointer_columns(pointer: AmbientPointer | None) -> dict[str, str | None]:
     }
 
 
+_RENEWED_COLUMNS = (
+    "updated_at",
+    "expires_at",
+    "workspace",
+    "ambient_path",
+    "ambient_view",
+    "ambient_meta",
+)
+"""What a send replaces on an existing row (R18, R19); the rest stays from its creation."""
+
+# Built once: the turn path runs these on every send and every tool call, and a
+# statement made afresh each time costs more to build than SQLite takes to run it.
+_CURRENT = select(deliveries).where(
+    deliveries.c.key_session_id == bindparam("session_id"),
+    deliveries.c.conversation == bindparam("conversation"),
+)
+
+
+def _upsert_statement(dialect: str) -> Insert | None:
+    """One atomic statement, even across processes, where the dialect has one."""
+    make: Callable[[Table], sqlite.Insert | postgresql.Insert]
+    if dialect == "sqlite":
+        make = sqlite.insert
+    elif dialect == "postgresql":
+        make = postgresql.insert
+    else:
+        return None
+    statement = make(deliveries)
+    return statement.on_conflict_do_update(
+        index_elements=[deliveries.c.key_session_id, deliveries.c.conversation],
+        set_={name: statement.excluded[name] for name in _RENEWED_COLUMNS},
+    )
+
+
 class DeliveryCredentials:
     """Reads and writes ``agent_delivery_credentials``."""
 
     def __init__(self, database: Database, settings: Settings) -> None:
         self._database = database
         self._settings = settings
+        self._upsert = _upsert_statement(database.dialect)
 
     def record_send(
         self, session: KeySession, conversation: str, pointer: AmbientPointer | None
@@ -74,21 +110,8 @@ class DeliveryCredentials:
             **values,
         }
         with self._database.writing() as connection:
-            # One statement where the dialect has it: atomic even across processes.
-            conflict_on = [deliveries.c.key_session_id, deliveries.c.conversation]
-            if self._database.dialect == "sqlite":
-                connection.execute(
-                    sqlite.insert(deliveries)
-                    .values(**row)
-                    .on_conflict_do_update(index_elements=conflict_on, set_=values)
-                )
-                return
-            if self._database.dialect == "postgresql":
-                connection.execute(
-                    postgresql.insert(deliveries)
-                    .values(**row)
-                    .on_conflict_do_update(index_elements=conflict_on, set_=values)
-                )
+            if self._upsert is not None:
+                connection.execute(self._upsert, row)
                 return
             key = and_(
                 deliveries.c.key_session_id == session.id,
@@ -111,10 +134,7 @@ class DeliveryCredentials:
         """The live row, re-read from the database on every call (R22); expired rows purged."""
         with self._database.reading() as connection:
             row = connection.execute(
-                select(deliveries).where(
-                    deliveries.c.key_session_id == session.id,
-                    deliveries.c.conversation == conversation,
-                )
+                _CURRENT, {"session_id": session.id, "conversation": conversation}
             ).first()
         if row is None:
             return None

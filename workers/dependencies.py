@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from pydantic import BaseModel, ValidationError
 
-from workers import messages
+from workers import jsontext, messages
 from workers.assistant import DefaultAssistant
 from workers.database import Database
 from workers.deliveries import DeliveryCredentials
@@ -56,7 +55,9 @@ class BackendState:
         )
 
 
-def get_state(request: Request) -> BackendState:
+# The two below are async only so that FastAPI runs them on the event loop: a plain
+# def would cost a worker-thread round trip each on every request, for no I/O at all.
+async def get_state(request: Request) -> BackendState:
     state: BackendState = request.app.state.backend
     return state
 
@@ -64,7 +65,7 @@ def get_state(request: Request) -> BackendState:
 State = Annotated[BackendState, Depends(get_state)]
 
 
-def require_account(request: Request, state: State) -> str:
+async def require_account(request: Request, state: State) -> str:
     """The account behind the bearer token; 401 when it is missing or wrong."""
     scheme, _, presented = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token_matches(presented.strip(), state.device_token):
@@ -139,7 +140,7 @@ async def read_json_model(
     """Parse a JSON object body into ``model``; every failure is a 400 with a plain message."""
     body = await read_body(request, limit)
     try:
-        data: Any = json.loads(body)
+        data: Any = jsontext.loads(body)
     except ValueError as error:
         raise ApiError(400, "invalid_json", messages.BODY_NOT_JSON) from error
     if not isinstance(data, dict):

@@ -162,7 +162,7 @@ class Workspaces:
                     continue
                 relative = name if relative_folder == "." else f"{relative_folder}/{name}"
                 relative = relative.replace(os.sep, "/")
-                if not relative.startswith(prefix):
+                if not relative.startswith(prefix) or not _is_utf8_name(relative):
                     continue
                 try:
                     target = self.locate(workspace, relative)
@@ -172,6 +172,15 @@ class Workspaces:
                 found.append(DocumentInfo(relative, len(data), sha16(data), _modified_at(target)))
         found.sort(key=lambda info: info.path)
         return found
+
+
+def _is_utf8_name(name: str) -> bool:
+    """A name the API can address: paths are UTF-8, and bytes that are not cannot be sent."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # os.walk hands such bytes over as lone surrogates
+        return False
+    return True
 
 
 def _modified_at(target: Path) -> str:

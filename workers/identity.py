@@ -9,7 +9,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import bindparam, delete, insert, select
 
 from workers import messages
 from workers.database import Database, as_utc
@@ -32,6 +32,10 @@ def account_id(device_token: str) -> str:
 def token_matches(presented: str, device_token: str) -> bool:
     """Constant-time comparison, so response timing leaks nothing about the token."""
     return hmac.compare_digest(presented.encode("utf-8"), device_token.encode("utf-8"))
+
+
+# Built once: every request with a key session runs it.
+_BY_DIGEST = select(key_sessions).where(key_sessions.c.key_digest == bindparam("digest"))
 
 
 def _digest(key: str) -> str:
@@ -85,9 +89,7 @@ class KeySessions:
         if key is None or not key.strip():
             raise AccessDenied("key_session_required", messages.KEY_SESSION_MISSING)
         with self._database.reading() as connection:
-            row = connection.execute(
-                select(key_sessions).where(key_sessions.c.key_digest == _digest(key.strip()))
-            ).first()
+            row = connection.execute(_BY_DIGEST, {"digest": _digest(key.strip())}).first()
         if row is None or row.account != account:
             raise AccessDenied("key_session_unknown", messages.KEY_SESSION_UNKNOWN)
         expires_at = as_utc(row.expires_at)

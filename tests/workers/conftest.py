@@ -14,8 +14,9 @@ from starlette.exceptions import StarletteDeprecationWarning
 
 from bridge.pointer import AmbientPointer, encode_header, fingerprint
 from tests.support.backend import make_workspace
+from tests.support.database import configured_server_url, fresh_server_database
 from workers.app import create_app
-from workers.settings import Settings
+from workers.settings import DATABASE_URL_ENV, Settings
 
 with warnings.catch_warnings():
     # Starlette's notice about its httpx dependency is not about this project's code.
@@ -120,6 +121,18 @@ class Backend:
         assert response.status_code == 200, response.text
         body: dict[str, Any] = response.json()
         return body
+
+
+@pytest.fixture(autouse=True)
+def _database_per_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """With a database server configured, each test (and any backend it starts) gets its own."""
+    server_url = configured_server_url()
+    if server_url is None:
+        yield
+        return
+    with fresh_server_database(server_url) as url:
+        monkeypatch.setenv(DATABASE_URL_ENV, url)
+        yield
 
 
 @pytest.fixture

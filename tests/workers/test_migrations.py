@@ -13,12 +13,13 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import UniqueConstraint, inspect
 
+from tests.support.database import database_url_for
 from workers.database import Database, alembic_config
 from workers.schema import agent_delivery_credentials, metadata
 
 
 def _migrated(tmp_path: Path) -> Database:
-    database = Database(f"sqlite:///{tmp_path / 'ambient.db'}")
+    database = Database(database_url_for(tmp_path))
     database.migrate()
     return database
 

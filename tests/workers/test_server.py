@@ -10,6 +10,7 @@ import pytest
 import requests
 
 from tests.support.backend import make_workspace, start_backend_process
+from tests.support.database import configured_server_url
 from tests.workers.conftest import pointer_header
 from workers.server import EmbeddedServer
 from workers.settings import Settings
@@ -39,7 +40,8 @@ def test_cli_announces_a_real_port_and_serves_a_whole_turn(tmp_path: Path) -> No
         ).json()
         assert turn["ambient"] == {"status": "stored", "reason": None}
         assert "Milk and eggs." in turn["reply"]
-        assert (tmp_path / "ambient.db").is_file()
+        # The SQLite file by default; none when AMBIENT_DATABASE_URL names a server.
+        assert (tmp_path / "ambient.db").is_file() == (configured_server_url() is None)
     assert backend.process.poll() is not None  # stopped in teardown
 
 

@@ -16,16 +16,16 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from bridge.pointer import HEADER_NAME, AmbientPointer, decode_header, format_captured_at
-from workers import messages
+from workers import jsontext, messages
 from workers.assistant import TurnOutcome
 from workers.dependencies import (
     KEY_SESSION_HEADER,
@@ -49,6 +49,14 @@ class TurnRequest(BaseModel):
 
     conversation: Annotated[str, Field(min_length=1, max_length=MAX_CONVERSATION_CHARS)]
     message: str
+
+    @field_validator("conversation")
+    @classmethod
+    def _storable(cls, conversation: str) -> str:
+        # Stored in the delivery row; PostgreSQL text cannot hold NUL.
+        if "\x00" in conversation:
+            raise PydanticCustomError("conversation_nul", messages.CONVERSATION_HAS_NUL)
+        return conversation
 
 
 def _ambient_from_headers(request: Request) -> tuple[AmbientPointer | None, dict[str, Any]]:
@@ -92,23 +100,27 @@ def _run_turn(
     return render_turn(state.assistant.answer(context, turn.message), ambient)
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
 def render_turn(outcome: TurnOutcome, ambient: dict[str, Any]) -> bytes:
     """The response body, with each tool result encoded once.
 
     A result can hold 256 KiB of note text and the QA hook's reply is that same
     result as JSON text; encoding it once keeps a read close to a plain GET.
     """
-    calls = ",".join(
-        f'{{"name":{_dumps(call.name)},"arguments":{_dumps(call.arguments)},'
-        f'"result":{call.result_json()}}}'
-        for call in outcome.tool_calls
-    )
-    body = f'{{"reply":{_dumps(outcome.reply)},"toolCalls":[{calls}],"ambient":{_dumps(ambient)}}}'
-    return body.encode("utf-8")
+    parts = [b'{"reply":', jsontext.dumps(outcome.reply), b',"toolCalls":[']
+    for index, call in enumerate(outcome.tool_calls):
+        if index:
+            parts.append(b",")
+        parts += (
+            b'{"name":',
+            jsontext.dumps(call.name),
+            b',"arguments":',
+            jsontext.dumps_exact(call.arguments),
+            b',"result":',
+            call.result_json(),
+            b"}",
+        )
+    parts += (b'],"ambient":', jsontext.dumps(ambient), b"}")
+    return b"".join(parts)
 
 
 @router.post("/turns")
