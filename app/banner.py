@@ -22,6 +22,7 @@ class Banner(QFrame):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self.topic: str | None = None
         self.setObjectName("banner")
         self.setProperty("tone", tone)
         self.label = QLabel(text, self)
@@ -69,16 +70,26 @@ class BannerArea(QWidget):
         *,
         tone: str = "info",
         actions: list[tuple[str, Callable[[], None]]] | None = None,
+        topic: str | None = None,
     ) -> Banner:
+        """Show ``text``; a newer message on the same ``topic`` replaces the older one."""
+        if topic is not None:
+            self.dismiss_topic(topic)
         for shown in self.banners:
             if shown.label.text() == text and not shown.buttons and not actions:
                 return shown  # the same plain message once is enough
         banner = Banner(text, tone=tone, actions=actions, parent=self)
+        banner.topic = topic
         banner.dismissed.connect(lambda: self._forget(banner))
         self._layout.addWidget(banner)
         self.banners.append(banner)
         self.setVisible(True)
         return banner
+
+    def dismiss_topic(self, topic: str) -> None:
+        """Take down the message on ``topic`` (what it said no longer holds)."""
+        for shown in [banner for banner in self.banners if banner.topic == topic]:
+            shown.dismiss()
 
     def _forget(self, banner: Banner) -> None:
         if banner in self.banners:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import platformdirs
 
+from workers.identity import is_workspace_id
+
 APP_NAME = "ambient-notes"
 DEMO_WORKSPACE = "demo"
 DEMO_ASSETS = Path(__file__).resolve().parent.parent / "assets" / "demo-workspace"
@@ -18,7 +20,6 @@ DEMO_FRAMES: tuple[tuple[str, str], ...] = (
     ("inbox-1", "inbox/today.md"),
     ("inbox-2", "projects/launch-plan.md"),
 )
-_WORKSPACE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 _NOT_ID_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -34,10 +35,6 @@ def install_demo_workspace(workspaces_dir: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(DEMO_ASSETS, target)
     return target
-
-
-def is_workspace_id(name: str) -> bool:
-    return bool(_WORKSPACE_ID.match(name))
 
 
 def workspace_id_for(directory: Path) -> str:

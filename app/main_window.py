@@ -10,6 +10,10 @@ store crosses the boundary (choice and history cleared, captures in flight
 invalidated), and once the new workspace is open and those saves have landed the
 Inbox frames are remounted on it. A frame whose note does not exist in the new
 workspace is closed, with a banner naming it.
+
+No note text is lost: a save that fails after its frame is gone (closed, switched
+away from, quitting) keeps its text in the session's recovery folder; a banner
+offers to restore it, now or whenever its workspace is opened again.
 """
 
 from __future__ import annotations
@@ -20,14 +24,17 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QInputDialog,
+    QLabel,
     QMainWindow,
+    QPushButton,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from app.banner import BannerArea
-from app.demo import DEMO_FRAMES, is_workspace_id
+from app.demo import DEMO_FRAMES
 from app.popouts import PopoutHandle, PopoutManager
 from app.session import AppSession, SessionError, connect_workspace
 from app.style import STYLESHEET
@@ -45,9 +52,14 @@ from renderer.frames.providers import (
     WorkspaceBrowserFrame,
 )
 from renderer.qt.backend import WorkspaceLink
+from workers.identity import is_workspace_id
 
 BROWSER_FRAME_ID = "workspace"
 _MAX_FRAME_SHORTCUTS = 9
+NO_NOTE_OPEN = (
+    "No note is open. Double-click one in the workspace list, or open one by its path "
+    "(a new path starts a new note). The assistant then knows which note “this note” means."
+)
 
 
 class MainWindow(QMainWindow):
@@ -84,7 +96,12 @@ class MainWindow(QMainWindow):
         self.splitter.setHandleWidth(8)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.providers_column)
-        self.splitter.addWidget(self.inbox_column)
+        self.no_note = self._build_no_note_page()
+        # With no note open the middle column says how to open one instead of vanishing.
+        self.inbox_area = QStackedWidget()
+        self.inbox_area.addWidget(self.inbox_column)
+        self.inbox_area.addWidget(self.no_note)
+        self.splitter.addWidget(self.inbox_area)
         layout = QVBoxLayout(centre)
         layout.setContentsMargins(10, 10, 10, 10)
         layout.setSpacing(8)
@@ -104,15 +121,18 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 5)
         self.splitter.setStretchFactor(2, 4)
-        self.splitter.setSizes([240, 640, 480])
+        self.splitter.setSizes([270, 610, 480])
 
+        self._update_inbox_area()
         session.popouts.attach_host(self._detach_for_popout)
         session.popouts.return_offered.connect(self._offer_return)
         session.autosave.save_failed.connect(self._on_save_failed)
+        session.autosave.state_changed.connect(self._on_save_state)
         self._build_menus()
 
         if demo_layout if demo_layout is not None else session.demo:
             self._open_starting_layout()
+        self.offer_kept_notes()
 
     def _open_starting_layout(self) -> None:
         """The browser and two notes: the demo's, or the first two the workspace lists."""
@@ -290,11 +310,13 @@ class MainWindow(QMainWindow):
             self._switching = False
             if isinstance(opened, BaseException):
                 self._remount(previous, specs, None)
+                self.offer_kept_notes()
                 message = str(opened) if isinstance(opened, BackendError | SessionError) else ""
                 self._fail_switch(message or f"The workspace “{name}” could not be opened.")
                 return
             link, documents = cast(tuple[WorkspaceLink, list[DocumentInfo]], opened)
             self._remount(link, specs, {info.path for info in documents})
+            self.offer_kept_notes()
             self.workspace_switched.emit(link.workspace)
 
         def on_flushed(_ok: bool) -> None:
@@ -341,7 +363,13 @@ class MainWindow(QMainWindow):
     def _on_popout_requested(self, frame_id: str) -> None:
         frame = self.frames.get(frame_id)
         if isinstance(frame, InboxFrame):
+            path = frame.path
             self.popouts.pop_out(frame)
+            self.banners.show_message(
+                f"{path} is now in its own window, with its own assistant. "
+                "The assistant here no longer sees it.",
+                topic=f"popout:{frame_id}",
+            )
 
     def _detach_for_popout(self, frame_id: str) -> str:
         frame = self.frame(frame_id)
@@ -353,6 +381,7 @@ class MainWindow(QMainWindow):
         return workspace
 
     def _offer_return(self, handle: PopoutHandle) -> None:
+        self.banners.dismiss_topic(f"popout:{handle.frame_id}")
         ended = "ended unexpectedly" if handle.crashed else "was closed"
         self.banners.show_message(
             f"The window for {handle.path} {ended}. Bring the note back into this window?",
@@ -393,6 +422,8 @@ class MainWindow(QMainWindow):
         frame.watch_activation()
         frame.activated.connect(self.activate_frame)
         frame.close_requested.connect(self.close_frame)
+        if isinstance(frame, InboxFrame):
+            self._update_inbox_area()
 
     def _remove(self, frame: FrameBase) -> None:
         frame.teardown()
@@ -400,6 +431,31 @@ class MainWindow(QMainWindow):
         frame.hide()
         frame.setParent(None)
         frame.deleteLater()
+        self._update_inbox_area()
+
+    def _build_no_note_page(self) -> QWidget:
+        page = QWidget()
+        page.setObjectName("noNotePage")
+        label = QLabel(NO_NOTE_OPEN, page)
+        label.setObjectName("noNoteHint")
+        label.setWordWrap(True)
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        button = QPushButton("Open a note…", page)
+        button.setAccessibleName("Open a note by its path")
+        button.setToolTip("File ▸ Open note… (Ctrl+O)")
+        button.clicked.connect(self._ask_open_note)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(32, 32, 32, 32)
+        layout.addStretch(1)
+        layout.addWidget(label)
+        layout.addSpacing(12)
+        layout.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(2)
+        return page
+
+    def _update_inbox_area(self) -> None:
+        has_notes = any(isinstance(frame, InboxFrame) for frame in self.frames.values())
+        self.inbox_area.setCurrentWidget(self.inbox_column if has_notes else self.no_note)
 
     def _focus_frame(self, frame: FrameBase) -> None:
         frame.focus_target().setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -407,11 +463,12 @@ class MainWindow(QMainWindow):
 
     def focus_frame_number(self, number: int) -> None:
         """Ctrl+N: focus the N-th Inbox frame, top to bottom."""
+        widgets = [self.inbox_column.widget(index) for index in range(self.inbox_column.count())]
         frames = [
-            cast(FrameBase, self.inbox_column.widget(index))
-            for index in range(self.inbox_column.count())
+            frame
+            for frame in widgets
+            if isinstance(frame, FrameBase) and frame.frame_id in self.frames
         ]
-        frames = [frame for frame in frames if frame.frame_id in self.frames]
         if 1 <= number <= len(frames):
             self._focus_frame(frames[number - 1])
 
@@ -438,11 +495,106 @@ class MainWindow(QMainWindow):
         self._focus_frame(self.assistant)
 
     def _on_save_failed(self, workspace: str, path: str, message: str) -> None:
-        self.banners.show_message(
-            f"{path} could not be saved: {message} The text is still on screen; "
-            "it is saved again with your next edit or message.",
-            tone="error",
+        topic = _save_topic(workspace, path)
+        still_open = workspace == self._session.workspace and any(
+            frame.path == path for frame in self.inbox_frames()
         )
+        if still_open:
+            self.banners.show_message(
+                f"{path} could not be saved: {message} Your text stays on screen and is "
+                "saved again with your next edit or message.",
+                tone="error",
+                topic=topic,
+            )
+            return
+        if self._session.recovery.get(workspace, path) is None:
+            self.banners.show_message(
+                f"{path} could not be saved: {message}", tone="error", topic=topic
+            )
+            return
+        kept = f"{path} could not be saved: {message} Your text is kept in this app's data folder."
+        if workspace != self._session.workspace or self._switching:
+            self.banners.show_message(
+                f"{kept} Open workspace “{workspace}” again to restore it.",
+                tone="error",
+                topic=topic,
+            )
+            return
+        self.banners.show_message(
+            kept,
+            tone="error",
+            actions=[("Restore", lambda: self._restore_quietly(workspace, path))],
+            topic=topic,
+        )
+
+    def _on_save_state(self, workspace: str, path: str, state: str) -> None:
+        if state == "saved":  # a failure reported earlier no longer holds
+            self.banners.dismiss_topic(_save_topic(workspace, path))
+
+    # -- kept text (no note text lost) -------------------------------------------------
+
+    def offer_kept_notes(self) -> None:
+        """Offer the text kept for the open workspace (from this run or an earlier one)."""
+        workspace = self._session.workspace
+        kept = self._session.recovery.kept_for(workspace)
+        if not kept:
+            return
+        paths = [note.path for note in kept]
+        names = ", ".join(paths)
+        self.banners.show_message(
+            f"Text that could not be saved earlier is kept for {names}. "
+            "Restore it to open the note with that text and save it.",
+            actions=[("Restore", lambda: self._restore_all(workspace, paths))],
+            topic="kept-notes",
+        )
+
+    def _restore_all(self, workspace: str, paths: list[str]) -> None:
+        for path in paths:
+            self.restore_kept(workspace, path)
+
+    def _restore_quietly(self, workspace: str, path: str) -> None:
+        self.restore_kept(workspace, path)
+
+    def restore_kept(self, workspace: str, path: str) -> InboxFrame | None:
+        """Open ``path`` with the text kept for it; autosave then saves it (and drops the copy)."""
+        recovery = self._session.recovery
+        if workspace != self._session.workspace:
+            self.banners.show_message(
+                f"The kept text of {path} belongs to workspace “{workspace}”; open it first."
+            )
+            return None
+        kept = recovery.get(workspace, path)
+        if kept is None:
+            self.banners.show_message(f"No text is kept for {path} any more.")
+            return None
+        try:
+            frame = self.open_note(path)
+        except ValueError as error:
+            self.banners.show_message(str(error), tone="error")
+            return None
+
+        def apply() -> None:
+            frame.loaded.disconnect(apply)
+            frame.load_failed.disconnect(refused)
+            recovery.adopt(workspace, path)
+            frame.replace_text(kept.text)
+
+        def refused(message: str) -> None:
+            frame.loaded.disconnect(apply)
+            frame.load_failed.disconnect(refused)
+            self.banners.show_message(
+                f"{path} could not be opened to restore its text ({message}); "
+                "the text stays kept. Try again later.",
+                tone="error",
+            )
+
+        if frame.is_loaded:
+            recovery.adopt(workspace, path)
+            frame.replace_text(kept.text)
+        else:
+            frame.loaded.connect(apply)
+            frame.load_failed.connect(refused)
+        return frame
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -528,3 +680,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.shutdown_frames()
         super().closeEvent(event)
+
+
+def _save_topic(workspace: str, path: str) -> str:
+    return f"save:{workspace}:{path}"

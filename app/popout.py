@@ -21,7 +21,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
-from app.banner import Banner
+from app.banner import Banner, BannerArea
 from app.session import SessionError, connect_workspace
 from app.style import STYLESHEET
 from bridge.errors import BackendError
@@ -32,6 +32,7 @@ from renderer.frames.assistant import AssistantFrame
 from renderer.frames.inbox import InboxFrame
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import BackendLink, WorkspaceLink
+from renderer.qt.recovery import RecoveryStore
 from renderer.qt.tasks import TaskRunner
 from workers.settings import DEVICE_TOKEN_ENV
 
@@ -47,7 +48,15 @@ _SIGNAL_POLL_MS = 250
 class PopoutWindow(QMainWindow):
     """A popped-out note with its own store, autosave and assistant."""
 
-    def __init__(self, link: WorkspaceLink, frame_id: str, path: str, view: View) -> None:
+    def __init__(
+        self,
+        link: WorkspaceLink,
+        frame_id: str,
+        path: str,
+        view: View,
+        *,
+        recovery: RecoveryStore | None = None,
+    ) -> None:
         super().__init__()
         self.setWindowTitle(f"{path} — Ambient Notes (popped out)")
         self.setStyleSheet(STYLESHEET)
@@ -56,7 +65,7 @@ class PopoutWindow(QMainWindow):
         self.store = AmbientStore()
         self.runner = TaskRunner(max_workers=2)
         self.save_runner = TaskRunner(max_workers=2)  # stalled saves never hold up a turn
-        self.autosave = AutosaveCoordinator(self.save_runner)
+        self.autosave = AutosaveCoordinator(self.save_runner, recovery=recovery)
         self._closing = False
         self._may_close = False
 
@@ -64,6 +73,7 @@ class PopoutWindow(QMainWindow):
         centre.setObjectName("centre")
         self.banner = Banner(POPOUT_BANNER, tone="info", parent=centre)
         self.banner.label.setObjectName("popoutBanner")
+        self.banners = BannerArea(centre)
         self.frame = InboxFrame(
             frame_id,
             path,
@@ -94,10 +104,25 @@ class PopoutWindow(QMainWindow):
         layout.setContentsMargins(10, 10, 10, 10)
         layout.setSpacing(8)
         layout.addWidget(self.banner)
+        layout.addWidget(self.banners)
         layout.addWidget(splitter, 1)
         self.setCentralWidget(centre)
         self.frame.loaded.connect(lambda: print(READY_LINE, flush=True))
+        self.autosave.save_failed.connect(self._on_save_failed)
+        self.autosave.state_changed.connect(self._on_save_state)
         self.frame.mount()
+
+    def _on_save_failed(self, _workspace: str, path: str, message: str) -> None:
+        self.banners.show_message(
+            f"{path} could not be saved: {message} Your text stays on screen and is saved "
+            "again with your next edit or message.",
+            tone="error",
+            topic="save",
+        )
+
+    def _on_save_state(self, _workspace: str, _path: str, state: str) -> None:
+        if state == "saved":
+            self.banners.dismiss_topic("save")
 
     def shutdown_workers(self) -> None:
         """Wait for running work (saves land), then stop both pools."""
@@ -140,6 +165,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help=f"read the device token here when {DEVICE_TOKEN_ENV} is not set",
     )
+    parser.add_argument(
+        "--recovery-dir",
+        type=Path,
+        metavar="DIR",
+        help="keep the text of a save that fails here (the host's recovery folder)",
+    )
     return parser
 
 
@@ -159,7 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"The popped-out note could not open: {error}", file=sys.stderr)
         backend.close()
         return 1
-    window = PopoutWindow(link, args.frame_id, args.path, cast(View, args.view))
+    recovery = RecoveryStore(args.recovery_dir) if args.recovery_dir is not None else None
+    window = PopoutWindow(link, args.frame_id, args.path, cast(View, args.view), recovery=recovery)
     window.show()
     # The host ends children with SIGTERM: close the normal way so the last edit is saved.
     signal.signal(signal.SIGTERM, lambda *_: window.close())
@@ -169,6 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = application.exec()
     finally:
+        window.autosave.keep_unsent()
         window.shutdown_workers()
         backend.close()
     return int(code)

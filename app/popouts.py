@@ -126,6 +126,7 @@ class PopoutManager(QObject):
                 frame_id,
                 "--view",
                 view,
+                *self._recovery_arguments(),
             ]
         )
         process.setProcessChannelMode(QProcess.ProcessChannelMode.ForwardedErrorChannel)
@@ -133,6 +134,11 @@ class PopoutManager(QObject):
         process.errorOccurred.connect(lambda error: self._on_error(handle, error))
         self.handles.append(handle)
         return handle
+
+    def _recovery_arguments(self) -> list[str]:
+        """The child keeps text whose save fails in the host's recovery folder too."""
+        recovery = self._autosave.recovery
+        return ["--recovery-dir", str(recovery.folder)] if recovery is not None else []
 
     def launch(self, handle: PopoutHandle) -> None:
         """Start the child (after the note's last save landed, so it opens what was typed)."""

@@ -15,7 +15,6 @@ from app.demo import (
     DEMO_WORKSPACE,
     default_data_dir,
     install_demo_workspace,
-    is_workspace_id,
     workspace_id_for,
 )
 from app.popouts import PopoutManager
@@ -24,7 +23,9 @@ from bridge.errors import BackendError
 from renderer.ambient.store import AmbientStore
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import BackendLink, WorkspaceLink
+from renderer.qt.recovery import RECOVERY_FOLDER, RecoveryStore
 from renderer.qt.tasks import TaskRunner
+from workers.identity import is_workspace_id
 from workers.server import EmbeddedServer
 from workers.settings import DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE, Settings
 
@@ -58,7 +59,10 @@ class AppSession:
         self.runner = TaskRunner()
         # Saves get workers of their own: stalled saves must never hold up a turn (R12).
         self.save_runner = TaskRunner()
-        self.autosave = AutosaveCoordinator(self.save_runner)
+        # Text whose save fails is kept in the data folder: closing, switching or quitting
+        # while the backend refuses a save loses nothing.
+        self.recovery = RecoveryStore(data_dir / RECOVERY_FOLDER)
+        self.autosave = AutosaveCoordinator(self.save_runner, recovery=self.recovery)
         self.popouts = PopoutManager(backend.base_url, device_token, self.autosave)
         self._closed = False
 
@@ -148,11 +152,15 @@ class AppSession:
         return self.backend.client()
 
     def close(self) -> None:
-        """Stop pop-outs, let running saves finish, close clients, stop the embedded server."""
+        """Stop pop-outs, let running saves finish, close clients, stop the embedded server.
+
+        Saves still waiting behind a running one are kept in the recovery folder.
+        """
         if self._closed:
             return
         self._closed = True
         self.popouts.close_all()
+        self.autosave.keep_unsent()
         self.runner.shutdown()
         self.save_runner.shutdown()
         self.backend.close()

@@ -37,7 +37,7 @@ QPlainTextEdit#noteEditor, QTextBrowser, QListWidget, QGraphicsView {
 QPlainTextEdit#noteEditor { padding: 8px 10px; }
 QWidget#frameProblem { background: #fff5f5; }
 QLabel#browserStatus { color: #6b7190; padding: 6px 10px; font-size: 11px; }
-QListWidget#documentList::item { padding: 5px 8px; }
+QListWidget#documentList::item { padding: 3px 8px; min-height: 20px; }
 QListWidget#todoList::item { padding: 4px 6px; }
 QListWidget#todoList::item:selected { background: #f1f4ff; color: #1f2544; }
 QListWidget#documentList::item:selected { background: #e5ebff; color: #1f2544; }
@@ -72,6 +72,23 @@ QPushButton#sendButton {
 QPushButton#sendButton:hover { background: #4263eb; }
 QProgressBar { border: none; background: #e7ebf7; }
 QProgressBar::chunk { background: #4c6ef5; }
+QPushButton {
+    background: #ffffff; color: #2f3450; border: 1px solid #c9cfdd; border-radius: 6px;
+    padding: 4px 12px;
+}
+QPushButton:hover { background: #f1f4ff; border-color: #9fb0e8; }
+QPushButton:pressed { background: #e3e9ff; }
+QPushButton:focus { border-color: #4c6ef5; }
+QToolButton#detailsButton { padding: 2px 4px; color: #4c5577; }
+QWidget#noNotePage { background: transparent; }
+QLabel#noNoteHint { color: #6b7190; font-size: 14px; }
+QScrollBar:vertical { background: transparent; width: 10px; margin: 2px; }
+QScrollBar::handle:vertical { background: #c9cfdd; border-radius: 3px; min-height: 24px; }
+QScrollBar::handle:vertical:hover { background: #a9b1c6; }
+QScrollBar:horizontal { background: transparent; height: 10px; margin: 2px; }
+QScrollBar::handle:horizontal { background: #c9cfdd; border-radius: 3px; min-width: 24px; }
+QScrollBar::add-line, QScrollBar::sub-line { width: 0; height: 0; }
+QScrollBar::add-page, QScrollBar::sub-page { background: transparent; }
 QFrame#banner { background: #fff9db; border: 1px solid #ffe8a1; border-radius: 8px; }
 QFrame#banner[tone="error"] { background: #fff5f5; border-color: #ffc9c9; }
 QFrame#banner[tone="info"] { background: #edf2ff; border-color: #c5d3ff; }

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from bridge.client import TurnReply
-from bridge.errors import BackendError, BackendUnreachable
+from bridge.errors import BackendError
 from bridge.pointer import decode_header
 from renderer.ambient.capture import (
     FLUSH_LIMIT_SECONDS,
@@ -48,7 +48,9 @@ from renderer.qt.backend import WorkspaceLink
 from renderer.qt.tasks import TaskRunner
 
 ASSISTANT_FRAME_ID = "assistant"
+UNEXPECTED_PROBLEM = "The assistant could not answer because of an unexpected problem. Try again."
 _TOOL_TEXT_PREVIEW = 240
+_CAVEAT_SHOWN_ABOVE = "(the warning above)"
 # Drops the user did not ask for, shown on the turn itself rather than only in its details.
 _SURPRISING_DROPS: tuple[DropReason, ...] = ("discarded", "oversize", "invalid")
 
@@ -100,6 +102,7 @@ class TurnView(QFrame):
         self.caveat.setWordWrap(True)
         self.caveat.setVisible(False)
         self.details_button = QToolButton(self)
+        self.details_button.setObjectName("detailsButton")
         self.details_button.setText("Details ▸")
         self.details_button.setCheckable(True)
         self.details_button.setAutoRaise(True)
@@ -127,21 +130,36 @@ class TurnView(QFrame):
         self.details_button.setText("Details ▾" if shown else "Details ▸")
 
     def show_record(self, record: TurnRecord) -> None:
+        caveats = record.caveats
         if record.error is not None:
             self.reply.setText(escape(record.error))
             self.reply.setProperty("error", True)
         elif record.reply is not None:
-            self.reply.setText(escape(record.reply.reply).replace("\n", "<br>"))
+            text = reply_without_caveats(record.reply.reply, caveats)
+            self.reply.setText(escape(text).replace("\n", "<br>"))
         self.reply.style().unpolish(self.reply)
         self.reply.style().polish(self.reply)
         if record.dropped in _SURPRISING_DROPS:
             self.notice.setText(describe_drop(record.dropped))  # R13: say the context was dropped
             self.notice.setVisible(True)
-        caveats = record.caveats
         self.caveat.setText("⚠ " + escape(caveats[-1]) if caveats else "")
         self.caveat.setVisible(bool(caveats))
         self.details.setText(describe_turn(record))
         self.details_button.setVisible(True)
+
+
+def reply_without_caveats(reply: str, caveats: list[str]) -> str:
+    """The reply minus the paragraphs that only repeat a tool's caveat (R25).
+
+    The backend repeats the caveat verbatim in its reply; the turn shows it once,
+    as its highlighted warning, taken from the tool result so it is never lost.
+    A caveat inside other text (a tool result quoted as JSON) stays where it is.
+    """
+    if not caveats:
+        return reply
+    paragraphs = reply.split("\n\n")
+    kept = [part for part in paragraphs if part.strip() not in caveats]
+    return "\n\n".join(kept).strip("\n") if len(kept) != len(paragraphs) else reply
 
 
 def describe_turn(record: TurnRecord) -> str:
@@ -165,12 +183,12 @@ def describe_turn(record: TurnRecord) -> str:
         status = record.reply.ambient_status + (f" — {reason}" if reason else "")
         rows.append(("Backend kept", escape(status)))
         for call in record.reply.tool_calls:
-            arguments = json.dumps(call.arguments, ensure_ascii=False)
-            rows.append(
-                (f"Tool {escape(call.name)}", _code(arguments) + _code(_brief(call.result)))
-            )
-    for caveat in record.caveats:
-        rows.append(("Caveat", escape(caveat)))
+            called = f"<b>{escape(call.name)}</b>"
+            if call.arguments:
+                called += _code(json.dumps(call.arguments, ensure_ascii=False))
+            else:
+                called += " with no arguments"
+            rows.append(("Tool used", called + _code(_brief(call.result))))
     cells = "".join(
         f"<tr><td style='color:#667;padding-right:8px;vertical-align:top'>{name}</td>"
         f"<td>{value}</td></tr>"
@@ -182,6 +200,8 @@ def describe_turn(record: TurnRecord) -> str:
 def _brief(result: object) -> str:
     if isinstance(result, dict):
         shown = dict(result)
+        if shown.get("caveat"):
+            shown["caveat"] = _CAVEAT_SHOWN_ABOVE  # the sentence itself is the turn's warning
         text = shown.get("text")
         if isinstance(text, str) and len(text) > _TOOL_TEXT_PREVIEW:
             shown["text"] = text[:_TOOL_TEXT_PREVIEW] + f"… ({len(text):,} characters)"
@@ -272,6 +292,9 @@ class AssistantFrame(FrameBase):
         self.chip = QLabel(chip_text(None), self.body)
         self.chip.setObjectName("contextChip")
         self.chip.setAccessibleName("Note the assistant will see")
+        self.chip.setToolTip(
+            "The note “this note” means in your next message: its path, view and frame."
+        )
         self.exclude_toggle = QToolButton(self.body)
         self.exclude_toggle.setObjectName("excludeToggle")
         self.exclude_toggle.setText("Leave out")
@@ -430,12 +453,10 @@ class AssistantFrame(FrameBase):
     ) -> None:
         message: str | None = None
         if error is not None:
-            if isinstance(error, BackendError):
-                message = error.message
-            if isinstance(error, BackendUnreachable) and not self.input.toPlainText().strip():
-                self.input.setPlainText(send.message)  # nothing typed is lost
-            else:
-                message = "The assistant could not answer because of an unexpected problem."
+            # A backend failure says what went wrong in its own words; anything else is a
+            # defect whose details mean nothing to the user.
+            message = error.message if isinstance(error, BackendError) else UNEXPECTED_PROBLEM
+            self._keep_in_input(send.message)
         record = TurnRecord(
             message=send.message,
             capture=capture,
@@ -454,6 +475,18 @@ class AssistantFrame(FrameBase):
         self._flush_timer = None
         self.turn_finished.emit(record)
         self._next()
+
+    def _keep_in_input(self, message: str) -> None:
+        """Put a message that did not go through back in the input, after anything typed since."""
+        typed = self.input.toPlainText()
+        if message in typed:
+            return
+        if not typed.strip():
+            self.input.setPlainText(message)
+            return
+        cursor = QTextCursor(self.input.document())  # not the user's cursor: typing goes on
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText("\n" + message)
 
     # -- transcript ----------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QMouseEvent, QShowEvent
+from PySide6.QtGui import QFontMetrics, QMouseEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QSizePolicy,
     QTextEdit,
     QToolButton,
     QVBoxLayout,
@@ -35,6 +36,7 @@ FRAME_KIND_ASSISTANT = "assistant"
 FRAME_KIND_PROVIDER = "provider"
 
 _KEY_RECEIVERS = (QPlainTextEdit, QTextEdit, QLineEdit, QAbstractSpinBox)
+_ELIDED_MIN_WIDTH = 60
 
 
 def _on_typing_path(widget: QWidget) -> bool:
@@ -44,13 +46,44 @@ def _on_typing_path(widget: QWidget) -> bool:
     return any(isinstance(child, _KEY_RECEIVERS) for child in widget.findChildren(QWidget))
 
 
+class ElidedLabel(QLabel):
+    """A one-line label that shortens its text in the middle to fit, never widening its frame.
+
+    A deep note path keeps its start and its file name; the whole text is the tooltip.
+    """
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+        self.setMinimumWidth(_ELIDED_MIN_WIDTH)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.set_full_text(text)
+
+    def full_text(self) -> str:
+        return self._full
+
+    def set_full_text(self, text: str) -> None:
+        self._full = text
+        self.setToolTip(text)
+        self._update_elided()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._update_elided()
+
+    def _update_elided(self) -> None:
+        metrics = QFontMetrics(self.font())
+        width = max(self.width(), _ELIDED_MIN_WIDTH)
+        self.setText(metrics.elidedText(self._full, Qt.TextElideMode.ElideMiddle, width))
+
+
 class TitleBar(QFrame):
     """Title, a state badge and the frame's controls, in one row."""
 
     def __init__(self, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("frameTitleBar")
-        self.title = QLabel(title, self)
+        self.title = ElidedLabel(title, self)
         self.title.setObjectName("frameTitle")
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.badge = QLabel("", self)
@@ -146,7 +179,7 @@ class FrameBase(QFrame):
             widget.style().polish(widget)
 
     def set_title(self, title: str) -> None:
-        self.title_bar.title.setText(title)
+        self.title_bar.title.set_full_text(title)
         self.setAccessibleName(title)
 
     def teardown(self) -> None:

@@ -47,6 +47,7 @@ _BADGES: dict[str, str] = {
     "saved": "Saved",
     "error": "Not saved",
     "new": "New note",
+    "unopened": "Not opened",
 }
 _RERENDER_DELAY_MS = 150
 
@@ -301,6 +302,18 @@ class InboxFrame(FrameBase):
         self.editor.setTextCursor(cursor)
         self.editor.insertPlainText(text)
 
+    def replace_text(self, text: str) -> None:
+        """Replace the whole note as one undoable edit (restoring kept text); autosave saves it."""
+        if text == self.read_text() and not self._autosave.is_dirty(self.frame_id):
+            # Nothing to save, yet the edit must reach the backend once to settle the note.
+            self.editor.document().setModified(True)
+            self._autosave.edited(self.frame_id)
+            return
+        cursor = self.editor.textCursor()
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(text)
+        self.editor.setTextCursor(cursor)
+
     def select(self, anchor: int, head: int) -> None:
         """Select from ``anchor`` to ``head`` (UTF-16 offsets, clamped to the document)."""
         cursor = self.editor.textCursor()
@@ -356,7 +369,8 @@ class InboxFrame(FrameBase):
         message = error.message if isinstance(error, BackendError) else str(error)
         self.problem_label.setText(f"This note could not be opened: {message}")
         self.problem.setVisible(True)
-        self._set_save_state("error")
+        # Nothing was typed here yet, so the badge says the note is not open, not "not saved".
+        self.title_bar.set_badge(_BADGES["unopened"], "error")
         self.load_failed.emit(message)
 
     # -- views ---------------------------------------------------------------

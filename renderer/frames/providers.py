@@ -123,7 +123,7 @@ class WorkspaceBrowserFrame(FrameBase):
         self.status.setText(
             f"{count} document{'s' if count != 1 else ''} · double-click to open"
             if count
-            else "No documents yet."
+            else "No notes yet. Open a note by a new path (File ▸ Open note…, Ctrl+O) to start one."
         )
         self.listed.emit()
 

@@ -5,6 +5,9 @@ queued behind it; a newer queued save replaces the older queued one, so a later
 save never lands before an earlier one and no stale text overwrites fresh text.
 :meth:`AutosaveCoordinator.flush` is the send's preparation (R10): it queues every
 pending edit now and reports when every save queued so far has landed.
+With a :class:`RecoveryStore`, the text of a save that fails is kept in the app's
+data folder before the failure is reported, so a note closed, switched away from or
+left behind at quit while its save fails loses nothing.
 All methods run on the GUI thread; only the PUT itself runs on a worker.
 """
 
@@ -17,10 +20,12 @@ from typing import Literal, Protocol
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from renderer.qt.backend import WorkspaceLink
+from renderer.qt.recovery import RecoveryStore
 from renderer.qt.tasks import TaskRunner
 
 SaveState = Literal["unsaved", "saving", "saved", "error"]
 SAVE_DEBOUNCE_MS = 600
+SAVE_FAILED_MESSAGE = "The note could not be saved."
 DocumentKey = tuple[str, str]
 
 
@@ -99,10 +104,12 @@ class AutosaveCoordinator(QObject):
         runner: TaskRunner,
         *,
         debounce_ms: int = SAVE_DEBOUNCE_MS,
+        recovery: RecoveryStore | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._runner = runner
+        self.recovery = recovery
         self._debounce_ms = debounce_ms
         self._watches: dict[str, _Watch] = {}
         self._queues: dict[DocumentKey, _DocumentQueue] = {}
@@ -198,6 +205,24 @@ class AutosaveCoordinator(QObject):
         self._flushes.append(operation)
         QTimer.singleShot(0, operation, lambda: operation._check(self._queues))
 
+    def keep_unsent(self) -> None:
+        """Before the workers stop (the app is quitting): queue every pending edit, and keep
+        every save still waiting behind another one.
+
+        Once the workers stop, nothing starts the saves queued behind the ones in
+        flight; their text goes to the recovery folder instead of being dropped.
+        """
+        for watch in list(self._watches.values()):
+            if watch.dirty:
+                watch.timer.stop()
+                self._enqueue_from(watch)
+        if self.recovery is None:
+            return
+        for (workspace, path), queue in self._queues.items():
+            job = queue.queued
+            if job is not None:
+                self.recovery.keep(workspace, path, job.text, SAVE_FAILED_MESSAGE, job.seq)
+
     @property
     def saves_in_flight(self) -> int:
         return sum(1 for queue in self._queues.values() if queue.in_flight is not None)
@@ -225,18 +250,34 @@ class AutosaveCoordinator(QObject):
     def _start(self, queue: _DocumentQueue, job: _SaveJob) -> None:
         queue.in_flight = job
 
-        path, text = job.key[1], job.text
+        workspace, path, text = job.key[0], job.key[1], job.text
+        recovery = self.recovery
 
         def put() -> object:
-            return job.link.call(lambda client, session: client.put_document(session, path, text))
+            # Runs on a worker: the text is kept before the failure reaches the GUI thread,
+            # which may never see it when the app is quitting.
+            try:
+                info = job.link.call(
+                    lambda client, session: client.put_document(session, path, text)
+                )
+            except BaseException as error:
+                if recovery is not None:
+                    reason = getattr(error, "message", None) or SAVE_FAILED_MESSAGE
+                    recovery.keep(workspace, path, text, str(reason), job.seq)
+                raise
+            if recovery is not None:
+                recovery.saved(workspace, path, job.seq)
+            return info
 
         started = self._runner.submit(
             put,
             on_done=lambda _info: self._finish(job, None),
             on_error=lambda error: self._finish(job, error),
         )
-        if started is None:  # shutting down: nothing more will land
+        if started is None:  # shutting down: nothing more will land, so keep the text
             queue.in_flight = None
+            if recovery is not None:
+                recovery.keep(workspace, path, text, SAVE_FAILED_MESSAGE, job.seq)
 
     def _finish(self, job: _SaveJob, error: BaseException | None) -> None:
         queue = self._queues[job.key]
@@ -246,7 +287,7 @@ class AutosaveCoordinator(QObject):
             for operation in self._flushes:
                 if job.key in operation.targets:
                     operation.ok = False
-            message = getattr(error, "message", None) or "The note could not be saved."
+            message = getattr(error, "message", None) or SAVE_FAILED_MESSAGE
             # Keep the text pending so the next edit or flush tries again: nothing is lost.
             for watch in self._watches.values():
                 if (watch.source.link.workspace, watch.source.current_path()) == job.key:

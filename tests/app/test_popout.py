@@ -36,9 +36,14 @@ def test_popped_out_note_leaves_the_host_store_and_a_killed_child_leaves_the_hos
     assert app.session.backend_url in handle.process.arguments()
     token = app.session.server.device_token if app.session.server else ""
     assert token and all(token not in argument for argument in handle.process.arguments())
+    # The child keeps text whose save fails in the host's recovery folder.
+    recovery = app.session.recovery.folder
+    assert handle.process.arguments()[-2:] == ["--recovery-dir", str(recovery)]
     # The host withdrew the frame; its last edit was saved before the child started.
     assert window.store.mounted_frame_ids == ("inbox-1",)
     assert "inbox-2" not in window.frames
+    moved = "notes/b.md is now in its own window"
+    assert any(moved in banner.label.text() for banner in window.banners.banners)
     assert app.saved_text("notes/b.md") == typed
     app.qtbot.waitUntil(lambda: READY_LINE.encode() in output, timeout=CHILD_START_TIMEOUT_MS)
 
@@ -51,6 +56,7 @@ def test_popped_out_note_leaves_the_host_store_and_a_killed_child_leaves_the_hos
     assert offered.args[0] is handle and handle.crashed
     assert handle.process.state() == QProcess.ProcessState.NotRunning
     assert any("ended unexpectedly" in banner.label.text() for banner in window.banners.banners)
+    assert not any(moved in banner.label.text() for banner in window.banners.banners)
 
     record = app.send()
     assert record.error is None and record.capture.pointer is not None

@@ -79,3 +79,15 @@ def test_an_invalid_workspace_name_is_refused_plainly_and_nothing_changes(
     assert "not a valid workspace name" in blocker.args[0]
     assert "inbox-1" in window.frames
     assert window.store.resolve() is not None
+
+
+def test_a_workspace_name_with_a_trailing_newline_is_refused_like_the_backend_does(
+    make_app: AppFactory,
+) -> None:
+    """The app checks names with the backend's own rule (contract 2), not a copy of it."""
+    app = make_app()
+    window = app.window
+    with app.qtbot.waitSignal(window.workspace_switch_failed, timeout=1000) as blocker:
+        window.switch_workspace("other\n")
+    assert blocker.args[0].startswith("“other\n” is not a valid workspace name")
+    assert not window.is_switching_workspace

@@ -1,0 +1,135 @@
+"""Note text whose save failed, kept in the app's data folder until a later save lands.
+
+A save can fail after its frame is gone: the frame was closed, the workspace was
+switched, or the app is quitting. The editor no longer holds that text, so the
+save job keeps it here before reporting the failure, and a later successful save
+of the same note removes it. Text kept by an earlier run of the app stays until
+the user restores it and that restored text is saved.
+
+One JSON file per note (named by a digest of workspace and path, so a deep note
+path never makes a file name too long). Safe to call from any thread; the save
+jobs call it from workers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+RECOVERY_FOLDER = "unsaved-notes"
+_SUFFIX = ".json"
+
+
+@dataclass(frozen=True)
+class KeptNote:
+    """Text of one note that has not reached the workspace yet."""
+
+    workspace: str
+    path: str
+    text: str
+    reason: str
+    kept_at: str
+    file: Path
+
+
+class RecoveryStore:
+    """The folder of kept note texts, and which of them this run is responsible for."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._lock = threading.Lock()
+        # Per note, the save sequence number of the text kept by this run. A save that
+        # lands with an equal or later number has made the kept text redundant.
+        self._kept_seq: dict[tuple[str, str], int] = {}
+
+    def keep(self, workspace: str, path: str, text: str, reason: str, seq: int) -> Path | None:
+        """Keep ``text`` unless this run already kept a later one; the file, or None."""
+        key = (workspace, path)
+        with self._lock:
+            if self._kept_seq.get(key, -1) > seq:
+                return None
+            record = {
+                "workspace": workspace,
+                "path": path,
+                "text": text,
+                "reason": reason,
+                "keptAt": datetime.now(UTC).isoformat(timespec="seconds"),
+            }
+            target = self._file(workspace, path)
+            try:
+                _write_atomically(target, json.dumps(record, ensure_ascii=False))
+            except OSError:
+                return None
+            self._kept_seq[key] = seq
+            return target
+
+    def saved(self, workspace: str, path: str, seq: int) -> None:
+        """A save numbered ``seq`` landed: drop text this run kept for that note up to it."""
+        key = (workspace, path)
+        with self._lock:
+            kept = self._kept_seq.get(key)
+            if kept is None or kept > seq:
+                return
+            del self._kept_seq[key]
+            with contextlib.suppress(FileNotFoundError):
+                self._file(workspace, path).unlink()
+
+    def adopt(self, workspace: str, path: str) -> None:
+        """The kept text is back in an editor: its next save that lands may drop the file."""
+        with self._lock:
+            self._kept_seq[(workspace, path)] = 0
+
+    def get(self, workspace: str, path: str) -> KeptNote | None:
+        return _read(self._file(workspace, path))
+
+    def kept_for(self, workspace: str) -> list[KeptNote]:
+        """Every kept note of ``workspace``, sorted by path."""
+        if not self.folder.is_dir():
+            return []
+        found = [
+            note
+            for file in self.folder.glob(f"*{_SUFFIX}")
+            if (note := _read(file)) is not None and note.workspace == workspace
+        ]
+        return sorted(found, key=lambda note: note.path)
+
+    def _file(self, workspace: str, path: str) -> Path:
+        digest = hashlib.sha256(f"{workspace}\0{path}".encode()).hexdigest()[:32]
+        return self.folder / f"{digest}{_SUFFIX}"
+
+
+def _read(file: Path) -> KeptNote | None:
+    try:
+        record = json.loads(file.read_text(encoding="utf-8"))
+        return KeptNote(
+            workspace=str(record["workspace"]),
+            path=str(record["path"]),
+            text=str(record["text"]),
+            reason=str(record.get("reason") or ""),
+            kept_at=str(record.get("keptAt") or ""),
+            file=file,
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _write_atomically(target: Path, content: str) -> None:
+    """A crash leaves the old kept text or the new one, never a torn file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}")
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+        raise
