@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 UNREACHABLE_MESSAGE = "The assistant service can't be reached. Your message was kept; try again."
-UNREACHABLE_DOCUMENT_MESSAGE = (
-    "The assistant service can't be reached, so the note was not saved or read. "
-    "Nothing was lost; try again."
-)
+# Shown inside the app's own sentence ("notes/a.md could not be saved: …"), which says
+# what happens to the text; this part only says why.
+UNREACHABLE_DOCUMENT_MESSAGE = "The assistant service can't be reached."
 ACCESS_REFUSED_MESSAGE = "Access to the workspace was refused. Open the workspace again and retry."
 NOT_FOUND_MESSAGE = "The assistant service has nothing at that address."
 REJECTED_MESSAGE = "The assistant service refused the request as not valid."
