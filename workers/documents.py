@@ -6,12 +6,15 @@ path refused here is refused everywhere, with the same message (R28).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import secrets
+import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import BinaryIO
 
 from bridge.paths import WorkspacePathError, check_workspace_path
 from bridge.pointer import SHA256_PREFIX_CHARS, fingerprint, format_captured_at
@@ -108,7 +111,7 @@ class Workspaces:
     def read(self, workspace: str, path: str, limit: int | None = None) -> DocumentRead:
         target = self.locate(workspace, path)
         try:
-            with open(target, "rb") as handle:
+            with _open_document(target) as handle:
                 size = os.fstat(handle.fileno()).st_size
                 if limit is not None and size > limit:
                     return DocumentRead(
@@ -119,18 +122,27 @@ class Workspaces:
             raise DocumentRefused(
                 "not_found", "not_found", messages.DOCUMENT_NOT_FOUND.format(path=path)
             ) from error
+        except OSError as error:
+            # A symlink loop, or a path the file system finds too long once under the root.
+            raise DocumentRefused(
+                "invalid", "read_failed", messages.DOCUMENT_READ_FAILED.format(reason=_why(error))
+            ) from error
         return DocumentRead(path, data, len(data), False)
 
     def write(self, workspace: str, path: str, text: str) -> DocumentInfo:
         """Atomic save: a temporary file beside the target, then one rename."""
         target = self.locate(workspace, path)
         data = text.encode("utf-8")
-        if target.is_dir():
-            raise DocumentRefused("invalid", "invalid_path", messages.PATH_NOT_A_FOLDER)
         try:
+            if target.is_dir():
+                raise DocumentRefused("invalid", "invalid_path", messages.PATH_NOT_A_FOLDER)
             target.parent.mkdir(parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError) as error:
             raise DocumentRefused("invalid", "invalid_path", messages.PATH_NOT_A_FOLDER) from error
+        except OSError as error:
+            raise DocumentRefused(
+                "invalid", "write_failed", messages.DOCUMENT_WRITE_FAILED.format(reason=_why(error))
+            ) from error
         # The folders just made may not have moved the target outside; check once more.
         self.locate(workspace, path)
         temporary = target.parent / f"{_TEMP_PREFIX}{secrets.token_hex(8)}"
@@ -145,7 +157,7 @@ class Workspaces:
             raise DocumentRefused(
                 "invalid",
                 "write_failed",
-                messages.DOCUMENT_WRITE_FAILED.format(reason=error.strerror or "unknown error"),
+                messages.DOCUMENT_WRITE_FAILED.format(reason=_why(error)),
             ) from error
         size, digest = fingerprint(text)
         return DocumentInfo(path, size, digest, _modified_at(target))
@@ -166,12 +178,31 @@ class Workspaces:
                     continue
                 try:
                     target = self.locate(workspace, relative)
-                    data = target.read_bytes()
+                    with _open_document(target) as handle:
+                        data = handle.read()
+                    modified_at = _modified_at(target)
                 except (DocumentRefused, OSError):
                     continue  # symlinks out of the workspace and vanished files are not listed
-                found.append(DocumentInfo(relative, len(data), sha16(data), _modified_at(target)))
+                found.append(DocumentInfo(relative, len(data), sha16(data), modified_at))
         found.sort(key=lambda info: info.path)
         return found
+
+
+def _open_document(target: Path) -> BinaryIO:
+    """Open a regular file for reading; anything else (a FIFO, a device) is not a document.
+
+    O_NONBLOCK so that opening a FIFO returns at once instead of waiting for a writer
+    and holding a server thread; it changes nothing for regular files.
+    """
+    descriptor = os.open(target, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise IsADirectoryError(errno.EISDIR, "not a regular file", str(target))
+        os.set_blocking(descriptor, True)
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
 
 
 def _is_utf8_name(name: str) -> bool:
@@ -181,6 +212,11 @@ def _is_utf8_name(name: str) -> bool:
     except UnicodeEncodeError:  # os.walk hands such bytes over as lone surrogates
         return False
     return True
+
+
+def _why(error: OSError) -> str:
+    """The operating system's reason in words, never a traceback."""
+    return error.strerror or "unknown error"
 
 
 def _modified_at(target: Path) -> str:

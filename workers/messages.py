@@ -55,6 +55,7 @@ PATH_OUTSIDE_WORKSPACE: Final = (
 PATH_NOT_A_FOLDER: Final = "That document path runs through a file as if it were a folder."
 DOCUMENT_NOT_UTF8: Final = "The document is not valid UTF-8 text, so it was not saved."
 DOCUMENT_WRITE_FAILED: Final = "The document could not be saved: {reason}"
+DOCUMENT_READ_FAILED: Final = "The document could not be read: {reason}"
 
 # Requests in general.
 BODY_TOO_LARGE: Final = "The request body is larger than {limit} bytes."
