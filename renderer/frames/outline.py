@@ -6,6 +6,7 @@ Qt-free so the parsing is testable on its own; the views only draw the result.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 _TASK = re.compile(r"^(?P<indent>\s*)[-*+]\s+\[(?P<mark>[ xX])\]\s?(?P<label>.*)$")
@@ -34,16 +35,20 @@ class Heading:
     children: list[Heading] = field(default_factory=list)
 
 
-def parse_tasks(text: str) -> list[Task]:
-    """Every task line outside fenced code, in order."""
-    tasks: list[Task] = []
+def _lines_outside_fences(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, line) for every line outside fenced code: a task or heading there is text."""
     in_fence = False
     for number, line in enumerate(text.split("\n")):
         if _FENCE.match(line):
             in_fence = not in_fence
-            continue
-        if in_fence:
-            continue
+        elif not in_fence:
+            yield number, line
+
+
+def parse_tasks(text: str) -> list[Task]:
+    """Every task line outside fenced code, in order."""
+    tasks: list[Task] = []
+    for number, line in _lines_outside_fences(text):
         match = _TASK.match(line)
         if match is None:
             continue
@@ -63,13 +68,7 @@ def parse_headings(text: str, root_title: str) -> Heading:
     """The heading tree under a root named ``root_title`` (level 0)."""
     root = Heading(level=0, title=root_title, line=-1)
     stack = [root]
-    in_fence = False
-    for number, line in enumerate(text.split("\n")):
-        if _FENCE.match(line):
-            in_fence = not in_fence
-            continue
-        if in_fence:
-            continue
+    for number, line in _lines_outside_fences(text):
         match = _HEADING.match(line)
         if match is None:
             continue

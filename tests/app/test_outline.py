@@ -27,3 +27,8 @@ def test_headings_form_a_tree_and_a_single_top_heading_is_the_root() -> None:
     assert several.title == "note.md"
     assert [child.title for child in several.children] == ["One", "Two"]
     assert parse_headings("no headings", "empty.md").children == []
+
+
+def test_headings_inside_code_fences_are_text() -> None:
+    root = parse_headings("# Plan\n```\n# a shell comment\n```\n## Real\n", "plan.md")
+    assert [child.title for child in root.children] == ["Real"]
