@@ -13,11 +13,13 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import requests
 
 from benchmarks.measure import Measurement, median, paired_ratios
-from bridge.pointer import AmbientPointer, encode_header, fingerprint
+from bridge.client import KEY_SESSION_HEADER
+from bridge.pointer import HEADER_NAME, AmbientPointer, encode_header, fingerprint
 from workers.server import EmbeddedServer
 from workers.settings import Settings
 from workers.tools import MAX_MAX_BYTES
@@ -58,18 +60,18 @@ def _header(path: str, text: str) -> str:
 
 def run() -> list[Measurement]:
     with tempfile.TemporaryDirectory() as folder:
-        data_dir = Path(folder)
-        root = data_dir / "workspaces" / WORKSPACE / "notes"
+        settings = Settings(data_dir=Path(folder))
+        root = settings.workspaces_dir / WORKSPACE / "notes"
         root.mkdir(parents=True)
         small, large = _small_text(), _large_text()
         (root / "today.md").write_text(small, encoding="utf-8")
         (root / "large.md").write_text(large, encoding="utf-8")
-        with EmbeddedServer(Settings(data_dir=data_dir)) as server, requests.Session() as session:
+        with EmbeddedServer(settings) as server, requests.Session() as session:
             session.headers["Authorization"] = f"Bearer {server.device_token}"
             key = session.post(
                 f"{server.url}/v1/key-sessions", json={"workspace": WORKSPACE}, timeout=10
             ).json()["key"]
-            session.headers["X-Key-Session"] = key
+            session.headers[KEY_SESSION_HEADER] = key
             return [
                 _header_cost(server.url, session, small),
                 _read_cost(server.url, session, large),
@@ -78,7 +80,7 @@ def run() -> list[Measurement]:
 
 
 def _header_cost(url: str, session: requests.Session, text: str) -> Measurement:
-    header = {"X-Ambient-Note": _header(SMALL_NOTE, text)}
+    header = {HEADER_NAME: _header(SMALL_NOTE, text)}
     body = {"conversation": "bench", "message": "summarise this"}
 
     def with_header() -> None:
@@ -104,25 +106,34 @@ def _header_cost(url: str, session: requests.Session, text: str) -> Measurement:
     )
 
 
-def _read_cost(url: str, session: requests.Session, text: str) -> Measurement:
-    header = {"X-Ambient-Note": _header(LARGE_NOTE, text)}
-    command = f"/tool read_active_note {json.dumps({'maxBytes': MAX_MAX_BYTES})}"
-    body = {"conversation": "bench-read", "message": command}
-    document_url = f"{url}/v1/workspaces/{WORKSPACE}/documents/{LARGE_NOTE}"
+def _turn_against_get(
+    url: str, session: requests.Session, text: str, message: str
+) -> tuple[dict[str, Any], list[float]]:
+    """The first answer to ``message`` about the large note, then turn/GET time ratios.
 
-    # Checked once, outside the timing: both timed actions then fetch the raw bytes.
-    result = session.post(f"{url}/v1/agent/turns", json=body, headers=header, timeout=10).json()
-    read = result["toolCalls"][0]["result"]
-    assert read["status"] == "ok" and read["text"] == text and read["caveat"] is None
+    The answer is checked by the caller outside the timing; the timed actions only
+    fetch the raw bytes.
+    """
+    header = {HEADER_NAME: _header(LARGE_NOTE, text)}
+    body = {"conversation": "bench-large", "message": message}
+    document_url = f"{url}/v1/workspaces/{WORKSPACE}/documents/{LARGE_NOTE}"
     assert session.get(document_url, timeout=10).text == text
 
-    def tool_read() -> bytes:
+    def turn() -> bytes:
         return session.post(f"{url}/v1/agent/turns", json=body, headers=header, timeout=10).content
 
     def plain_get() -> bytes:
         return session.get(document_url, timeout=10).content
 
-    ratios = paired_ratios(tool_read, plain_get, repeat=9, number=READS_PER_SAMPLE)
+    answer: dict[str, Any] = json.loads(turn())
+    return answer, paired_ratios(turn, plain_get, repeat=9, number=READS_PER_SAMPLE)
+
+
+def _read_cost(url: str, session: requests.Session, text: str) -> Measurement:
+    command = f"/tool read_active_note {json.dumps({'maxBytes': MAX_MAX_BYTES})}"
+    answer, ratios = _turn_against_get(url, session, text, command)
+    read = answer["toolCalls"][0]["result"]
+    assert read["status"] == "ok" and read["text"] == text and read["caveat"] is None
     return Measurement(
         name="workers: read_active_note 256 KiB vs document GET",
         median=median(ratios),
@@ -134,22 +145,10 @@ def _read_cost(url: str, session: requests.Session, text: str) -> Measurement:
 
 
 def _summary_cost(url: str, session: requests.Session, text: str) -> Measurement:
-    header = {"X-Ambient-Note": _header(LARGE_NOTE, text)}
-    body = {"conversation": "bench-summary", "message": "summarise this"}
-    document_url = f"{url}/v1/workspaces/{WORKSPACE}/documents/{LARGE_NOTE}"
-
-    result = session.post(f"{url}/v1/agent/turns", json=body, headers=header, timeout=10).json()
-    (call,) = result["toolCalls"]
+    answer, ratios = _turn_against_get(url, session, text, "summarise this")
+    (call,) = answer["toolCalls"]
     assert call["name"] == "read_active_note" and call["arguments"] == {}
     assert call["result"]["status"] == "ok" and call["result"]["partial"] is True
-
-    def summary_turn() -> bytes:
-        return session.post(f"{url}/v1/agent/turns", json=body, headers=header, timeout=10).content
-
-    def plain_get() -> bytes:
-        return session.get(document_url, timeout=10).content
-
-    ratios = paired_ratios(summary_turn, plain_get, repeat=9, number=READS_PER_SAMPLE)
     return Measurement(
         name="workers: 'summarise this' turn, 256 KiB note vs GET",
         median=median(ratios),

@@ -17,6 +17,7 @@ import requests
 from requests.adapters import HTTPAdapter
 
 from bridge import errors
+from bridge.documents import DocumentInfo as DocumentInfo  # part of this module's API
 from bridge.errors import (
     AccessRefused,
     BackendError,
@@ -45,16 +46,6 @@ class KeySession:
     key: str = field(repr=False)
     workspace: str
     expires_at: datetime
-
-
-@dataclass(frozen=True)
-class DocumentInfo:
-    """A saved document as the document API lists it (``sha256``: 16 hex characters)."""
-
-    path: str
-    bytes: int
-    sha256: str
-    modified_at: str
 
 
 @dataclass(frozen=True)
@@ -168,16 +159,8 @@ class BackendClient:
         )
         body = self._json(response)
         try:
-            return [
-                DocumentInfo(
-                    path=str(item["path"]),
-                    bytes=int(item["bytes"]),
-                    sha256=str(item["sha256"]),
-                    modified_at=str(item.get("modifiedAt") or ""),
-                )
-                for item in body["documents"]
-            ]
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            return [DocumentInfo.from_json(item) for item in body["documents"]]
+        except (KeyError, TypeError, ValueError) as error:
             raise _not_understood() from error
 
     def get_document(self, session: KeySession, path: str) -> str:
@@ -205,12 +188,7 @@ class BackendClient:
         )
         body = self._json(response)
         try:
-            return DocumentInfo(
-                path=str(body["path"]),
-                bytes=int(body["bytes"]),
-                sha256=str(body["sha256"]),
-                modified_at=str(body.get("modifiedAt") or ""),
-            )
+            return DocumentInfo.from_json(body)
         except (KeyError, TypeError, ValueError) as error:
             raise _not_understood() from error
 

@@ -95,7 +95,12 @@ class HeaderRejection(BaseModel):
 def fingerprint(text: str) -> tuple[int, str]:
     """UTF-8 byte count and the 16-hex SHA-256 prefix of ``text`` (R8)."""
     data = text.encode("utf-8", errors="surrogatepass")
-    return len(data), hashlib.sha256(data).hexdigest()[:SHA256_PREFIX_CHARS]
+    return len(data), sha16(data)
+
+
+def sha16(data: bytes) -> str:
+    """The 16-hex SHA-256 prefix the pointer and the document listing carry."""
+    return hashlib.sha256(data).hexdigest()[:SHA256_PREFIX_CHARS]
 
 
 def format_captured_at(moment: datetime) -> str:

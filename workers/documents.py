@@ -7,7 +7,6 @@ path refused here is refused everywhere, with the same message (R28).
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import secrets
 import stat
@@ -16,8 +15,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import BinaryIO
 
+from bridge.documents import DocumentInfo
 from bridge.paths import WorkspacePathError, check_workspace_path
-from bridge.pointer import SHA256_PREFIX_CHARS, fingerprint, format_captured_at
+from bridge.pointer import format_captured_at, sha16
 from workers import messages
 from workers.errors import DocumentRefused
 from workers.identity import is_workspace_id
@@ -27,14 +27,6 @@ MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
 """The largest document the API stores; a bigger PUT body is refused with 413."""
 
 _TEMP_PREFIX = ".ambient-save-"
-
-
-@dataclass(frozen=True)
-class DocumentInfo:
-    path: str
-    bytes: int
-    sha256: str
-    modified_at: str
 
 
 @dataclass(frozen=True)
@@ -64,10 +56,6 @@ def cut_at_character(data: bytes, limit: int) -> bytes:
     return data[:cut]
 
 
-def sha16(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:SHA256_PREFIX_CHARS]
-
-
 class Workspaces:
     """Folders of documents: ``DIR/workspaces/<id>`` plus any configured extra roots."""
 
@@ -93,20 +81,10 @@ class Workspaces:
 
     def locate(self, workspace: str, path: str) -> Path:
         """The file for ``path``, after the lexical rules and the symlink check."""
-        try:
-            check_workspace_path(path)
-        except WorkspacePathError as error:
-            raise DocumentRefused(
-                "invalid", "invalid_path", messages.PATH_INVALID.format(reason=error)
-            ) from error
-        root = os.path.realpath(self.root(workspace))
-        target = os.path.realpath(os.path.join(root, *path.split("/")))
-        # realpath follows every symlink on the way, including the last one.
-        if os.path.commonpath([root, target]) != root or target == root:
-            raise DocumentRefused(
-                "outside", "path_outside_workspace", messages.PATH_OUTSIDE_WORKSPACE
-            )
-        return Path(target)
+        return _locate_under(self._real_root(workspace), path)
+
+    def _real_root(self, workspace: str) -> str:
+        return os.path.realpath(self.root(workspace))
 
     def read(self, workspace: str, path: str, limit: int | None = None) -> DocumentRead:
         target = self.locate(workspace, path)
@@ -131,7 +109,8 @@ class Workspaces:
 
     def write(self, workspace: str, path: str, text: str) -> DocumentInfo:
         """Atomic save: a temporary file beside the target, then one rename."""
-        target = self.locate(workspace, path)
+        root = self._real_root(workspace)
+        target = _locate_under(root, path)
         data = text.encode("utf-8")
         try:
             if target.is_dir():
@@ -144,7 +123,7 @@ class Workspaces:
                 "invalid", "write_failed", messages.DOCUMENT_WRITE_FAILED.format(reason=_why(error))
             ) from error
         # The folders just made may not have moved the target outside; check once more.
-        self.locate(workspace, path)
+        _locate_under(root, path)
         temporary = target.parent / f"{_TEMP_PREFIX}{secrets.token_hex(8)}"
         try:
             with open(temporary, "xb") as handle:
@@ -159,12 +138,11 @@ class Workspaces:
                 "write_failed",
                 messages.DOCUMENT_WRITE_FAILED.format(reason=_why(error)),
             ) from error
-        size, digest = fingerprint(text)
-        return DocumentInfo(path, size, digest, _modified_at(target))
+        return DocumentInfo(path, len(data), sha16(data), _modified_at(target))
 
     def list(self, workspace: str, prefix: str = "") -> list[DocumentInfo]:
         """Every document under the workspace whose path starts with ``prefix``, sorted."""
-        root = os.path.realpath(self.root(workspace))
+        root = self._real_root(workspace)
         found: list[DocumentInfo] = []
         for folder, folders, files in os.walk(root):
             folders.sort()
@@ -177,7 +155,7 @@ class Workspaces:
                 if not relative.startswith(prefix) or not _is_utf8_name(relative):
                     continue
                 try:
-                    target = self.locate(workspace, relative)
+                    target = _locate_under(root, relative)
                     with _open_document(target) as handle:
                         data = handle.read()
                     modified_at = _modified_at(target)
@@ -186,6 +164,21 @@ class Workspaces:
                 found.append(DocumentInfo(relative, len(data), sha16(data), modified_at))
         found.sort(key=lambda info: info.path)
         return found
+
+
+def _locate_under(root: str, path: str) -> Path:
+    """``path`` under the resolved ``root``: the lexical rules, then the symlink check."""
+    try:
+        check_workspace_path(path)
+    except WorkspacePathError as error:
+        raise DocumentRefused(
+            "invalid", "invalid_path", messages.PATH_INVALID.format(reason=error)
+        ) from error
+    target = os.path.realpath(os.path.join(root, *path.split("/")))
+    # realpath follows every symlink on the way, including the last one.
+    if os.path.commonpath([root, target]) != root or target == root:
+        raise DocumentRefused("outside", "path_outside_workspace", messages.PATH_OUTSIDE_WORKSPACE)
+    return Path(target)
 
 
 def _open_document(target: Path) -> BinaryIO:

@@ -43,21 +43,21 @@ class Settings:
 
     def resolve_device_token(self) -> str:
         """The explicit token, else the environment, else ``DIR/device-token`` (created 0600)."""
-        if self.device_token:
-            return self.device_token
-        from_env = os.environ.get(DEVICE_TOKEN_ENV, "").strip()
-        if from_env:
-            return from_env
-        return _read_or_create_token_file(self.data_dir / DEVICE_TOKEN_FILE)
+        return _explicit_or_env(self.device_token, DEVICE_TOKEN_ENV) or _read_or_create_token_file(
+            self.data_dir / DEVICE_TOKEN_FILE
+        )
 
     def resolve_database_url(self) -> str:
         """The explicit URL, else the environment, else the SQLite file in the data folder."""
-        if self.database_url:
-            return self.database_url
-        from_env = os.environ.get(DATABASE_URL_ENV, "").strip()
-        if from_env:
-            return from_env
-        return f"sqlite:///{(self.data_dir / DATABASE_FILE).resolve()}"
+        return (
+            _explicit_or_env(self.database_url, DATABASE_URL_ENV)
+            or f"sqlite:///{(self.data_dir / DATABASE_FILE).resolve()}"
+        )
+
+
+def _explicit_or_env(explicit: str | None, variable: str) -> str | None:
+    """The explicit value, else the non-blank environment variable, else None."""
+    return explicit or os.environ.get(variable, "").strip() or None
 
 
 def _read_or_create_token_file(path: Path) -> str:

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
+from bridge.pointer import sha16
 from workers import messages
 from workers.deliveries import DeliveryCredential, DeliveryCredentials
-from workers.documents import DocumentRead, Workspaces, sha16
+from workers.documents import DocumentRead, Workspaces
 from workers.errors import AccessDenied, DocumentRefused
 from workers.identity import KeySession
 
@@ -177,16 +178,7 @@ def list_documents(context: ToolContext, arguments: Mapping[str, Any]) -> ToolRe
     except AccessDenied as denied:
         return _result("access_denied", denied.message, documents=[])
     listing = context.workspaces.list(row.workspace, prefix)
-    documents = [
-        {
-            "path": info.path,
-            "bytes": info.bytes,
-            "sha256": info.sha256,
-            "modifiedAt": info.modified_at,
-        }
-        for info in listing
-    ]
-    return _result("ok", documents=documents)
+    return _result("ok", documents=[info.to_json() for info in listing])
 
 
 Tool = Callable[[ToolContext, Mapping[str, Any]], ToolResult]

@@ -83,16 +83,6 @@ class CaptureResult:
         """Size of the encoded header value (0 when no header is sent); it is ASCII."""
         return len(self.header) if self.header is not None else 0
 
-    @property
-    def flushed(self) -> bool | None:
-        """Whether the pre-send flush completed, when a pointer is sent."""
-        return self.pointer.flushed if self.pointer is not None else None
-
-    @property
-    def drop_message(self) -> str | None:
-        """Plain-language reason for a missing header, or None when one is sent."""
-        return describe_drop(self.dropped) if self.dropped is not None else None
-
     @classmethod
     def without_header(
         cls, reason: DropReason, oversize_pointer: AmbientPointer | None = None
@@ -107,13 +97,11 @@ class PendingCapture:
         self,
         store: AmbientStore,
         clock: Clock,
-        runtime: InboxRuntime | None,
         resolution: Resolution | None,
         early_result: CaptureResult | None,
     ) -> None:
         self._store = store
         self._clock = clock
-        self._runtime = runtime
         self._resolution = resolution
         self._epoch = store.epoch
         self.started_at = clock.monotonic()
@@ -128,11 +116,6 @@ class PendingCapture:
     def resolution(self) -> Resolution | None:
         """The note resolved when the capture began."""
         return self._resolution
-
-    @property
-    def runtime(self) -> InboxRuntime | None:
-        """The handle resolved when the capture began (it is read again at completion)."""
-        return self._runtime
 
     def remaining(self, limit: float = FLUSH_LIMIT_SECONDS) -> float:
         """Seconds left of the whole-operation bound (R10), counted from the start."""
@@ -198,12 +181,11 @@ def begin_capture(
     """Resolve "this note" afresh for one send (R9); call on the owner thread."""
     clock = clock or SystemClock()
     if not include:
-        return PendingCapture(store, clock, None, None, CaptureResult.without_header("excluded"))
-    runtime = store.resolve_runtime()
-    if runtime is None:
-        return PendingCapture(store, clock, None, None, CaptureResult.without_header("no-inbox"))
-    resolution = Resolution(runtime.frame_id, runtime.current_path(), runtime.current_view())
-    return PendingCapture(store, clock, runtime, resolution, None)
+        return PendingCapture(store, clock, None, CaptureResult.without_header("excluded"))
+    resolution = store.resolve()
+    if resolution is None:
+        return PendingCapture(store, clock, None, CaptureResult.without_header("no-inbox"))
+    return PendingCapture(store, clock, resolution, None)
 
 
 def wait_for_future(future: Future[object], timeout: float) -> bool:

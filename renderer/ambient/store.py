@@ -65,10 +65,6 @@ class AmbientStore:
         if frame_id in self._runtimes:
             self._emit_if_changed()
 
-    def is_mounted(self, frame_id: str) -> bool:
-        """True while ``frame_id`` has a published Inbox runtime."""
-        return frame_id in self._runtimes
-
     # -- activation (R2, R5) ---------------------------------------------
 
     def activate(self, frame_id: str) -> None:

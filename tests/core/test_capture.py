@@ -19,6 +19,7 @@ from renderer.ambient import (
     CaptureResult,
     begin_capture,
     capture_pointer,
+    describe_drop,
     run_bounded_preparation,
     wait_for_future,
 )
@@ -230,7 +231,7 @@ def test_r12_a_flush_that_fails_counts_as_not_flushed(clock: FakeClock) -> None:
 
 def test_r12_a_flush_in_time_counts_as_flushed(clock: FakeClock) -> None:
     result = capture_pointer(mounted(FakeEditor("a", text="x")), no_flush, clock)
-    assert result.flushed is True
+    assert result.pointer is not None and result.pointer.flushed is True
 
 
 def test_r12_stalled_flushes_do_not_queue_behind_each_other(clock: FakeClock) -> None:
@@ -395,7 +396,8 @@ def test_r15_an_oversized_pointer_sends_no_header(clock: FakeClock) -> None:
     assert result.dropped == "oversize"
     assert result.header is None and result.pointer is None and result.header_bytes == 0
     assert result.oversize_pointer is not None and result.oversize_pointer.path == deep
-    assert result.drop_message == DROP_MESSAGES["oversize"]
+    assert result.dropped is not None
+    assert describe_drop(result.dropped) == DROP_MESSAGES["oversize"]
 
 
 def test_r15_a_path_too_long_for_any_pointer_is_oversize(clock: FakeClock) -> None:

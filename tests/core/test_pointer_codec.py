@@ -10,29 +10,13 @@ import pytest
 
 from bridge.pointer import (
     MAX_HEADER_BYTES,
-    AmbientPointer,
     HeaderRejection,
-    Selection,
     decode_header,
     encode_header,
     fingerprint,
     format_captured_at,
 )
-
-
-def make_pointer(path: str = "inbox/today.md", **changes: object) -> AmbientPointer:
-    fields: dict[str, object] = {
-        "path": path,
-        "view": "edit",
-        "frameId": "inbox-1",
-        "selection": Selection(anchor=10, head=24),
-        "bytes": 1834,
-        "sha256": "9f86d081884c7d65",
-        "flushed": True,
-        "capturedAt": "2026-11-29T19:08:18.123Z",
-    }
-    fields.update(changes)
-    return AmbientPointer.model_validate(fields)
+from tests.support.pointers import make_pointer
 
 
 def test_r14_header_is_unpadded_base64url_of_compact_json() -> None:

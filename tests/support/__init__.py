@@ -1,1 +1,1 @@
-"""Test support shared by every test package: the real backend as a subprocess."""
+"""Test support shared by every test package: the real backend, its database, pointers."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -12,9 +13,10 @@ from typing import Any
 import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 
-from bridge.pointer import AmbientPointer, encode_header, fingerprint
+from bridge.pointer import encode_header, fingerprint
 from tests.support.backend import make_workspace
 from tests.support.database import configured_server_url, fresh_server_database
+from tests.support.pointers import make_pointer
 from workers.app import create_app
 from workers.settings import DATABASE_URL_ENV, Settings
 
@@ -50,17 +52,9 @@ def pointer_header(
 ) -> str:
     """The X-Ambient-Note value for ``text`` as the editor would send it."""
     size, digest = fingerprint(text)
-    fields: dict[str, Any] = {
-        "path": path,
-        "view": view,
-        "frameId": "inbox-1",
-        "bytes": size,
-        "sha256": digest,
-        "flushed": flushed,
-        "capturedAt": "2026-11-29T19:08:18.123Z",
-    }
-    fields.update(changes)
-    header = encode_header(AmbientPointer.model_validate(fields))
+    fields: dict[str, Any] = {"selection": None, **changes}
+    pointer = make_pointer(path, view=view, bytes=size, sha256=digest, flushed=flushed, **fields)
+    header = encode_header(pointer)
     assert header is not None
     return header
 
@@ -148,3 +142,17 @@ def backend(tmp_path: Path, clock: SteppingClock) -> Iterator[Backend]:
     # raise_server_exceptions: a request that reaches the catch-all handler fails the test.
     with TestClient(create_app(settings), raise_server_exceptions=True) as client:
         yield Backend(client, settings, clock, root)
+
+
+@contextmanager
+def client_with_key(data_dir: Path) -> Iterator[tuple[TestClient, str]]:
+    """An app over the demo workspace and one key session for it, for module-scoped fixtures."""
+    make_workspace(data_dir, WORKSPACE, NOTES)
+    with TestClient(create_app(Settings(data_dir=data_dir, device_token=DEVICE_TOKEN))) as client:
+        response = client.post(
+            "/v1/key-sessions",
+            json={"workspace": WORKSPACE},
+            headers={"Authorization": f"Bearer {DEVICE_TOKEN}"},
+        )
+        assert response.status_code == 201, response.text
+        yield client, response.json()["key"]

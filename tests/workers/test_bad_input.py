@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -16,12 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.support.backend import make_workspace
-from tests.workers.conftest import DEVICE_TOKEN, NOTES, WORKSPACE, Backend, TestClient
+from tests.workers.conftest import DEVICE_TOKEN, WORKSPACE, Backend, TestClient, client_with_key
 from workers import messages
-from workers.app import create_app
 from workers.dependencies import MAX_JSON_BODY_BYTES
-from workers.settings import Settings
 
 
 def _assert_envelope(response: Any, status: int) -> dict[str, str]:
@@ -101,15 +97,8 @@ def test_bad_key_session_bodies(backend: Backend) -> None:
 
 @pytest.fixture(scope="module")
 def shared_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, str]]:
-    data_dir: Path = tmp_path_factory.mktemp("fuzz")
-    make_workspace(data_dir, WORKSPACE, NOTES)
-    with TestClient(create_app(Settings(data_dir=data_dir, device_token=DEVICE_TOKEN))) as client:
-        key = client.post(
-            "/v1/key-sessions",
-            json={"workspace": WORKSPACE},
-            headers={"Authorization": f"Bearer {DEVICE_TOKEN}"},
-        ).json()["key"]
-        yield client, key
+    with client_with_key(tmp_path_factory.mktemp("fuzz")) as opened:
+        yield opened
 
 
 _header_text = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=300)

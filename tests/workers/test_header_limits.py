@@ -18,21 +18,14 @@ from bridge.pointer import (
     decode_header,
     encode_header,
 )
+from tests.support.pointers import make_pointer
 from tests.workers.conftest import NOTES, Backend, pointer_header
 
 SEGMENT = "d" * 200
 
 
 def _pointer(path: str, frame_id: str = "inbox-1") -> AmbientPointer:
-    return AmbientPointer(
-        path=path,
-        view="edit",
-        frameId=frame_id,
-        bytes=12,
-        sha256="9f86d081884c7d65",
-        flushed=True,
-        capturedAt="2026-11-29T19:08:18.123Z",
-    )
+    return make_pointer(path, frameId=frame_id, selection=None, bytes=12)
 
 
 def _pointer_of_json_size(size: int) -> AmbientPointer:

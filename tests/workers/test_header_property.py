@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterator
 from datetime import UTC
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -22,11 +21,8 @@ from bridge.pointer import (
     encode_header,
     format_captured_at,
 )
-from tests.support.backend import make_workspace
-from tests.workers.conftest import DEVICE_TOKEN, NOTES, WORKSPACE, TestClient
-from workers.app import create_app
+from tests.workers.conftest import DEVICE_TOKEN, TestClient, client_with_key
 from workers.deliveries import pointer_columns
-from workers.settings import Settings
 
 segments = st.text(
     alphabet=st.characters(codec="utf-8", exclude_characters="/\\\x00"),
@@ -79,15 +75,8 @@ def test_r14_r15_round_trip_or_none(pointer: AmbientPointer) -> None:
 
 @pytest.fixture(scope="module")
 def ingress(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, str]]:
-    data_dir: Path = tmp_path_factory.mktemp("ingress")
-    make_workspace(data_dir, WORKSPACE, NOTES)
-    with TestClient(create_app(Settings(data_dir=data_dir, device_token=DEVICE_TOKEN))) as client:
-        key = client.post(
-            "/v1/key-sessions",
-            json={"workspace": WORKSPACE},
-            headers={"Authorization": f"Bearer {DEVICE_TOKEN}"},
-        ).json()["key"]
-        yield client, key
+    with client_with_key(tmp_path_factory.mktemp("ingress")) as opened:
+        yield opened
 
 
 @settings(max_examples=200, deadline=None)

@@ -20,9 +20,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
+from bridge.documents import DocumentInfo
 from workers import messages
 from workers.dependencies import State, WorkspaceKey, read_body
-from workers.documents import MAX_DOCUMENT_BYTES, DocumentInfo, DocumentRead
+from workers.documents import MAX_DOCUMENT_BYTES, DocumentRead
 from workers.errors import ApiError, DocumentRefused
 
 router = APIRouter(prefix="/v1/workspaces/{workspace}/documents", tags=["documents"])
@@ -40,7 +41,7 @@ async def list_documents(
     prefix: Annotated[str, Query(max_length=4096)] = "",
 ) -> JSONResponse:
     listing = await run_in_threadpool(state.workspaces.list, session.workspace, prefix)
-    return JSONResponse({"documents": [_info(info) for info in listing]})
+    return JSONResponse({"documents": [info.to_json() for info in listing]})
 
 
 @router.get("/{path:path}")
@@ -72,12 +73,3 @@ async def put_document(
     except DocumentRefused as refusal:
         raise refusal_error(refusal) from refusal
     return JSONResponse({"path": info.path, "bytes": info.bytes, "sha256": info.sha256})
-
-
-def _info(info: DocumentInfo) -> dict[str, object]:
-    return {
-        "path": info.path,
-        "bytes": info.bytes,
-        "sha256": info.sha256,
-        "modifiedAt": info.modified_at,
-    }
