@@ -56,6 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from app.main_window import MainWindow
     from app.session import AppSession, SessionError
+    from app.shutdown import close_on_signal
 
     application = QApplication.instance() or QApplication(sys.argv[:1])
     application.setApplicationName("Ambient Notes")
@@ -79,10 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.quit_after is not None:
             QTimer.singleShot(round(args.quit_after * 1000), window.close)
         # Ctrl+C in the terminal closes the window the normal way (saves land first).
-        signal.signal(signal.SIGINT, lambda *_: window.close())
-        wake = QTimer()
-        wake.timeout.connect(lambda: None)  # lets Python see the signal while Qt waits
-        wake.start(250)
+        wake = close_on_signal(window, signal.SIGINT)
         code = application.exec()
         wake.stop()
     finally:

@@ -7,6 +7,17 @@ from collections.abc import Callable
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+BannerAction = tuple[str, Callable[[], object]]
+"""A button title and what it does (its result is ignored); the banner goes once it ran."""
+
+
+def save_failed_text_on_screen(path: str, reason: str) -> str:
+    """The message for a failed save of a note that is still open: nothing is lost."""
+    return (
+        f"{path} could not be saved: {reason} Your text stays on screen and is saved again "
+        "with your next edit or message."
+    )
+
 
 class Banner(QFrame):
     """One message; it removes itself when dismissed or when an action runs."""
@@ -18,11 +29,12 @@ class Banner(QFrame):
         text: str,
         *,
         tone: str = "info",
-        actions: list[tuple[str, Callable[[], None]]] | None = None,
+        actions: list[BannerAction] | None = None,
+        topic: str | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.topic: str | None = None
+        self.topic = topic
         self.setObjectName("banner")
         self.setProperty("tone", tone)
         self.label = QLabel(text, self)
@@ -43,7 +55,7 @@ class Banner(QFrame):
         close.clicked.connect(self.dismiss)
         layout.addWidget(close)
 
-    def _run(self, action: Callable[[], None]) -> None:
+    def _run(self, action: Callable[[], object]) -> None:
         action()
         self.dismiss()
 
@@ -69,7 +81,7 @@ class BannerArea(QWidget):
         text: str,
         *,
         tone: str = "info",
-        actions: list[tuple[str, Callable[[], None]]] | None = None,
+        actions: list[BannerAction] | None = None,
         topic: str | None = None,
     ) -> Banner:
         """Show ``text``; a newer message on the same ``topic`` replaces the older one."""
@@ -78,8 +90,7 @@ class BannerArea(QWidget):
         for shown in self.banners:
             if shown.label.text() == text and not shown.buttons and not actions:
                 return shown  # the same plain message once is enough
-        banner = Banner(text, tone=tone, actions=actions, parent=self)
-        banner.topic = topic
+        banner = Banner(text, tone=tone, actions=actions, topic=topic, parent=self)
         banner.dismissed.connect(lambda: self._forget(banner))
         self._layout.addWidget(banner)
         self.banners.append(banner)

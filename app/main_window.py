@@ -2,8 +2,9 @@
 
 Every driver method here is what the matching user action does, through the same
 code: :meth:`MainWindow.activate_frame` is the one activation path into the
-store (R2, R5); frames are mounted and unmounted only by :meth:`mount_inbox`,
-:meth:`mount_provider` and :meth:`close_frame`.
+store (R2, R5); frames are mounted only by :meth:`mount_inbox` and
+:meth:`mount_provider`, and every unmount (close, pop-out, switch, quit) tears the
+frame down the same way, its pending save queued first.
 
 Workspace switching (R7): pending saves are queued into the old workspace, the
 store crosses the boundary (choice and history cleared, captures in flight
@@ -33,12 +34,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.banner import BannerArea
+from app.banner import BannerArea, save_failed_text_on_screen
 from app.demo import DEMO_FRAMES
 from app.popouts import PopoutHandle, PopoutManager
-from app.session import AppSession, SessionError, connect_workspace
+from app.session import AppSession, SessionError, connect_workspace, invalid_workspace_message
 from app.style import STYLESHEET
-from bridge.client import DocumentInfo
+from bridge.documents import DocumentInfo
 from bridge.errors import BackendError
 from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
@@ -52,6 +53,7 @@ from renderer.frames.providers import (
     WorkspaceBrowserFrame,
 )
 from renderer.qt.backend import WorkspaceLink
+from renderer.qt.recovery import KeptNote
 from workers.identity import is_workspace_id
 
 BROWSER_FRAME_ID = "workspace"
@@ -283,9 +285,7 @@ class MainWindow(QMainWindow):
             self._fail_switch("A workspace is already being opened; wait for it to finish.")
             return
         if not is_workspace_id(name):
-            self._fail_switch(
-                f"“{name}” is not a valid workspace name: use letters, digits, '.', '_' or '-'."
-            )
+            self._fail_switch(invalid_workspace_message(name))
             return
         self._switching = True
         previous = self._session.link
@@ -299,9 +299,12 @@ class MainWindow(QMainWindow):
         backend = self._session.backend
         outcome: dict[str, object] = {}
 
-        def open_new() -> tuple[WorkspaceLink, list[DocumentInfo]]:
+        recovery = self._session.recovery
+
+        def open_new() -> tuple[WorkspaceLink, list[DocumentInfo], list[KeptNote]]:
             link = connect_workspace(backend, name)
-            return link, link.call(lambda client, session: client.list_documents(session))
+            documents = link.call(lambda client, session: client.list_documents(session))
+            return link, documents, recovery.kept_for(link.workspace)
 
         def proceed() -> None:
             if "flushed" not in outcome or "opened" not in outcome:
@@ -314,9 +317,11 @@ class MainWindow(QMainWindow):
                 message = str(opened) if isinstance(opened, BackendError | SessionError) else ""
                 self._fail_switch(message or f"The workspace “{name}” could not be opened.")
                 return
-            link, documents = cast(tuple[WorkspaceLink, list[DocumentInfo]], opened)
+            link, documents, kept = cast(
+                tuple[WorkspaceLink, list[DocumentInfo], list[KeptNote]], opened
+            )
             self._remount(link, specs, {info.path for info in documents})
-            self.offer_kept_notes()
+            self.offer_kept_notes(kept)
             self.workspace_switched.emit(link.workspace)
 
         def on_flushed(_ok: bool) -> None:
@@ -386,11 +391,8 @@ class MainWindow(QMainWindow):
         self.banners.show_message(
             f"The window for {handle.path} {ended}. Bring the note back into this window?",
             tone="error" if handle.crashed else "info",
-            actions=[("Bring back", lambda: self._bring_back_quietly(handle))],
+            actions=[("Bring back", lambda: self.bring_back(handle))],
         )
-
-    def _bring_back_quietly(self, handle: PopoutHandle) -> None:
-        self.bring_back(handle)
 
     def bring_back(self, handle: PopoutHandle) -> InboxFrame | None:
         """Reopen a popped-out note here (when it belongs to the open workspace)."""
@@ -463,12 +465,7 @@ class MainWindow(QMainWindow):
 
     def focus_frame_number(self, number: int) -> None:
         """Ctrl+N: focus the N-th Inbox frame, top to bottom."""
-        widgets = [self.inbox_column.widget(index) for index in range(self.inbox_column.count())]
-        frames = [
-            frame
-            for frame in widgets
-            if isinstance(frame, FrameBase) and frame.frame_id in self.frames
-        ]
+        frames = [frame for frame in self.frames_in_order() if isinstance(frame, InboxFrame)]
         if 1 <= number <= len(frames):
             self._focus_frame(frames[number - 1])
 
@@ -501,13 +498,12 @@ class MainWindow(QMainWindow):
         )
         if still_open:
             self.banners.show_message(
-                f"{path} could not be saved: {message} Your text stays on screen and is "
-                "saved again with your next edit or message.",
+                save_failed_text_on_screen(path, message),
                 tone="error",
                 topic=topic,
             )
             return
-        if self._session.recovery.get(workspace, path) is None:
+        if not self._session.recovery.holds(workspace, path):
             self.banners.show_message(
                 f"{path} could not be saved: {message}", tone="error", topic=topic
             )
@@ -523,7 +519,7 @@ class MainWindow(QMainWindow):
         self.banners.show_message(
             kept,
             tone="error",
-            actions=[("Restore", lambda: self._restore_quietly(workspace, path))],
+            actions=[("Restore", lambda: self.restore_kept(workspace, path))],
             topic=topic,
         )
 
@@ -533,10 +529,14 @@ class MainWindow(QMainWindow):
 
     # -- kept text (no note text lost) -------------------------------------------------
 
-    def offer_kept_notes(self) -> None:
-        """Offer the text kept for the open workspace (from this run or an earlier one)."""
+    def offer_kept_notes(self, kept: list[KeptNote] | None = None) -> None:
+        """Offer the text kept for the open workspace (from this run or an earlier one).
+
+        ``kept`` is that workspace's kept notes when a worker already read the folder.
+        """
         workspace = self._session.workspace
-        kept = self._session.recovery.kept_for(workspace)
+        if kept is None:
+            kept = self._session.recovery.kept_for(workspace)
         if not kept:
             return
         paths = [note.path for note in kept]
@@ -551,9 +551,6 @@ class MainWindow(QMainWindow):
     def _restore_all(self, workspace: str, paths: list[str]) -> None:
         for path in paths:
             self.restore_kept(workspace, path)
-
-    def _restore_quietly(self, workspace: str, path: str) -> None:
-        self.restore_kept(workspace, path)
 
     def restore_kept(self, workspace: str, path: str) -> InboxFrame | None:
         """Open ``path`` with the text kept for it; autosave then saves it (and drops the copy)."""

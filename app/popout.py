@@ -21,8 +21,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
-from app.banner import Banner, BannerArea
+from app.banner import Banner, BannerArea, save_failed_text_on_screen
 from app.session import SessionError, connect_workspace
+from app.shutdown import close_on_signal
 from app.style import STYLESHEET
 from bridge.errors import BackendError
 from bridge.pointer import VIEWS, View
@@ -42,7 +43,6 @@ POPOUT_BANNER = (
 )
 READY_LINE = "popout ready"
 _CLOSE_FLUSH_LIMIT_MS = round(FLUSH_LIMIT_SECONDS * 1000)
-_SIGNAL_POLL_MS = 250
 
 
 class PopoutWindow(QMainWindow):
@@ -114,8 +114,7 @@ class PopoutWindow(QMainWindow):
 
     def _on_save_failed(self, _workspace: str, path: str, message: str) -> None:
         self.banners.show_message(
-            f"{path} could not be saved: {message} Your text stays on screen and is saved "
-            "again with your next edit or message.",
+            save_failed_text_on_screen(path, message),
             tone="error",
             topic="save",
         )
@@ -194,13 +193,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = PopoutWindow(link, args.frame_id, args.path, cast(View, args.view), recovery=recovery)
     window.show()
     # The host ends children with SIGTERM: close the normal way so the last edit is saved.
-    signal.signal(signal.SIGTERM, lambda *_: window.close())
-    wake = QTimer()
-    wake.timeout.connect(lambda: None)  # lets Python run the handler while Qt waits
-    wake.start(_SIGNAL_POLL_MS)
+    wake = close_on_signal(window, signal.SIGTERM)
     try:
         code = application.exec()
     finally:
+        wake.stop()
         window.autosave.keep_unsent()
         window.shutdown_workers()
         backend.close()

@@ -42,9 +42,6 @@ class PoppableFrame(Protocol):
 class PopoutHandle(QObject):
     """One popped-out note: its process and where it came from."""
 
-    ended = Signal(object)
-    """This handle, once the child process has ended (closed, crashed or killed)."""
-
     def __init__(
         self, frame_id: str, path: str, view: View, workspace: str, parent: QObject | None = None
     ) -> None:
@@ -60,10 +57,6 @@ class PopoutHandle(QObject):
     @property
     def running(self) -> bool:
         return self.process.state() != QProcess.ProcessState.NotRunning
-
-    @property
-    def pid(self) -> int:
-        return int(self.process.processId())
 
 
 class PopoutManager(QObject):
@@ -147,10 +140,6 @@ class PopoutManager(QObject):
         handle.process.start()
         self.popped_out.emit(handle)
 
-    @property
-    def running(self) -> list[PopoutHandle]:
-        return [handle for handle in self.handles if handle.running]
-
     def forget(self, handle: PopoutHandle) -> None:
         if handle in self.handles and not handle.running:
             self.handles.remove(handle)
@@ -171,14 +160,13 @@ class PopoutManager(QObject):
 
     def _on_finished(self, handle: PopoutHandle, code: int, status: QProcess.ExitStatus) -> None:
         handle.exit_code = code
-        handle.crashed = status == QProcess.ExitStatus.CrashExit or code != 0
-        handle.ended.emit(handle)
-        if not self._closing:
-            self.return_offered.emit(handle)
+        self._ended(handle, crashed=status == QProcess.ExitStatus.CrashExit or code != 0)
 
     def _on_error(self, handle: PopoutHandle, error: QProcess.ProcessError) -> None:
         if error == QProcess.ProcessError.FailedToStart:
-            handle.crashed = True
-            handle.ended.emit(handle)
-            if not self._closing:
-                self.return_offered.emit(handle)
+            self._ended(handle, crashed=True)
+
+    def _ended(self, handle: PopoutHandle, *, crashed: bool) -> None:
+        handle.crashed = crashed
+        if not self._closing:
+            self.return_offered.emit(handle)

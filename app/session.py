@@ -26,6 +26,7 @@ from renderer.qt.backend import BackendLink, WorkspaceLink
 from renderer.qt.recovery import RECOVERY_FOLDER, RecoveryStore
 from renderer.qt.tasks import TaskRunner
 from workers.identity import is_workspace_id
+from workers.messages import WORKSPACE_ID_INVALID
 from workers.server import EmbeddedServer
 from workers.settings import DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE, Settings
 
@@ -99,17 +100,16 @@ class AppSession:
         else:
             workspace_id = DEFAULT_WORKSPACE
         if not is_workspace_id(workspace_id):
-            raise SessionError(
-                f"“{workspace_id}” is not a valid workspace name: use letters, digits, '.', '_' "
-                "or '-', starting with a letter or digit, at most 64 characters."
-            )
+            raise SessionError(invalid_workspace_message(workspace_id))
 
+        # The demo notes belong to the embedded backend's own folders only.
+        demo = demo and workspace_dir is None and workspace_id == DEMO_WORKSPACE
         server: EmbeddedServer | None = None
         if backend_url is None:
             settings = Settings(
                 data_dir=data_dir, save_delay_seconds=save_delay_seconds, workspace_roots=roots
             )
-            if demo and workspace_dir is None and workspace_id == DEMO_WORKSPACE:
+            if demo:
                 install_demo_workspace(settings.workspaces_dir)
             server = EmbeddedServer(settings)
             backend_url = server.start()
@@ -130,10 +130,7 @@ class AppSession:
             link=link,
             data_dir=data_dir,
             server=server,
-            demo=demo
-            and server is not None
-            and workspace_dir is None
-            and workspace_id == DEMO_WORKSPACE,
+            demo=demo and server is not None,
         )
 
     @property
@@ -171,7 +168,7 @@ class AppSession:
 def connect_workspace(backend: BackendLink, workspace: str) -> WorkspaceLink:
     """Create the workspace if needed and open a key session for it (blocks: call off the GUI)."""
     if not is_workspace_id(workspace):
-        raise SessionError(f"“{workspace}” is not a valid workspace name.")
+        raise SessionError(invalid_workspace_message(workspace))
     client = backend.client()
     try:
         client.create_workspace(workspace)
@@ -181,6 +178,11 @@ def connect_workspace(backend: BackendLink, workspace: str) -> WorkspaceLink:
             f"The workspace “{workspace}” could not be opened: {error.message}"
         ) from error
     return WorkspaceLink(backend, session)
+
+
+def invalid_workspace_message(name: str) -> str:
+    """Why ``name`` cannot name a workspace, in the backend's own words."""
+    return f"“{name}” is not a valid workspace name. {WORKSPACE_ID_INVALID}"
 
 
 def _remote_token(data_dir: Path) -> str:

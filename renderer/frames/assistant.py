@@ -41,7 +41,7 @@ from renderer.ambient.capture import (
 )
 from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.store import AmbientStore, Resolution
-from renderer.frames.base import FRAME_KIND_ASSISTANT, FrameBase
+from renderer.frames.base import FrameBase
 from renderer.frames.turns import TurnRecord
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
@@ -228,7 +228,6 @@ class _Send:
 class AssistantFrame(FrameBase):
     """The AI Assistant: sends turns with the ambient pointer and shows what was sent."""
 
-    kind = FRAME_KIND_ASSISTANT
     flush_started = Signal()
     turn_finished = Signal(object)
     busy_changed = Signal(bool)
@@ -463,7 +462,6 @@ class AssistantFrame(FrameBase):
             reply=reply if isinstance(reply, TurnReply) else None,
             error=message,
             flushed=send.flushed,
-            header_bytes=capture.header_bytes,
             conversation=self.conversation,
             preparation_seconds=send.preparation_seconds,
         )

@@ -31,10 +31,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-FRAME_KIND_INBOX = "inbox"
-FRAME_KIND_ASSISTANT = "assistant"
-FRAME_KIND_PROVIDER = "provider"
-
 _KEY_RECEIVERS = (QPlainTextEdit, QTextEdit, QLineEdit, QAbstractSpinBox)
 _ELIDED_MIN_WIDTH = 60
 
@@ -122,7 +118,6 @@ def tool_button(text: str, accessible_name: str, tooltip: str, parent: QWidget) 
 class FrameBase(QFrame):
     """A member of the frameset. Subclasses fill :attr:`body` and name their activation target."""
 
-    kind: str = FRAME_KIND_PROVIDER
     activated = Signal(str)
     """The frame id, when a click or focus lands anywhere inside the frame."""
     close_requested = Signal(str)

@@ -27,7 +27,7 @@ from bridge.errors import BackendError, NotFound
 from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, Selection, View
 from renderer.ambient.store import AmbientStore
-from renderer.frames.base import FRAME_KIND_INBOX, FrameBase, tool_button
+from renderer.frames.base import FrameBase, tool_button
 from renderer.frames.outline import Task
 from renderer.frames.views import MindmapView, PreviewView, TodoView
 from renderer.qt.autosave import AutosaveCoordinator
@@ -87,7 +87,6 @@ class QtInboxRuntime:
 class InboxFrame(FrameBase):
     """A note editor with edit, preview, todo and mindmap views."""
 
-    kind = FRAME_KIND_INBOX
     loaded = Signal()
     save_state_changed = Signal(str)
     popout_requested = Signal(str)
@@ -249,10 +248,6 @@ class InboxFrame(FrameBase):
         self._load_generation += 1
         with contextlib.suppress(RuntimeError, TypeError):
             self._autosave.state_changed.disconnect(self._on_save_state)
-
-    @property
-    def is_mounted(self) -> bool:
-        return self._mounted
 
     # -- actions (the same paths as the user's) ------------------------------
 

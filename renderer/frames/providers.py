@@ -11,9 +11,9 @@ from typing import cast
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QWidget
 
-from bridge.client import DocumentInfo
+from bridge.documents import DocumentInfo
 from bridge.errors import BackendError
-from renderer.frames.base import FRAME_KIND_PROVIDER, FrameBase, tool_button
+from renderer.frames.base import FrameBase, tool_button
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.tasks import TaskRunner
 
@@ -31,7 +31,6 @@ def _human_size(size: int) -> str:
 class WorkspaceBrowserFrame(FrameBase):
     """Lists the workspace's documents through the API; opening one asks for an Inbox frame."""
 
-    kind = FRAME_KIND_PROVIDER
     open_requested = Signal(str)
     listed = Signal()
 
@@ -101,11 +100,6 @@ class WorkspaceBrowserFrame(FrameBase):
         super().teardown()
         self._generation += 1  # a listing still in flight is dropped
 
-    def open_selected(self) -> None:
-        item = self.list.currentItem()
-        if item is not None:
-            self._on_item_activated(item)
-
     def _on_listed(self, generation: int, documents: list[DocumentInfo]) -> None:
         if generation != self._generation:
             return
@@ -143,8 +137,6 @@ class WorkspaceBrowserFrame(FrameBase):
 
 class PlaceholderProviderFrame(FrameBase):
     """A provider the app has no real implementation for: a named, focusable, empty frame."""
-
-    kind = FRAME_KIND_PROVIDER
 
     def __init__(self, frame_id: str, provider: str, parent: QWidget | None = None) -> None:
         super().__init__(frame_id, f"{provider} · {frame_id}", parent=parent)

@@ -18,9 +18,12 @@ class TurnRecord:
     error: str | None
     flushed: bool | None
     """Whether the pre-send flush completed; None when no preparation ran (no note, excluded)."""
-    header_bytes: int
     conversation: str
     preparation_seconds: float = 0.0
+
+    @property
+    def header_bytes(self) -> int:
+        return self.capture.header_bytes
 
     @property
     def dropped(self) -> DropReason | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import markdown
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsScene,
@@ -68,10 +68,6 @@ class TodoView(QWidget):
         self._tasks: list[Task] = []
         self._rendering = False
         self.list.itemChanged.connect(self._on_item_changed)
-
-    @property
-    def tasks(self) -> list[Task]:
-        return list(self._tasks)
 
     def render_text(self, text: str) -> None:
         self._rendering = True
@@ -158,7 +154,7 @@ class MindmapView(QGraphicsView):
         for child in heading.children:
             child_rect = self._place(child, child_x, child_top, depth + 1)
             child_top += self._subtree_height(child) + _GAP_Y
-            edge = QPainterPath(rect.center().__class__(rect.right(), rect.center().y()))
+            edge = QPainterPath(QPointF(rect.right(), rect.center().y()))
             mid_x = (rect.right() + child_rect.left()) / 2
             edge.cubicTo(
                 mid_x,

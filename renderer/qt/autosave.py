@@ -178,32 +178,20 @@ class AutosaveCoordinator(QObject):
         The editors are read here, on the GUI thread; keystrokes typed after this
         call belong to the next save, not to this flush.
         """
-        for watch in list(self._watches.values()):
-            if watch.dirty:
-                watch.timer.stop()
-                self._enqueue_from(watch)
-        targets = {
-            key: queue.enqueued
-            for key, queue in self._queues.items()
-            if queue.completed < queue.enqueued
-        }
-        operation = FlushOperation(targets, self)
-        operation.finished.connect(lambda _ok: self._drop_flush(operation))
-        self._flushes.append(operation)
-        # Emitted from the event loop so the caller can connect first.
-        QTimer.singleShot(0, operation, lambda: operation._check(self._queues))
-        return operation
+        self._enqueue_pending()
+        return self._track(
+            {
+                key: queue.enqueued
+                for key, queue in self._queues.items()
+                if queue.completed < queue.enqueued
+            }
+        )
 
     def when_saved(self, workspace: str, path: str, callback: Callable[[bool], None]) -> None:
         """Call ``callback(ok)`` on the GUI thread once that document's queued saves landed."""
         queue = self._queues.get((workspace, path))
-        operation = FlushOperation(
-            {(workspace, path): queue.enqueued} if queue is not None else {}, self
-        )
-        operation.finished.connect(callback)
-        operation.finished.connect(lambda _ok: self._drop_flush(operation))
-        self._flushes.append(operation)
-        QTimer.singleShot(0, operation, lambda: operation._check(self._queues))
+        targets = {(workspace, path): queue.enqueued} if queue is not None else {}
+        self._track(targets).finished.connect(callback)
 
     def keep_unsent(self) -> None:
         """Before the workers stop (the app is quitting): queue every pending edit, and keep
@@ -212,10 +200,7 @@ class AutosaveCoordinator(QObject):
         Once the workers stop, nothing starts the saves queued behind the ones in
         flight; their text goes to the recovery folder instead of being dropped.
         """
-        for watch in list(self._watches.values()):
-            if watch.dirty:
-                watch.timer.stop()
-                self._enqueue_from(watch)
+        self._enqueue_pending()
         if self.recovery is None:
             return
         for (workspace, path), queue in self._queues.items():
@@ -223,11 +208,21 @@ class AutosaveCoordinator(QObject):
             if job is not None:
                 self.recovery.keep(workspace, path, job.text, SAVE_FAILED_MESSAGE, job.seq)
 
-    @property
-    def saves_in_flight(self) -> int:
-        return sum(1 for queue in self._queues.values() if queue.in_flight is not None)
-
     # -- internals -----------------------------------------------------------
+
+    def _enqueue_pending(self) -> None:
+        for watch in list(self._watches.values()):
+            if watch.dirty:
+                watch.timer.stop()
+                self._enqueue_from(watch)
+
+    def _track(self, targets: dict[DocumentKey, int]) -> FlushOperation:
+        operation = FlushOperation(targets, self)
+        operation.finished.connect(lambda _ok: self._drop_flush(operation))
+        self._flushes.append(operation)
+        # Checked from the event loop so the caller can connect first.
+        QTimer.singleShot(0, operation, lambda: operation._check(self._queues))
+        return operation
 
     def _save_watch(self, watch: _Watch) -> None:
         if watch.dirty and self._watches.get(watch.source.frame_id) is watch:
@@ -262,8 +257,7 @@ class AutosaveCoordinator(QObject):
                 )
             except BaseException as error:
                 if recovery is not None:
-                    reason = getattr(error, "message", None) or SAVE_FAILED_MESSAGE
-                    recovery.keep(workspace, path, text, str(reason), job.seq)
+                    recovery.keep(workspace, path, text, _failure_message(error), job.seq)
                 raise
             if recovery is not None:
                 recovery.saved(workspace, path, job.seq)
@@ -287,12 +281,11 @@ class AutosaveCoordinator(QObject):
             for operation in self._flushes:
                 if job.key in operation.targets:
                     operation.ok = False
-            message = getattr(error, "message", None) or SAVE_FAILED_MESSAGE
             # Keep the text pending so the next edit or flush tries again: nothing is lost.
             for watch in self._watches.values():
                 if (watch.source.link.workspace, watch.source.current_path()) == job.key:
                     watch.dirty = True
-            self.save_failed.emit(job.key[0], job.key[1], str(message))
+            self.save_failed.emit(job.key[0], job.key[1], _failure_message(error))
         if queue.queued is not None:
             following, queue.queued = queue.queued, None
             self._start(queue, following)
@@ -316,3 +309,8 @@ class AutosaveCoordinator(QObject):
         if operation in self._flushes:
             self._flushes.remove(operation)
         operation.deleteLater()
+
+
+def _failure_message(error: BaseException) -> str:
+    """The backend's plain-language reason, or a generic one for anything else."""
+    return str(getattr(error, "message", None) or SAVE_FAILED_MESSAGE)

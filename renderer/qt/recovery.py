@@ -86,6 +86,11 @@ class RecoveryStore:
         with self._lock:
             self._kept_seq[(workspace, path)] = 0
 
+    def holds(self, workspace: str, path: str) -> bool:
+        """Whether this run keeps text of that note (known without reading the folder)."""
+        with self._lock:
+            return (workspace, path) in self._kept_seq
+
     def get(self, workspace: str, path: str) -> KeptNote | None:
         return _read(self._file(workspace, path))
 

@@ -28,6 +28,7 @@ WORKSPACE_NOTES: dict[str, str] = {
 }
 LOAD_TIMEOUT_MS = 10_000
 TURN_TIMEOUT_MS = 15_000
+SWITCH_TIMEOUT_MS = 15_000
 
 
 @dataclass
@@ -48,6 +49,30 @@ class AppUnderTest:
                 pass
         return frame
 
+    def mount_two(self) -> tuple[InboxFrame, InboxFrame]:
+        """Mount notes/a.md as inbox-1 and notes/b.md as inbox-2, both loaded."""
+        return self.mount("inbox-1", "notes/a.md"), self.mount("inbox-2", "notes/b.md")
+
+    def stop_backend(self) -> None:
+        """Stop the embedded backend for real: every later call finds nobody listening."""
+        assert self.session.server is not None
+        self.session.server.stop()
+
+    def quit(self) -> None:
+        """Close the window and end the session, as quitting the app does."""
+        self.window.close()
+        self.session.close()
+
+    def switch_workspace(self, name: str) -> str:
+        """Switch through the window and wait until it is done; the id it announced."""
+        with self.qtbot.waitSignal(
+            self.window.workspace_switched, timeout=SWITCH_TIMEOUT_MS
+        ) as blocker:
+            self.window.switch_workspace(name)
+        workspace = blocker.args[0]
+        assert isinstance(workspace, str)
+        return workspace
+
     def send(self, message: str = "summarise this", **options: bool) -> TurnRecord:
         """Send through the assistant and wait for the turn's record."""
         with self.qtbot.waitSignal(
@@ -57,6 +82,12 @@ class AppUnderTest:
         record = blocker.args[0]
         assert isinstance(record, TurnRecord)
         return record
+
+    def send_typing_during_flush(self, frame: InboxFrame) -> TurnRecord:
+        """Type " before", then send while " during" is typed once the pre-send flush started."""
+        frame.type_text(" before", at="end")
+        self.window.assistant.flush_started.connect(lambda: frame.type_text(" during", at="end"))
+        return self.send()
 
     def saved_text(self, path: str) -> str:
         return (self.workspace_dir / path).read_text(encoding="utf-8")

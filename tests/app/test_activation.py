@@ -13,8 +13,7 @@ def test_a_click_in_a_frame_makes_it_this_note_and_the_chip_follows_R2_R4(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    first = app.mount("inbox-1", "notes/a.md")
-    second = app.mount("inbox-2", "notes/b.md")
+    first, second = app.mount_two()
     store, chip = app.window.store, app.window.assistant.chip
 
     QTest.mouseClick(first.activation_target(), Qt.MouseButton.LeftButton)
@@ -32,8 +31,7 @@ def test_activating_the_assistant_or_a_provider_keeps_the_inbox_choice_R5(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    first = app.mount("inbox-1", "notes/a.md")
-    app.mount("inbox-2", "notes/b.md")
+    first, _ = app.mount_two()
     placeholder = app.window.mount_provider("web", "web")
     QTest.mouseClick(first.activation_target(), Qt.MouseButton.LeftButton)
 
@@ -49,8 +47,7 @@ def test_activating_the_assistant_or_a_provider_keeps_the_inbox_choice_R5(
 
 def test_keyboard_focus_inside_a_frame_activates_it_R2(make_app: AppFactory) -> None:
     app = make_app()
-    first = app.mount("inbox-1", "notes/a.md")
-    second = app.mount("inbox-2", "notes/b.md")
+    first, second = app.mount_two()
     app.window.activateWindow()
     QTest.mouseClick(first.activation_target(), Qt.MouseButton.LeftButton)
 
@@ -106,8 +103,7 @@ def test_the_active_frame_is_shown_and_the_choice_survives_a_close_R4(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    first = app.mount("inbox-1", "notes/a.md")
-    second = app.mount("inbox-2", "notes/b.md")
+    first, second = app.mount_two()
     QTest.mouseClick(first.activation_target(), Qt.MouseButton.LeftButton)
     QTest.mouseClick(second.activation_target(), Qt.MouseButton.LeftButton)
     assert second.property("active") is True

@@ -16,8 +16,7 @@ def test_shortcuts_switch_views_and_focus_frames_and_the_assistant_R2_R8(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    first = app.mount("inbox-1", "notes/a.md")
-    second = app.mount("inbox-2", "notes/b.md")
+    first, second = app.mount_two()
     window = app.window
     window.activateWindow()
     app.qtbot.waitUntil(lambda: window.isActiveWindow())
@@ -43,8 +42,7 @@ def test_shortcuts_switch_views_and_focus_frames_and_the_assistant_R2_R8(
 
 def test_frames_can_be_moved_within_their_column(make_app: AppFactory) -> None:
     app = make_app()
-    first = app.mount("inbox-1", "notes/a.md")
-    second = app.mount("inbox-2", "notes/b.md")
+    first, second = app.mount_two()
     column = app.window.inbox_column
     app.window.move_frame("inbox-2", -1)
     assert [column.widget(0), column.widget(1)] == [second, first]

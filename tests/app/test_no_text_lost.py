@@ -15,7 +15,6 @@ from renderer.qt.recovery import RECOVERY_FOLDER, RecoveryStore
 from tests.app.conftest import AppFactory, AppUnderTest
 
 SAVE_TIMEOUT_MS = 10_000
-SWITCH_TIMEOUT_MS = 15_000
 
 
 def _block_saves(app: AppUnderTest) -> Path:
@@ -78,16 +77,14 @@ def test_a_switch_whose_save_fails_keeps_the_text_for_the_workspace_it_belongs_t
     folder = _block_saves(app)
     frame.type_text(" typed before switching", at="end")
     typed = frame.editor.toPlainText()
-    with app.qtbot.waitSignal(window.workspace_switched, timeout=SWITCH_TIMEOUT_MS):
-        window.switch_workspace("other")
+    app.switch_workspace("other")
     store = RecoveryStore(app.data_dir / RECOVERY_FOLDER)
     kept = store.get(home, "notes/a.md")
     assert kept is not None and kept.text == typed
     assert f"Open workspace “{home}” again" in _banner_with(app, "data folder").label.text()
 
     _unblock_saves(folder)
-    with app.qtbot.waitSignal(window.workspace_switched, timeout=SWITCH_TIMEOUT_MS):
-        window.switch_workspace(home)
+    app.switch_workspace(home)
     offer = _banner_with(app, "could not be saved earlier is kept for notes/a.md")
     app.qtbot.waitUntil(lambda: all(inbox.is_loaded for inbox in window.inbox_frames()))
     offer.buttons["Restore"].click()
@@ -101,16 +98,13 @@ def test_quitting_while_the_backend_is_down_keeps_the_unsaved_text(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    frame = app.mount("inbox-1", "notes/a.md")
-    second = app.mount("inbox-2", "notes/b.md")
+    frame, second = app.mount_two()
     frame.type_text(" typed before quitting", at="end")
     second.type_text(" and here", at="end")
     typed = {"notes/a.md": frame.editor.toPlainText(), "notes/b.md": second.editor.toPlainText()}
-    assert app.session.server is not None
-    app.session.server.stop()
+    app.stop_backend()
     workspace = app.session.workspace
-    app.window.close()
-    app.session.close()
+    app.quit()
     store = RecoveryStore(app.data_dir / RECOVERY_FOLDER)
     assert {note.path: note.text for note in store.kept_for(workspace)} == typed
     assert app.saved_text("notes/a.md") != typed["notes/a.md"]
@@ -123,11 +117,9 @@ def test_kept_text_from_an_earlier_run_is_offered_when_its_workspace_opens(
     frame = first.mount("inbox-1", "notes/a.md")
     frame.type_text(" from the earlier run", at="end")
     typed = frame.editor.toPlainText()
-    assert first.session.server is not None
-    first.session.server.stop()
+    first.stop_backend()
     workspace = first.session.workspace
-    first.window.close()
-    first.session.close()
+    first.quit()
 
     earlier = RecoveryStore(first.data_dir / RECOVERY_FOLDER)
     # A new run over the same data: the kept file is copied where the new session keeps its own.
@@ -187,8 +179,7 @@ def test_quitting_keeps_a_save_still_waiting_behind_a_slow_one(make_app: AppFact
     second = frame.editor.toPlainText()
     autosave.save_now("inbox-1")  # queued behind it: no worker will start it after quit
     workspace = app.session.workspace
-    app.window.close()
-    app.session.close()
+    app.quit()
     assert app.saved_text("notes/a.md") == first
     kept = RecoveryStore(app.data_dir / RECOVERY_FOLDER).get(workspace, "notes/a.md")
     assert kept is not None and kept.text == second

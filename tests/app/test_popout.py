@@ -18,8 +18,7 @@ def test_popped_out_note_leaves_the_host_store_and_a_killed_child_leaves_the_hos
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    app.mount("inbox-1", "notes/a.md")
-    second = app.mount("inbox-2", "notes/b.md")
+    _, second = app.mount_two()
     window = app.window
     QTest.mouseClick(second.activation_target(), Qt.MouseButton.LeftButton)
     second.type_text(" typed before pop-out", at="end")

@@ -41,10 +41,8 @@ def test_keystrokes_typed_during_the_flush_count_and_the_tool_warns_R11_R25(
 ) -> None:
     app = make_app()
     frame = app.mount("inbox-1", "notes/a.md")
-    frame.type_text(" before", at="end")
     assistant = app.window.assistant
-    assistant.flush_started.connect(lambda: frame.type_text(" during", at="end"))
-    record = app.send()
+    record = app.send_typing_during_flush(frame)
     pointer = record.capture.pointer
     assert pointer is not None
     assert (pointer.bytes, pointer.sha256) == fingerprint(frame.editor.toPlainText())
@@ -108,8 +106,7 @@ def test_a_note_change_during_the_flush_discards_the_capture_R13(make_app: AppFa
 def test_unreachable_backend_keeps_the_message_in_the_input(make_app: AppFactory) -> None:
     app = make_app()
     app.mount("inbox-1", "notes/a.md")
-    assert app.session.server is not None
-    app.session.server.stop()
+    app.stop_backend()
     assistant = app.window.assistant
     QTest.keyClicks(assistant.input, "summarise this")
     with app.qtbot.waitSignal(assistant.turn_finished, timeout=15_000) as blocker:

@@ -33,10 +33,8 @@ def _shown_text(view: TurnView) -> str:
 def test_the_caveat_shows_once_as_the_highlighted_warning_R25(make_app: AppFactory) -> None:
     app = make_app()
     frame = app.mount("inbox-1", "notes/a.md")
-    frame.type_text(" before", at="end")
     assistant = app.window.assistant
-    assistant.flush_started.connect(lambda: frame.type_text(" during", at="end"))
-    record = app.send()
+    record = app.send_typing_during_flush(frame)
     assert record.caveats == [CAVEAT]
     assert record.reply is not None and CAVEAT in record.reply.reply  # the backend repeats it
     view = assistant.transcript.findChildren(TurnView)[-1]
@@ -66,7 +64,6 @@ def test_the_caveat_is_shown_even_when_the_reply_leaves_it_out_R25(
         reply=reply,
         error=None,
         flushed=None,
-        header_bytes=0,
         conversation="c",
     )
     view = TurnView("summarise this", app.window.assistant.transcript)
@@ -145,8 +142,7 @@ def test_an_unexpected_failure_is_one_plain_sentence(make_app: AppFactory) -> No
 
 def test_two_failed_turns_both_stay_in_the_input(make_app: AppFactory) -> None:
     app = make_app()
-    assert app.session.server is not None
-    app.session.server.stop()
+    app.stop_backend()
     assistant = app.window.assistant
     with app.qtbot.waitSignals([assistant.turn_finished] * 2, timeout=15_000):
         assistant.send("first question")

@@ -26,6 +26,19 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CLI_TIMEOUT_SECONDS = 60
 
 
+def _run_app(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """``python -m app ARGUMENTS`` offscreen, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "app", *arguments],
+        cwd=PROJECT_ROOT,
+        env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+        capture_output=True,
+        text=True,
+        timeout=CLI_TIMEOUT_SECONDS,
+        check=False,
+    )
+
+
 def _distinct_colours(image: QImage, step: int = 7) -> int:
     colours = set()
     for y in range(0, image.height(), step):
@@ -78,16 +91,7 @@ def test_every_control_has_an_accessible_name(make_app: AppFactory) -> None:
 
 @pytest.mark.slow
 def test_python_m_app_starts_offscreen_and_quits_cleanly(tmp_path: Path) -> None:
-    environment = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    completed = subprocess.run(
-        [sys.executable, "-m", "app", "--data-dir", str(tmp_path), "--quit-after", "1"],
-        cwd=PROJECT_ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=CLI_TIMEOUT_SECONDS,
-        check=False,
-    )
+    completed = _run_app("--data-dir", str(tmp_path), "--quit-after", "1")
     assert completed.returncode == 0, completed.stderr
     assert "Traceback" not in completed.stderr
     # The demo notes were copied into the data folder; the shipped assets stay untouched.
@@ -95,25 +99,8 @@ def test_python_m_app_starts_offscreen_and_quits_cleanly(tmp_path: Path) -> None
 
 
 def test_a_bad_workspace_folder_is_a_plain_error_not_a_traceback(tmp_path: Path) -> None:
-    environment = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    completed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "app",
-            "--data-dir",
-            str(tmp_path),
-            "--workspace",
-            str(tmp_path / "missing"),
-            "--quit-after",
-            "0",
-        ],
-        cwd=PROJECT_ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=CLI_TIMEOUT_SECONDS,
-        check=False,
+    completed = _run_app(
+        "--data-dir", str(tmp_path), "--workspace", str(tmp_path / "missing"), "--quit-after", "0"
     )
     assert completed.returncode == 1
     assert "does not exist" in completed.stderr

@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-from tests.app.conftest import AppFactory
-
-SWITCH_TIMEOUT_MS = 15_000
+from tests.app.conftest import SWITCH_TIMEOUT_MS, AppFactory
 
 
 def test_switching_flushes_clears_and_remounts_only_notes_that_exist_R7(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    first = app.mount("inbox-1", "notes/a.md")
-    app.mount("inbox-2", "notes/b.md")
+    first, _ = app.mount_two()
     app.window.activate_frame("inbox-1")
     first.type_text(" pending", at="end")
     typed = first.editor.toPlainText()
     window = app.window
 
-    with app.qtbot.waitSignal(window.workspace_switched, timeout=SWITCH_TIMEOUT_MS) as blocker:
-        window.switch_workspace("other")
-    assert blocker.args == ["other"]
+    assert app.switch_workspace("other") == "other"
     assert app.saved_text("notes/a.md") == typed  # the pending save landed in the old workspace
     assert window.session.workspace == "other"
     assert window.inbox_frames() == []  # "other" is empty: no note there to remount
@@ -39,18 +34,15 @@ def test_frames_whose_note_exists_are_remounted_on_the_new_workspace_R7(
     app.mount("inbox-1", "notes/a.md")
     window = app.window
     # A second workspace with its own notes/a.md, written through the document API.
-    with app.qtbot.waitSignal(window.workspace_switched, timeout=SWITCH_TIMEOUT_MS):
-        window.switch_workspace("second")
+    app.switch_workspace("second")
     created = window.mount_inbox("inbox-1", "notes/a.md")
     created.type_text("second workspace text")
     app.session.autosave.save_now("inbox-1")
-    with app.qtbot.waitSignal(window.workspace_switched, timeout=SWITCH_TIMEOUT_MS):
-        window.switch_workspace(app.workspace_dir.name)
+    app.switch_workspace(app.workspace_dir.name)
     reopened = window.frame("inbox-1")
     app.qtbot.waitUntil(lambda: getattr(reopened, "is_loaded", False))
     assert reopened.editor.toPlainText().startswith("# A")  # type: ignore[attr-defined]
-    with app.qtbot.waitSignal(window.workspace_switched, timeout=SWITCH_TIMEOUT_MS):
-        window.switch_workspace("second")
+    app.switch_workspace("second")
     back = window.frame("inbox-1")
     app.qtbot.waitUntil(lambda: getattr(back, "is_loaded", False))
     assert back.editor.toPlainText() == "second workspace text"  # type: ignore[attr-defined]
