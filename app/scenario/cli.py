@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from app.scenario.model import ScenarioFileError, load_all
+from app.scenario.report import ScenarioResult, write_json_report, write_markdown_report
 
 EXIT_PASSED = 0
 EXIT_FAILED = 1
@@ -70,19 +71,15 @@ def _run(files: list[Path], *, report: Path | None, screenshots: Path | None) ->
     if not scenarios:
         print("No scenario files found in: " + ", ".join(map(str, files)), file=sys.stderr)
         return EXIT_INVALID
-    from app.scenario.report import write_json_report
     from app.scenario.runner import run_scenarios
 
     with _offscreen():
         results = run_scenarios(scenarios, screenshots=screenshots, log=_log)
     if report is not None:
         write_json_report(results, report)
-    failed = [result for result in results if not result.passed]
-    print(f"{len(results) - len(failed)} of {len(results)} scenarios passed.")
-    for result in failed:
-        for line in result.failures():
-            print(line, file=sys.stderr)
-    return EXIT_FAILED if failed else EXIT_PASSED
+    passed = sum(result.passed for result in results)
+    print(f"{passed} of {len(results)} scenarios passed.")
+    return _exit_code(results)
 
 
 def _demo(folder: Path, out: Path) -> int:
@@ -94,7 +91,6 @@ def _demo(folder: Path, out: Path) -> int:
     if not scenarios:
         print(f"No demo scenarios in {folder}", file=sys.stderr)
         return EXIT_INVALID
-    from app.scenario.report import write_json_report, write_markdown_report
     from app.scenario.runner import run_scenarios
 
     out.mkdir(parents=True, exist_ok=True)
@@ -103,11 +99,15 @@ def _demo(folder: Path, out: Path) -> int:
     write_json_report(results, out / "report.json")
     write_markdown_report(results, out / "report.md", DEMO_TITLE)
     print(f"Demo report: {out / 'report.md'}")
-    failed = [result for result in results if not result.passed]
-    for result in failed:
+    return _exit_code(results)
+
+
+def _exit_code(results: list[ScenarioResult]) -> int:
+    """Print every failed step on stderr; the exit code for these results."""
+    for result in results:
         for line in result.failures():
             print(line, file=sys.stderr)
-    return EXIT_FAILED if failed else EXIT_PASSED
+    return EXIT_PASSED if all(result.passed for result in results) else EXIT_FAILED
 
 
 def _record(file: Path, *, name: str | None, workspace: Path | None) -> int:

@@ -16,7 +16,15 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from bridge.paths import WorkspacePathError, check_workspace_path
 from bridge.pointer import View
@@ -26,7 +34,7 @@ from workers.identity import is_workspace_id
 ASSISTANT_FRAME = "assistant"
 SCENARIO_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 NO_DROP = "none"
-AMBIENT_STATUSES: tuple[str, ...] = ("stored", "absent", "rejected")
+AmbientStatus = Literal["stored", "absent", "rejected"]
 
 FrameId = Annotated[str, Field(min_length=1, max_length=256)]
 NonNegative = Annotated[int, Field(ge=0)]
@@ -64,14 +72,25 @@ class ScenarioFileError(Exception):
 # -- step bodies -----------------------------------------------------------------
 
 
-class _Body(BaseModel):
+class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
+
+class _Body(_Strict):
     verb: ClassVar[str]
+    # The step's line in reports, filled from its fields (``{frame}``); or override describe().
+    summary: ClassVar[str]
 
     def describe(self) -> str:
         """One line for reports and screenshots' captions."""
-        return self.verb
+        return self.summary.format_map(dict(self))
+
+
+class _Subset(_Strict):
+    """Expected values: only the keys the scenario gives are compared."""
+
+    def expected(self) -> dict[str, Any]:
+        return self.model_dump(exclude_unset=True)
 
 
 _SHOWN_PATH_CHARS = 72
@@ -93,19 +112,17 @@ def _workspace_path(value: str) -> str:
         raise ValueError(str(error)) from error
 
 
+WorkspacePath = Annotated[str, AfterValidator(_workspace_path)]
+
+
 class MountStep(_Body):
     """Mount an Inbox frame on a note, or a non-Inbox provider frame."""
 
     verb: ClassVar[str] = "mount"
     frame: FrameId
-    path: str | None = None
+    path: WorkspacePath | None = None
     view: View | None = None
     provider: str | None = Field(default=None, min_length=1)
-
-    @field_validator("path")
-    @classmethod
-    def _path_rules(cls, value: str | None) -> str | None:
-        return None if value is None else _workspace_path(value)
 
     @field_validator("frame")
     @classmethod
@@ -136,16 +153,15 @@ class ActivateStep(_Body):
     """Activate a frame the way a click does."""
 
     verb: ClassVar[str] = "activate"
+    summary: ClassVar[str] = "activate {frame}"
     frame: FrameId
-
-    def describe(self) -> str:
-        return f"activate {self.frame}"
 
 
 class TypeStep(_Body):
     """Type text into an Inbox frame's editor."""
 
     verb: ClassVar[str] = "type"
+    summary: ClassVar[str] = "type {text!r} into {frame} at {at}"
     frame: FrameId
     text: str
     at: Literal["end"] | NonNegative = "end"
@@ -157,31 +173,24 @@ class TypeStep(_Body):
             return value
         raise ValueError("'at' is 'end' or an offset (a whole number, 0 or more)")
 
-    def describe(self) -> str:
-        return f"type {self.text!r} into {self.frame} at {self.at}"
-
 
 class SelectStep(_Body):
     """Select a range in an Inbox frame's editor (UTF-16 offsets)."""
 
     verb: ClassVar[str] = "select"
+    summary: ClassVar[str] = "select {anchor}..{head} in {frame}"
     frame: FrameId
     anchor: NonNegative
     head: NonNegative
-
-    def describe(self) -> str:
-        return f"select {self.anchor}..{self.head} in {self.frame}"
 
 
 class ViewStep(_Body):
     """Switch an Inbox frame's view."""
 
     verb: ClassVar[str] = "view"
+    summary: ClassVar[str] = "show {frame} as {view}"
     frame: FrameId
     view: View
-
-    def describe(self) -> str:
-        return f"show {self.frame} as {self.view}"
 
 
 class OpenStep(_Body):
@@ -189,12 +198,7 @@ class OpenStep(_Body):
 
     verb: ClassVar[str] = "open"
     frame: FrameId
-    path: str
-
-    @field_validator("path")
-    @classmethod
-    def _path_rules(cls, value: str) -> str:
-        return _workspace_path(value)
+    path: WorkspacePath
 
     def describe(self) -> str:
         return f"open {_shown(self.path)} in {self.frame}"
@@ -204,26 +208,23 @@ class PopoutStep(_Body):
     """Move an Inbox frame into its own process (R29)."""
 
     verb: ClassVar[str] = "popout"
+    summary: ClassVar[str] = "pop out {frame}"
     frame: FrameId
-
-    def describe(self) -> str:
-        return f"pop out {self.frame}"
 
 
 class UnmountStep(_Body):
     """Close a frame."""
 
     verb: ClassVar[str] = "unmount"
+    summary: ClassVar[str] = "unmount {frame}"
     frame: FrameId
-
-    def describe(self) -> str:
-        return f"unmount {self.frame}"
 
 
 class SwitchWorkspaceStep(_Body):
     """Cross the workspace boundary into another workspace (R7)."""
 
     verb: ClassVar[str] = "switch-workspace"
+    summary: ClassVar[str] = "switch to workspace {workspace}"
     workspace: str
 
     @field_validator("workspace")
@@ -236,22 +237,16 @@ class SwitchWorkspaceStep(_Body):
             )
         return value
 
-    def describe(self) -> str:
-        return f"switch to workspace {self.workspace}"
-
 
 class CaptionStep(_Body):
     """A sentence for the reader of a report; does nothing to the app."""
 
     verb: ClassVar[str] = "caption"
+    summary: ClassVar[str] = "{text}"
     text: str = Field(min_length=1)
 
-    def describe(self) -> str:
-        return self.text
 
-
-class _SendBody(_Body):
-    verb: ClassVar[str] = "send"
+class _SendBody(_Strict):
     message: str = Field(min_length=1)
     duringFlush: list[Any] = Field(default_factory=list)
     includeAmbient: bool = True
@@ -271,16 +266,14 @@ class SendStep:
         return f"send {self.message!r}{extra}"
 
 
-class SelectionExpectation(_Body):
-    verb: ClassVar[str] = "selection"
+class SelectionExpectation(_Strict):
     anchor: NonNegative
     head: NonNegative
 
 
-class PointerExpectation(_Body):
-    """A subset of the pointer's fields; only the keys given are compared."""
+class PointerExpectation(_Subset):
+    """A subset of the pointer's fields."""
 
-    verb: ClassVar[str] = "pointer"
     v: int | None = None
     path: str | None = None
     view: View | None = None
@@ -291,32 +284,21 @@ class PointerExpectation(_Body):
     flushed: bool | None = None
     capturedAt: str | None = None
 
-    def expected(self) -> dict[str, Any]:
-        return self.model_dump(exclude_unset=True)
 
-
-class StoredExpectation(_Body):
+class StoredExpectation(_Subset):
     """A subset of the backend's delivery row columns; ``ambient_meta`` is a subset too."""
 
-    verb: ClassVar[str] = "stored"
     ambient_path: str | None = None
     ambient_view: View | None = None
     ambient_meta: dict[str, Any] | None = None
 
-    def expected(self) -> dict[str, Any]:
-        return self.model_dump(exclude_unset=True)
 
-
-class ResolvesExpectation(_Body):
+class ResolvesExpectation(_Subset):
     """What "this note" resolves to right now, before any send."""
 
-    verb: ClassVar[str] = "resolves"
     frameId: str | None = None
     path: str | None = None
     view: View | None = None
-
-    def expected(self) -> dict[str, Any]:
-        return self.model_dump(exclude_unset=True)
 
 
 class ExpectStep(_Body):
@@ -330,7 +312,7 @@ class ExpectStep(_Body):
     caveat: bool | None = None
     partial: bool | None = None
     replyContains: str | None = None
-    ambientStatus: Literal["stored", "absent", "rejected"] | None = None
+    ambientStatus: AmbientStatus | None = None
     resolves: ResolvesExpectation | None = None
 
     @field_validator("dropped")
@@ -383,24 +365,22 @@ Step = (
 )
 
 _MAPPING_VERBS: dict[str, type[_Body]] = {
-    "mount": MountStep,
-    "type": TypeStep,
-    "select": SelectStep,
-    "view": ViewStep,
-    "open": OpenStep,
-    "expect": ExpectStep,
+    model.verb: model for model in (MountStep, TypeStep, SelectStep, ViewStep, OpenStep, ExpectStep)
 }
 # Verbs whose value is one plain string, and the field it fills.
 _SCALAR_VERBS: dict[str, tuple[type[_Body], str]] = {
-    "activate": (ActivateStep, "frame"),
-    "popout": (PopoutStep, "frame"),
-    "unmount": (UnmountStep, "frame"),
-    "switch-workspace": (SwitchWorkspaceStep, "workspace"),
-    "caption": (CaptionStep, "text"),
+    model.verb: (model, field_name)
+    for model, field_name in (
+        (ActivateStep, "frame"),
+        (PopoutStep, "frame"),
+        (UnmountStep, "frame"),
+        (SwitchWorkspaceStep, "workspace"),
+        (CaptionStep, "text"),
+    )
 }
-VERBS: tuple[str, ...] = (*_MAPPING_VERBS, *_SCALAR_VERBS, "send")
+VERBS: tuple[str, ...] = (*_MAPPING_VERBS, *_SCALAR_VERBS, SendStep.verb)
 # Steps that make sense while a flush is in flight: the user keeps working.
-_DURING_FLUSH_EXCLUDED = frozenset({"send", "expect", "caption"})
+_DURING_FLUSH_EXCLUDED = frozenset({SendStep.verb, ExpectStep.verb, CaptionStep.verb})
 
 
 # -- the scenario ----------------------------------------------------------------
@@ -427,8 +407,7 @@ class Scenario:
             return str(self.source)
 
 
-class _BackendBody(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+class _BackendBody(_Strict):
     saveDelay: Annotated[float, Field(ge=0, le=60)] = 0.0
 
 
@@ -498,7 +477,7 @@ class _StepParser:
         if nested and verb in _DURING_FLUSH_EXCLUDED:
             self.problem(step, where, f"'{verb}' cannot run during a flush")
             return None
-        if verb == "send":
+        if verb == SendStep.verb:
             return self._parse_send(body, step, where)
         if verb in _SCALAR_VERBS:
             model, field_name = _SCALAR_VERBS[verb]

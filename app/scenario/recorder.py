@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from PySide6.QtGui import QTextCursor
 
+from app.scenario.model import NO_DROP
 from bridge.pointer import AmbientPointer, decode_header
+from renderer.frames.assistant import ASSISTANT_FRAME_ID
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.providers import WORKSPACE_PROVIDER, PlaceholderProviderFrame
 
@@ -153,11 +155,13 @@ class ScenarioRecorder:
         path.write_text(text, encoding="utf-8")
         return len(data["steps"])
 
+    @property
+    def _current(self) -> list[Step]:
+        """Where the next step goes: under the send whose flush is in flight, else the top."""
+        return self._during if self._during is not None else self.steps
+
     def _record(self, step: Step) -> None:
-        if self._during is not None:
-            self._during.append(step)
-        else:
-            self.steps.append(step)
+        self._current.append(step)
 
     # -- frames ----------------------------------------------------------------------
 
@@ -176,7 +180,7 @@ class ScenarioRecorder:
             self._connect(frame.popout_requested, self._on_popout_requested)
         else:
             self._known[frame_id] = None
-            if record and frame_id != "assistant":
+            if record and frame_id != ASSISTANT_FRAME_ID:
                 self._record({"mount": {"frame": frame_id, "provider": _provider_name(frame)}})
 
     def _on_frames_changed(self) -> None:
@@ -197,7 +201,7 @@ class ScenarioRecorder:
                 self._adopt(frame_id, frame, record=True)
 
     def _on_popout_requested(self, frame_id: str) -> None:
-        target = self._during if self._during is not None else self.steps
+        target = self._current
         if target and target[-1] == {"unmount": frame_id}:
             # The window's own handler ran first and the frame already left: that was this.
             target[-1] = {"popout": frame_id}
@@ -246,7 +250,7 @@ class ScenarioRecorder:
         cursor.setPosition(position)
         cursor.setPosition(position + added, QTextCursor.MoveMode.KeepAnchor)
         text = cursor.selectedText().replace(_PARAGRAPH_SEPARATOR, "\n")
-        target = self._during if self._during is not None else self.steps
+        target = self._current
         last = target[-1] if target else None
         if last is not None and "type" in last and last["type"]["frame"] == frame.frame_id:
             typed = last["type"]
@@ -303,7 +307,7 @@ def _expectation(record: TurnRecord) -> dict[str, Any]:
         if "selection" not in pointer:
             pointer["selection"] = None
         expect["pointer"] = pointer
-        expect["dropped"] = "none"
+        expect["dropped"] = NO_DROP
     else:
         expect["pointer"] = None
         expect["dropped"] = capture.dropped

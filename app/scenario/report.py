@@ -45,6 +45,7 @@ class SendRecord:
     ambient_reason: str | None
     tools: list[str]
     tool_results: list[dict[str, Any]]
+    caveats: list[str]
     reply: str | None
     error: str | None
     stored: dict[str, Any] | None

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import QApplication
 
 from app.main_window import MainWindow
 from app.scenario.model import (
-    ASSISTANT_FRAME,
     NO_DROP,
     ActivateStep,
     CaptionStep,
@@ -43,12 +42,13 @@ from app.scenario.model import (
 )
 from app.scenario.pictures import render_popout, side_by_side
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
-from app.scenario.waiting import WaitTimeout, wait_until
+from app.scenario.waiting import WaitTimeout, connected, wait_until
 from app.session import AppSession
 from bridge.pointer import AmbientPointer, decode_header
-from renderer.frames.assistant import chip_text
+from renderer.frames.assistant import ASSISTANT_FRAME_ID, chip_text
 from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
+from renderer.frames.turns import TurnRecord
 from workers.messages import CAVEAT
 
 LOAD_TIMEOUT_SECONDS = 20.0
@@ -66,6 +66,13 @@ class StepError(Exception):
 
 def _quiet(_line: str) -> None:
     return None
+
+
+def _failure(error: Exception) -> str:
+    """Why a step failed: the runner's own words as they are, anything else by its type."""
+    if isinstance(error, (StepError, WaitTimeout)):
+        return str(error)
+    return f"the app raised {type(error).__name__}: {error}"
 
 
 def ensure_application() -> QApplication:
@@ -172,13 +179,9 @@ class ScenarioReplay:
             began = time.monotonic()
             try:
                 self._perform(step, outcome)
-            except (StepError, WaitTimeout) as error:
-                outcome.status = "failed"
-                outcome.error = str(error)
-                stopped = True
             except Exception as error:
                 outcome.status = "failed"
-                outcome.error = f"the app raised {type(error).__name__}: {error}"
+                outcome.error = _failure(error)
                 stopped = True
             outcome.duration_ms = (time.monotonic() - began) * 1000
             if self.shots is not None:
@@ -220,7 +223,7 @@ class ScenarioReplay:
         elif isinstance(step, PopoutStep):
             self._pop_out(step.frame)
         elif isinstance(step, UnmountStep):
-            if step.frame == ASSISTANT_FRAME:
+            if step.frame == ASSISTANT_FRAME_ID:
                 raise StepError("the assistant frame always exists and cannot be unmounted")
             self._frame(step.frame)
             window.close_frame(step.frame)
@@ -239,8 +242,7 @@ class ScenarioReplay:
     def _switch_workspace(self, name: str) -> None:
         window = self.window
         failures: list[str] = []
-        window.workspace_switch_failed.connect(failures.append)
-        try:
+        with connected(window.workspace_switch_failed, failures.append):
             window.switch_workspace(name)
             wait_until(
                 lambda: not window.is_switching_workspace or bool(failures),
@@ -248,9 +250,6 @@ class ScenarioReplay:
                 what=f"workspace '{name}' to open",
                 wake_on=[window.workspace_switched, window.workspace_switch_failed],
             )
-        finally:
-            with contextlib.suppress(RuntimeError, TypeError):
-                window.workspace_switch_failed.disconnect(failures.append)
         if failures:
             raise StepError(f"the switch to workspace '{name}' failed: {failures[-1]}")
         self._wait_all_loaded()
@@ -292,17 +291,13 @@ class ScenarioReplay:
     def _wait_loaded(self, frame_id: str) -> None:
         frame = self._inbox(frame_id)
         failures: list[str] = []
-        frame.load_failed.connect(failures.append)
-        try:
+        with connected(frame.load_failed, failures.append):
             wait_until(
                 lambda: frame.is_loaded or bool(failures),
                 timeout=LOAD_TIMEOUT_SECONDS,
                 what=f"'{frame_id}' to load {frame.path}",
                 wake_on=[frame.loaded, frame.load_failed],
             )
-        finally:
-            with contextlib.suppress(RuntimeError, TypeError):
-                frame.load_failed.disconnect(failures.append)
         if failures and not frame.is_loaded:
             raise StepError(f"'{frame_id}' could not load {frame.path}: {failures[-1]}")
 
@@ -330,18 +325,17 @@ class ScenarioReplay:
                 nested.append(inner_outcome)
                 try:
                     self._act(inner)
-                except (StepError, WaitTimeout) as error:
-                    inner_outcome.status = "failed"
-                    inner_outcome.error = str(error)
-                    return
                 except Exception as error:
                     inner_outcome.status = "failed"
-                    inner_outcome.error = f"the app raised {type(error).__name__}: {error}"
+                    inner_outcome.error = _failure(error)
                     return
 
-        if step.during_flush:
-            assistant.flush_started.connect(on_flush_started)
-        try:
+        listening = (
+            connected(assistant.flush_started, on_flush_started)
+            if step.during_flush
+            else contextlib.nullcontext()
+        )
+        with listening:
             assistant.send(step.message, include_ambient=step.include_ambient)
             wait_until(
                 lambda: len(assistant.records) > before,
@@ -349,10 +343,6 @@ class ScenarioReplay:
                 what=f"the reply to {step.message!r}",
                 wake_on=[assistant.turn_finished],
             )
-        finally:
-            if step.during_flush:
-                with contextlib.suppress(RuntimeError, TypeError):
-                    assistant.flush_started.disconnect(on_flush_started)
         self.result.steps.extend(nested)
         record = assistant.records[-1]
         self.latest = self._observe(outcome.number, step, record, bool(ran_during_flush))
@@ -366,7 +356,7 @@ class ScenarioReplay:
         if failed_inner:
             raise StepError(f"step {failed_inner[0].number} failed: {failed_inner[0].error}")
 
-    def _observe(self, number: str, step: SendStep, record: Any, ran: bool) -> SendRecord:
+    def _observe(self, number: str, step: SendStep, record: TurnRecord, ran: bool) -> SendRecord:
         capture = record.capture
         pointer: dict[str, Any] | None = None
         if capture.header is not None:
@@ -395,6 +385,7 @@ class ScenarioReplay:
                 {"name": call.name, "arguments": call.arguments, "result": call.result}
                 for call in reply.tool_calls
             ],
+            caveats=record.caveats,
             reply=None if reply is None else reply.reply,
             error=record.error,
             stored=self._read_delivery(record.conversation),
@@ -436,11 +427,7 @@ class ScenarioReplay:
         if "tools" in given and send.tools != step.tools:
             mismatches.append(Mismatch("tools", step.tools, send.tools))
         if "caveat" in given:
-            caveats = [
-                result["result"].get("caveat")
-                for result in send.tool_results
-                if isinstance(result.get("result"), dict) and result["result"].get("caveat")
-            ]
+            caveats = send.caveats
             wrong_text = any(caveat != CAVEAT for caveat in caveats)
             if bool(caveats) != step.caveat or (step.caveat and wrong_text):
                 mismatches.append(Mismatch("caveat", CAVEAT if step.caveat else None, caveats))

@@ -7,7 +7,7 @@ The runner never sleeps: it spins a local event loop so the app keeps working
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from PySide6.QtCore import QEventLoop, QTimer, SignalInstance
@@ -18,6 +18,18 @@ _RECHECK_MS = 25
 
 class WaitTimeout(Exception):
     """The condition did not hold in time; the message says what was awaited."""
+
+
+@contextlib.contextmanager
+def connected(signal: SignalInstance, slot: Callable[..., Any]) -> Iterator[None]:
+    """``slot`` hears ``signal`` while the block runs, and no longer."""
+    signal.connect(slot)
+    try:
+        yield
+    finally:
+        # The sender may have been deleted meanwhile.
+        with contextlib.suppress(RuntimeError, TypeError):
+            signal.disconnect(slot)
 
 
 def wait_until(
@@ -42,20 +54,15 @@ def wait_until(
             loop.quit()
 
     recheck.timeout.connect(check)
-    connected: list[SignalInstance] = []
-    for signal in wake_on:
-        signal.connect(check)
-        connected.append(signal)
-    deadline.start(max(1, int(timeout * 1000)))
-    recheck.start()
-    try:
-        loop.exec()
-    finally:
-        deadline.stop()
-        recheck.stop()
-        for signal in connected:
-            # The sender may have been deleted meanwhile.
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect(check)
+    with contextlib.ExitStack() as wakers:
+        for signal in wake_on:
+            wakers.enter_context(connected(signal, check))
+        deadline.start(max(1, int(timeout * 1000)))
+        recheck.start()
+        try:
+            loop.exec()
+        finally:
+            deadline.stop()
+            recheck.stop()
     if not condition():
         raise WaitTimeout(f"timed out after {timeout:g} s waiting for {what}")

@@ -8,6 +8,7 @@ import pytest
 
 from app.scenario import cli
 from app.scenario.model import (
+    ASSISTANT_FRAME,
     ActivateStep,
     CaptionStep,
     ExpectStep,
@@ -24,6 +25,7 @@ from app.scenario.model import (
     load_all,
     load_scenario,
 )
+from renderer.frames.assistant import ASSISTANT_FRAME_ID
 
 CONTRACT_EXAMPLE = """\
 name: two inbox frames, the assistant keeps the last choice
@@ -109,6 +111,11 @@ def test_json_is_accepted_as_yaml(tmp_path: Path) -> None:
     text = '{"name": "json", "steps": [{"activate": "assistant"}, {"caption": "hello"}]}'
     scenario = load_scenario(write(tmp_path, text, "case.json"))
     assert [type(step) for step in scenario.steps] == [ActivateStep, CaptionStep]
+
+
+def test_the_format_names_the_assistant_frame_as_the_window_does() -> None:
+    # The model stays free of Qt, so it keeps its own copy of the contract's name.
+    assert ASSISTANT_FRAME == ASSISTANT_FRAME_ID
 
 
 def test_null_pointer_and_stored_mean_no_header_and_null_columns(tmp_path: Path) -> None:
