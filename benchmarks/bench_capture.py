@@ -80,7 +80,7 @@ def _capture_ratio(label: str, size: int) -> Measurement:
     def floor() -> None:
         hashlib.sha256(text.encode("utf-8")).hexdigest()
 
-    ratios = paired_ratios(capture, floor, repeat=9, number=CALLS_PER_SAMPLE[size])
+    ratios = paired_ratios(capture, floor, number=CALLS_PER_SAMPLE[size])
     large = size >= 64 * KIB
     return Measurement(
         name=f"capture/floor, {label} note (no flush)",
@@ -120,11 +120,10 @@ def _store_ratios() -> list[Measurement]:
     publish = paired_ratios(
         lambda: _publish_cycle(large, large_runtime),
         lambda: _publish_cycle(small, small_runtime),
-        repeat=9,
         number=calls,
     )
     activate = paired_ratios(
-        lambda: _activate_cycle(large), lambda: _activate_cycle(small), repeat=9, number=calls
+        lambda: _activate_cycle(large), lambda: _activate_cycle(small), number=calls
     )
     assert large.resolve() == Resolution("inbox-2", "notes/weekly-review.md", "edit")
     return [

@@ -93,7 +93,7 @@ def _header_cost(url: str, session: requests.Session, text: str) -> Measurement:
 
     with_header()  # warm both paths
     without_header()
-    time_ratios = paired_ratios(with_header, without_header, repeat=9, number=TURNS_PER_SAMPLE)
+    time_ratios = paired_ratios(with_header, without_header, number=TURNS_PER_SAMPLE)
     # time(with)/time(without) inverted: turns per second with the header over without.
     rate_ratios = [1 / ratio for ratio in time_ratios]
     return Measurement(
@@ -126,7 +126,7 @@ def _turn_against_get(
         return session.get(document_url, timeout=10).content
 
     answer: dict[str, Any] = json.loads(turn())
-    return answer, paired_ratios(turn, plain_get, repeat=9, number=READS_PER_SAMPLE)
+    return answer, paired_ratios(turn, plain_get, number=READS_PER_SAMPLE)
 
 
 def _read_cost(url: str, session: requests.Session, text: str) -> Measurement:

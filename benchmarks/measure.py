@@ -53,18 +53,30 @@ def time_call(action: Callable[[], object], *, repeat: int = 7, number: int = 1)
     return samples
 
 
+PAIRED_SAMPLES = 21
+"""Pairs per measurement: enough that one burst of load from elsewhere moves no median."""
+
+
 def paired_ratios(
     subject: Callable[[], object],
     floor: Callable[[], object],
     *,
-    repeat: int = 9,
+    repeat: int = PAIRED_SAMPLES,
     number: int = 1,
 ) -> list[float]:
-    """Ratios subject/floor, each pair timed back to back so noise hits both alike."""
+    """Ratios subject/floor, each pair timed back to back so noise hits both alike.
+
+    The order inside a pair alternates, so neither side always runs on a cache the
+    other just warmed.
+    """
     ratios = []
-    for _ in range(repeat):
-        floor_time = time_call(floor, repeat=1, number=number)[0]
-        subject_time = time_call(subject, repeat=1, number=number)[0]
+    for index in range(repeat):
+        if index % 2:
+            subject_time = time_call(subject, repeat=1, number=number)[0]
+            floor_time = time_call(floor, repeat=1, number=number)[0]
+        else:
+            floor_time = time_call(floor, repeat=1, number=number)[0]
+            subject_time = time_call(subject, repeat=1, number=number)[0]
         ratios.append(subject_time / floor_time if floor_time > 0 else float("inf"))
     return ratios
 
