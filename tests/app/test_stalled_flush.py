@@ -11,9 +11,9 @@ import time
 import pytest
 from PySide6.QtCore import QTimer
 
-from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
 from tests.app.conftest import AppFactory
 
+FLUSH_LIMIT_SECONDS = 1.5  # R10: the bound on preparing a send
 SAVE_DELAY_SECONDS = 4.0
 TICK_MS = 10
 MAX_STALL_SECONDS = 0.050

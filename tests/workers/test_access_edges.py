@@ -29,8 +29,8 @@ from tests.workers.conftest import (
 from workers import messages
 from workers.app import create_app
 from workers.dependencies import BackendState
-from workers.settings import ACCESS_TTL, Settings
-from workers.tools import MAX_MAX_BYTES, ToolContext, read_active_note, read_document
+from workers.settings import Settings
+from workers.tools import ToolContext, read_active_note, read_document
 
 SECRET = "TOP SECRET outside the workspace"
 
@@ -104,7 +104,7 @@ def test_r22_r28_key_session_expiring_during_a_live_row_refuses_both_tools(
     backend.turn("one", key=key, ambient=pointer_header("notes/a.md", NOTES["notes/a.md"]))
     context = _context(backend, key)
     assert read_active_note(context, {})["status"] == "ok"
-    backend.clock.advance(ACCESS_TTL)
+    backend.clock.advance(timedelta(minutes=15))
     active = read_active_note(context, {})
     named = read_document(context, {"path": "notes/a.md"})
     assert active["status"] == named["status"] == "access_denied"
@@ -115,7 +115,7 @@ def test_r22_r28_key_session_expiring_during_a_live_row_refuses_both_tools(
 def test_key_session_expires_exactly_15_minutes_after_it_was_issued(backend: Backend) -> None:
     key = backend.key()
     document = f"/v1/workspaces/{WORKSPACE}/documents/notes/a.md"
-    backend.clock.advance(ACCESS_TTL - timedelta(milliseconds=1))
+    backend.clock.advance(timedelta(minutes=15) - timedelta(milliseconds=1))
     assert backend.client.get(document, headers=backend.headers(key)).status_code == 200
     backend.clock.advance(timedelta(milliseconds=1))
     response = backend.client.get(document, headers=backend.headers(key))
@@ -125,11 +125,11 @@ def test_key_session_expires_exactly_15_minutes_after_it_was_issued(backend: Bac
 
 def test_r21_read_document_is_clamped_to_256_kib_too(backend: Backend) -> None:
     key = backend.key()
-    big = "y" * (MAX_MAX_BYTES + 1000)
+    big = "y" * (262_144 + 1000)
     (backend.root / "notes" / "big.md").write_text(big, encoding="utf-8")
     result = _tool(backend, key, 'read_document {"path": "notes/big.md", "maxBytes": 100000000}')
     assert result["status"] == "ok" and result["partial"] is True
-    assert len(result["text"]) == MAX_MAX_BYTES and result["bytes"] == len(big)
+    assert len(result["text"]) == 262_144 and result["bytes"] == len(big)
 
 
 def test_r25_r26_a_note_of_exactly_max_bytes_is_complete_and_compared(backend: Backend) -> None:

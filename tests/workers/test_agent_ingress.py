@@ -8,11 +8,9 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from bridge.pointer import MAX_HEADER_BYTES
 from tests.workers.conftest import NOTES, Backend, pointer_header
 from workers import messages
 from workers.schema import agent_delivery_credentials
-from workers.settings import ACCESS_TTL
 
 
 def _rows(backend: Backend) -> list[dict[str, object]]:
@@ -94,7 +92,7 @@ def test_r18_bad_headers_are_rejected_and_the_turn_proceeds(backend: Backend) ->
         "wrong type": _encode(json.dumps({**good, "bytes": "12"}).encode()),
         "bad path": _encode(json.dumps({**good, "path": "../etc/passwd"}).encode()),
         "unknown view": _encode(json.dumps({**good, "view": "kanban"}).encode()),
-        "oversize": "A" * (MAX_HEADER_BYTES + 1),
+        "oversize": "A" * 2049,
         "empty": "",
     }
     for label, header in bad_headers.items():
@@ -135,7 +133,7 @@ def test_r19_delivery_row_lives_15_minutes_from_the_latest_send(backend: Backend
     backend.clock.advance(timedelta(minutes=10))
     stored = backend.delivery(key)
     assert stored is not None and stored["expiresAt"] == "2026-11-29T19:25:00.000Z"
-    backend.clock.advance(ACCESS_TTL)
+    backend.clock.advance(timedelta(minutes=15))
     assert backend.delivery(key) is None
     assert _rows(backend) == []  # purged when touched
 
@@ -156,7 +154,7 @@ def test_r19_expired_delivery_row_makes_tools_refuse(backend: Backend) -> None:
         clock=backend.clock,
     )
     assert read_active_note(context, {})["status"] == "ok"
-    backend.clock.advance(ACCESS_TTL)
+    backend.clock.advance(timedelta(minutes=15))
     active = read_active_note(context, {})
     named = read_document(context, {"path": "notes/a.md"})
     assert active["status"] == named["status"] == "access_denied"

@@ -11,7 +11,6 @@ import json
 from typing import Any
 
 from bridge.pointer import (
-    MAX_HEADER_BYTES,
     AmbientPointer,
     HeaderRejection,
     Selection,
@@ -22,6 +21,7 @@ from tests.support.pointers import make_pointer
 from tests.workers.conftest import NOTES, Backend, pointer_header
 
 SEGMENT = "d" * 200
+HEADER_LIMIT = 2048  # R15: bytes of the complete encoded header value
 
 
 def _pointer(path: str, frame_id: str = "inbox-1") -> AmbientPointer:
@@ -54,9 +54,9 @@ def _refused_at_ingress(backend: Backend, key: str, value: str) -> dict[str, Any
 
 
 def test_r15_a_header_of_exactly_2048_bytes_is_sent_and_stored(backend: Backend) -> None:
-    pointer = _pointer_of_json_size(MAX_HEADER_BYTES // 4 * 3)
+    pointer = _pointer_of_json_size(1536)  # 1,536 bytes of JSON encode to 2,048
     header = encode_header(pointer)
-    assert header is not None and len(header) == MAX_HEADER_BYTES
+    assert header is not None and len(header) == HEADER_LIMIT
     assert decode_header(header) == pointer
     key = backend.key()
     reply = backend.turn("/tool list_documents", key=key, ambient=header)
@@ -66,13 +66,13 @@ def test_r15_a_header_of_exactly_2048_bytes_is_sent_and_stored(backend: Backend)
 
 
 def test_r15_one_byte_more_is_omitted_whole_and_refused_by_the_ingress(backend: Backend) -> None:
-    pointer = _pointer_of_json_size(MAX_HEADER_BYTES // 4 * 3 + 1)
+    pointer = _pointer_of_json_size(1537)
     full = _base64url(pointer.to_json().encode())
-    assert len(full) == MAX_HEADER_BYTES + 2  # base64url has no length 2,049
+    assert len(full) == 2050  # base64url has no length 2,049
     assert encode_header(pointer) is None  # never a truncated value
     rejection = decode_header(full)
     assert isinstance(rejection, HeaderRejection)
-    assert str(MAX_HEADER_BYTES) in rejection.reason
+    assert "2048" in rejection.reason
     ambient = _refused_at_ingress(backend, backend.key(), full)
     assert ambient == {"status": "rejected", "reason": rejection.reason}
 

@@ -14,7 +14,6 @@ import pytest
 
 from tests.workers.conftest import Backend, pointer_header
 from workers import messages
-from workers.tools import MAX_MAX_BYTES
 
 
 def _strict(raw: bytes) -> Any:
@@ -72,7 +71,7 @@ def test_tool_arguments_json_cannot_carry_get_a_plain_reply(
 def test_r21_an_integer_beyond_64_bits_is_still_clamped(backend: Backend) -> None:
     huge = 2**80
     key = backend.key()
-    text = "x" * (MAX_MAX_BYTES + 10)
+    text = "x" * (262_144 + 10)
     (backend.root / "notes" / "big.md").write_text(text, encoding="utf-8")
     response = backend.client.post(
         "/v1/agent/turns",
@@ -82,7 +81,7 @@ def test_r21_an_integer_beyond_64_bits_is_still_clamped(backend: Backend) -> Non
     (call,) = _strict(response.content)["toolCalls"]
     assert call["arguments"] == {"maxBytes": huge}
     assert call["result"]["status"] == "ok" and call["result"]["partial"] is True
-    assert len(call["result"]["text"]) == MAX_MAX_BYTES
+    assert len(call["result"]["text"]) == 262_144
 
 
 @pytest.mark.parametrize(
