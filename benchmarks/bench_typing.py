@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from benchmarks.measure import Measurement, median
+from benchmarks.measure import Measurement, alternating_pairs, median, ratio
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
@@ -27,7 +27,6 @@ NOTE_BYTES = 1024 * 1024
 CHARS_PER_SAMPLE = 120
 SAVE_DELAY_SECONDS = 4.0
 STALL_SENDS = 3
-SAMPLES = 21
 TICK_MS = 10
 
 
@@ -120,12 +119,10 @@ def _typing_overhead(root: Path) -> Measurement:
 
         for editor in (frame.editor, bare):  # warm both: the first layout of a 1 MiB note
             type_into(editor)
-        subject_seconds: list[float] = []
-        floor_seconds: list[float] = []
-        for _ in range(SAMPLES):
-            floor_seconds.append(type_into(bare))
-            subject_seconds.append(type_into(frame.editor))
-        ratios = [s / f for s, f in zip(subject_seconds, floor_seconds, strict=True)]
+        subject_seconds, floor_seconds = alternating_pairs(
+            lambda: type_into(frame.editor), lambda: type_into(bare)
+        )
+        ratios = [ratio(s, f) for s, f in zip(subject_seconds, floor_seconds, strict=True)]
         bare.setParent(None)
         bare.deleteLater()
     finally:

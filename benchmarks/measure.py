@@ -56,29 +56,69 @@ def time_call(action: Callable[[], object], *, repeat: int = 7, number: int = 1)
 PAIRED_SAMPLES = 21
 """Pairs per measurement: enough that one burst of load from elsewhere moves no median."""
 
+_pairs = PAIRED_SAMPLES
+
+
+def set_pairs(count: int) -> None:
+    """Pairs for every later measurement of this run (``--pairs``: fewer for a quick check)."""
+    global _pairs
+    if count < 1:
+        raise ValueError("a measurement needs at least one pair")
+    _pairs = count
+
+
+def pairs() -> int:
+    """Pairs per measurement in this run: :data:`PAIRED_SAMPLES` unless ``--pairs`` said."""
+    return _pairs
+
+
+def alternating_pairs(
+    subject: Callable[[], float],
+    floor: Callable[[], float],
+    *,
+    repeat: int | None = None,
+) -> tuple[list[float], list[float]]:
+    """Seconds of ``subject`` and of ``floor``, measured pair by pair.
+
+    Each callable times itself and returns its seconds, so set-up it does before
+    the clock starts stays out. The order inside a pair alternates, so neither side
+    always runs on a cache the other just warmed, nor always second under a burst of
+    load that began during the first.
+    """
+    subject_seconds: list[float] = []
+    floor_seconds: list[float] = []
+    for index in range(pairs() if repeat is None else repeat):
+        if index % 2:
+            subject_seconds.append(subject())
+            floor_seconds.append(floor())
+        else:
+            floor_seconds.append(floor())
+            subject_seconds.append(subject())
+    return subject_seconds, floor_seconds
+
+
+def ratio(subject_seconds: float, floor_seconds: float) -> float:
+    return subject_seconds / floor_seconds if floor_seconds > 0 else float("inf")
+
 
 def paired_ratios(
     subject: Callable[[], object],
     floor: Callable[[], object],
     *,
-    repeat: int = PAIRED_SAMPLES,
+    repeat: int | None = None,
     number: int = 1,
 ) -> list[float]:
     """Ratios subject/floor, each pair timed back to back so noise hits both alike.
 
-    The order inside a pair alternates, so neither side always runs on a cache the
-    other just warmed.
+    Each side is timed over ``number`` calls; the order inside a pair alternates
+    (see :func:`alternating_pairs`).
     """
-    ratios = []
-    for index in range(repeat):
-        if index % 2:
-            subject_time = time_call(subject, repeat=1, number=number)[0]
-            floor_time = time_call(floor, repeat=1, number=number)[0]
-        else:
-            floor_time = time_call(floor, repeat=1, number=number)[0]
-            subject_time = time_call(subject, repeat=1, number=number)[0]
-        ratios.append(subject_time / floor_time if floor_time > 0 else float("inf"))
-    return ratios
+    subject_seconds, floor_seconds = alternating_pairs(
+        lambda: time_call(subject, repeat=1, number=number)[0],
+        lambda: time_call(floor, repeat=1, number=number)[0],
+        repeat=repeat,
+    )
+    return [ratio(s, f) for s, f in zip(subject_seconds, floor_seconds, strict=True)]
 
 
 def median(values: list[float]) -> float:
