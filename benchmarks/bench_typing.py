@@ -2,7 +2,9 @@
 
 1. Characters per second typed (real key events) into a 1 MiB note in a mounted,
    published Inbox frame with the assistant's chip subscribed, against the same
-   editor alone: the ratio should stay at or under 1.05.
+   editor alone: the ratio should stay at or under 1.05. Timed in CPU time of the whole
+   process (``CPU_CLOCK``), so work the frame hands to other threads still counts and
+   the time the cores spend on other processes does not.
 2. The longest gap between ticks of a 10 ms timer while a send waits on a flush
    whose saves the backend delays by 4 s (R12): the GUI thread must not stall.
 """
@@ -16,7 +18,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from benchmarks.measure import Measurement, alternating_pairs, median, ratio
+from benchmarks.measure import CPU_CLOCK, Measurement, alternating_pairs, median, ratio
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
@@ -113,9 +115,9 @@ def _typing_overhead(root: Path) -> Measurement:
             cursor = editor.textCursor()
             cursor.setPosition(editor.document().findBlockByNumber(line).position())
             editor.setTextCursor(cursor)
-            started = time.perf_counter()
+            started = CPU_CLOCK()
             QTest.keyClicks(editor, text)
-            return time.perf_counter() - started
+            return CPU_CLOCK() - started
 
         for editor in (frame.editor, bare):  # warm both: the first layout of a 1 MiB note
             type_into(editor)
@@ -134,8 +136,8 @@ def _typing_overhead(root: Path) -> Measurement:
         target=TYPING_TARGET_RATIO,
         samples=ratios,
         details={
-            "chars_per_second_with_frame": round(CHARS_PER_SAMPLE / median(subject_seconds), 1),
-            "chars_per_second_bare_editor": round(CHARS_PER_SAMPLE / median(floor_seconds), 1),
+            "chars_per_cpu_second_with_frame": round(CHARS_PER_SAMPLE / median(subject_seconds)),
+            "chars_per_cpu_second_bare_editor": round(CHARS_PER_SAMPLE / median(floor_seconds)),
         },
     )
 

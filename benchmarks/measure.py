@@ -6,7 +6,20 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal
+
+Clock = Callable[[], float]
+
+WALL_CLOCK: Final[Clock] = time.perf_counter
+"""Elapsed time: what a person waits, and everything else the machine does meanwhile."""
+
+CPU_CLOCK: Final[Clock] = time.process_time
+"""CPU time of this process, every thread, user and system: what one side costs.
+
+For a cost ratio between two sides that both run in this process (the backend is
+embedded in a thread), so time the cores spent on other processes, which on a
+shared machine moves a wall-clock pair by tens of percent, is left out.
+"""
 
 
 @dataclass(frozen=True)
@@ -42,14 +55,20 @@ class Measurement:
         }
 
 
-def time_call(action: Callable[[], object], *, repeat: int = 7, number: int = 1) -> list[float]:
+def time_call(
+    action: Callable[[], object],
+    *,
+    repeat: int = 7,
+    number: int = 1,
+    clock: Clock = WALL_CLOCK,
+) -> list[float]:
     """Seconds per call, one sample per repetition (each the mean of ``number`` calls)."""
     samples = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         for _ in range(number):
             action()
-        samples.append((time.perf_counter() - start) / number)
+        samples.append((clock() - start) / number)
     return samples
 
 
@@ -107,15 +126,16 @@ def paired_ratios(
     *,
     repeat: int | None = None,
     number: int = 1,
+    clock: Clock = WALL_CLOCK,
 ) -> list[float]:
     """Ratios subject/floor, each pair timed back to back so noise hits both alike.
 
-    Each side is timed over ``number`` calls; the order inside a pair alternates
-    (see :func:`alternating_pairs`).
+    Each side is timed over ``number`` calls on ``clock``; the order inside a pair
+    alternates (see :func:`alternating_pairs`).
     """
     subject_seconds, floor_seconds = alternating_pairs(
-        lambda: time_call(subject, repeat=1, number=number)[0],
-        lambda: time_call(floor, repeat=1, number=number)[0],
+        lambda: time_call(subject, repeat=1, number=number, clock=clock)[0],
+        lambda: time_call(floor, repeat=1, number=number, clock=clock)[0],
         repeat=repeat,
     )
     return [ratio(s, f) for s, f in zip(subject_seconds, floor_seconds, strict=True)]
