@@ -5,7 +5,7 @@ are ratios against a floor measured in the same run, because this machine is
 shared and noisy. The run exits 1 and names every missed target, 0 when all are
 met, 2 when it cannot run as asked.
 
-    python -m benchmarks [--only bench_capture] [--pairs 5] [--out PATH]
+    python -m benchmarks [--only bench_capture ...] [--pairs 5] [--out PATH]
                          [--target-override 'NAME=VALUE' ...]
 """
 
@@ -40,10 +40,15 @@ def unregistered() -> list[str]:
 
 
 def _arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
-    parser.add_argument(
-        "--only", action="append", choices=BENCHMARKS, help="run this benchmark module only"
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument(
+        "--only", action="append", default=[], choices=BENCHMARKS, help="run this module only"
+    )
+    parser.add_argument("modules", nargs="*", metavar="MODULE", help="the same as --only MODULE")
     parser.add_argument(
         "--target-override",
         action="append",
@@ -53,7 +58,11 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--pairs", type=int, help="pairs per measurement (default 21)")
     parser.add_argument("--out", type=Path, default=RESULTS_PATH, help="the results file")
-    return parser.parse_args(argv)
+    arguments = parser.parse_args(argv)
+    for module in arguments.modules:
+        if module not in BENCHMARKS:
+            parser.error(f"{module!r} is not one of {', '.join(BENCHMARKS)}")
+    return arguments
 
 
 def main(argv: list[str]) -> int:
@@ -70,7 +79,7 @@ def main(argv: list[str]) -> int:
         print(error, file=sys.stderr)
         return 2
     measurements: list[Measurement] = []
-    for name in arguments.only or BENCHMARKS:
+    for name in [*arguments.only, *arguments.modules] or BENCHMARKS:
         print(f"running {name} ...", flush=True)
         measurements.extend(importlib.import_module(f"benchmarks.{name}").run())
     try:
