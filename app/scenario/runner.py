@@ -45,8 +45,9 @@ from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
 from app.scenario.waiting import WaitTimeout, connected, wait_until
 from app.session import AppSession
 from bridge.pointer import AmbientPointer, decode_header
-from renderer.frames.assistant import ASSISTANT_FRAME_ID, chip_text
+from renderer.frames.assistant import ASSISTANT_FRAME_ID
 from renderer.frames.base import FrameBase
+from renderer.frames.chip import chip_text
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.turns import TurnRecord
 from workers.messages import CAVEAT
