@@ -26,9 +26,9 @@ from pydantic import (
     model_validator,
 )
 
+from bridge.drops import DROP_REASONS
 from bridge.paths import WorkspacePathError, check_workspace_path
 from bridge.pointer import View
-from renderer.ambient.capture import DROP_REASONS
 from workers.identity import is_workspace_id
 
 ASSISTANT_FRAME = "assistant"

@@ -1,10 +1,11 @@
 """The AI Assistant frame: transcript, context chip, input, and the non-blocking send path.
 
-A send runs on the GUI thread only where it must: :func:`begin_capture` resolves
-the note (R9), the flush is queued to workers and raced against a single-shot
-timer of :data:`FLUSH_LIMIT_SECONDS` (R10, R12), the capture completes by reading
-the live editor (R11), and the turn is posted on a worker. The GUI thread never
-waits on the network; results come back as signals.
+A send is prepared by the Qt-free core, :func:`renderer.ambient.preparation.prepare_send`:
+it resolves the note (R9), bounds the flush and the note's load by 1.5 s (R10,
+R12), reads the live editor (R11) and encodes the pointer (R15). This frame only
+hands it adapters (Qt timers, and the autosave flush, which saves on workers and
+reports back as a signal) and then posts the turn on a worker. The GUI thread
+never waits on the network; results come back as signals.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from PySide6.QtWidgets import (
 
 from bridge.client import TurnReply
 from bridge.errors import BackendError
-from renderer.ambient.capture import FLUSH_LIMIT_SECONDS, CaptureResult, begin_capture
+from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
 from renderer.ambient.clock import Clock, SystemClock
+from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparation, prepare_send
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase
 from renderer.frames.chip import ContextChip
@@ -38,21 +40,19 @@ from renderer.frames.turns import TurnRecord
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.tasks import TaskRunner
+from renderer.qt.timers import QtTimers
 
 ASSISTANT_FRAME_ID = "assistant"
 UNEXPECTED_PROBLEM = "The assistant could not answer because of an unexpected problem. Try again."
 
 
 class _Send:
-    """One send in progress: its capture race and its timing."""
+    """One send in progress: its message, its turn view and, once known, its preparation."""
 
-    def __init__(self, message: str, started: float) -> None:
+    def __init__(self, message: str, view: TurnView) -> None:
         self.message = message
-        self.started = started
-        self.settled = False
-        self.flushed: bool | None = None
-        self.preparation_seconds = 0.0
-        self.view: TurnView | None = None
+        self.view = view
+        self.preparation: SendPreparation | None = None
 
 
 class AssistantFrame(FrameBase):
@@ -82,12 +82,12 @@ class AssistantFrame(FrameBase):
         self._autosave = autosave
         self._link = link
         self._clock = clock or SystemClock()
-        self._flush_limit_ms = round(flush_limit_seconds * 1000)
+        self._timers = QtTimers(self)
+        self._flush_limit = flush_limit_seconds
         self.conversation = conversation
         self.records: list[TurnRecord] = []
         self._queue: deque[tuple[str, bool]] = deque()
         self._current: _Send | None = None
-        self._flush_timer: QTimer | None = None
         self._busy = False
 
         self.transcript = QWidget()
@@ -158,8 +158,8 @@ class AssistantFrame(FrameBase):
     def teardown(self) -> None:
         super().teardown()
         self._unsubscribe()
-        if self._flush_timer is not None:
-            self._flush_timer.stop()
+        if self._current is not None and self._current.preparation is not None:
+            self._current.preparation.cancel()
         self._queue.clear()
 
     @property
@@ -192,36 +192,26 @@ class AssistantFrame(FrameBase):
             self._set_busy(False)
             return
         message, include = self._queue.popleft()
-        send = _Send(message, self._clock.monotonic())
-        self._current = send
         self._set_busy(True)
-        send.view = self._add_turn_view(message)
-        pending = begin_capture(self._store, self._clock, include=include)
-        if not pending.needs_preparation:
-            self._post(send, pending.complete(False))
-            return
+        send = _Send(message, self._add_turn_view(message))
+        self._current = send
+        send.preparation = prepare_send(
+            self._store,
+            clock=self._clock,
+            timers=self._timers,
+            start_flush=self._start_flush,
+            on_prepared=lambda prepared: self._post(send, prepared),
+            include=include,
+            limit=self._flush_limit,
+        )
 
-        def settle(flushed: bool) -> None:
-            if send.settled:
-                return
-            send.settled = True
-            timer.stop()
-            timer.deleteLater()
-            send.flushed = flushed
-            send.preparation_seconds = self._clock.monotonic() - send.started
-            self._post(send, pending.complete(flushed))
-
-        operation = self._autosave.flush()
-        timer = QTimer(self)
-        timer.setSingleShot(True)
-        timer.setTimerType(Qt.TimerType.PreciseTimer)  # coarse timers may fire 5% early
-        timer.timeout.connect(lambda: settle(False))  # R12: send anyway, flushed false
-        operation.finished.connect(settle)
-        self._flush_timer = timer
-        timer.start(self._flush_limit_ms)
+    def _start_flush(self, done: FlushDone) -> None:
+        """The core's flush adapter: autosave saves on workers and reports on the GUI thread."""
+        self._autosave.flush().finished.connect(done)
         self.flush_started.emit()
 
-    def _post(self, send: _Send, capture: CaptureResult) -> None:
+    def _post(self, send: _Send, prepared: PreparedSend) -> None:
+        capture = prepared.capture
         link = self._link()
         conversation = self.conversation
 
@@ -234,16 +224,16 @@ class AssistantFrame(FrameBase):
 
         submitted = self._runner.submit(
             post,
-            on_done=lambda reply: self._finish(send, capture, reply, None),
-            on_error=lambda error: self._finish(send, capture, None, error),
+            on_done=lambda reply: self._finish(send, prepared, reply, None),
+            on_error=lambda error: self._finish(send, prepared, None, error),
         )
         if submitted is None:
-            self._finish(send, capture, None, RuntimeError("The app is closing."))
+            self._finish(send, prepared, None, RuntimeError("The app is closing."))
 
     def _finish(
         self,
         send: _Send,
-        capture: CaptureResult,
+        prepared: PreparedSend,
         reply: object,
         error: BaseException | None,
     ) -> None:
@@ -255,19 +245,17 @@ class AssistantFrame(FrameBase):
             self._keep_in_input(send.message)
         record = TurnRecord(
             message=send.message,
-            capture=capture,
+            capture=prepared.capture,
             reply=reply if isinstance(reply, TurnReply) else None,
             error=message,
-            flushed=send.flushed,
+            flushed=prepared.flushed,
             conversation=self.conversation,
-            preparation_seconds=send.preparation_seconds,
+            preparation_seconds=prepared.seconds,
         )
         self.records.append(record)
-        if send.view is not None:
-            send.view.show_record(record)
-            QTimer.singleShot(0, self, self._scroll_to_end)
+        send.view.show_record(record)
+        QTimer.singleShot(0, self, self._scroll_to_end)
         self._current = None
-        self._flush_timer = None
         self.turn_finished.emit(record)
         self._next()
 

@@ -75,6 +75,9 @@ class QtInboxRuntime:
     def current_view(self) -> View:
         return self._frame.view
 
+    def is_loaded(self) -> bool:
+        return self._frame.is_loaded
+
     def read_text(self) -> str:
         return read_document_text(self._frame.editor)
 
@@ -352,6 +355,8 @@ class InboxFrame(FrameBase):
         self.is_loaded = True
         self._render_view()
         self._set_save_state("new" if new else "saved", announce=not new)
+        if self._mounted:
+            self._store.runtime_loaded(self.frame_id)  # a send waiting for this note goes on
         self.loaded.emit()
 
     def _on_load_error(self, generation: int, error: BaseException) -> None:

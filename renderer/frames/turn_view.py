@@ -13,8 +13,8 @@ from html import escape
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from bridge.drops import DropReason, describe_drop
 from bridge.pointer import decode_header
-from renderer.ambient.capture import DropReason, describe_drop
 from renderer.frames.turns import TurnRecord
 
 _TOOL_TEXT_PREVIEW = 240
