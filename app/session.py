@@ -75,6 +75,7 @@ class AppSession:
         workspace_dir: Path | None,
         data_dir: Path | None,
         save_delay_seconds: float = 0.0,
+        load_delay_seconds: float = 0.0,
         demo: bool = True,
         workspace: str | None = None,
     ) -> AppSession:
@@ -107,7 +108,10 @@ class AppSession:
         server: EmbeddedServer | None = None
         if backend_url is None:
             settings = Settings(
-                data_dir=data_dir, save_delay_seconds=save_delay_seconds, workspace_roots=roots
+                data_dir=data_dir,
+                save_delay_seconds=save_delay_seconds,
+                load_delay_seconds=load_delay_seconds,
+                workspace_roots=roots,
             )
             if demo:
                 install_demo_workspace(settings.workspaces_dir)

@@ -32,6 +32,7 @@ class Settings:
     device_token: str | None = None
     database_url: str | None = None
     save_delay_seconds: float = 0.0
+    load_delay_seconds: float = 0.0
     workspace_roots: dict[str, Path] = field(default_factory=dict)
     clock: Callable[[], datetime] = utc_now
     key_session_ttl: timedelta = ACCESS_TTL

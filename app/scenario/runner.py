@@ -156,6 +156,7 @@ class ScenarioReplay:
             workspace_dir=workspace_dir,
             data_dir=scratch / "data",
             save_delay_seconds=scenario.save_delay,
+            load_delay_seconds=scenario.load_delay,
             demo=False,
         )
         try:
@@ -208,7 +209,8 @@ class ScenarioReplay:
             else:
                 assert step.path is not None
                 window.mount_inbox(step.frame, step.path, step.inbox_view)
-                self._wait_loaded(step.frame)
+                if step.wait:
+                    self._wait_loaded(step.frame)
         elif isinstance(step, ActivateStep):
             self._frame(step.frame)
             window.activate_frame(step.frame)
@@ -220,7 +222,8 @@ class ScenarioReplay:
             self._inbox(step.frame).set_view(step.view)
         elif isinstance(step, OpenStep):
             self._inbox(step.frame).open_path(step.path)
-            self._wait_loaded(step.frame)
+            if step.wait:
+                self._wait_loaded(step.frame)
         elif isinstance(step, PopoutStep):
             self._pop_out(step.frame)
         elif isinstance(step, UnmountStep):

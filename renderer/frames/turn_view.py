@@ -20,7 +20,7 @@ from renderer.frames.turns import TurnRecord
 _TOOL_TEXT_PREVIEW = 240
 _CAVEAT_SHOWN_ABOVE = "(the warning above)"
 # Drops the user did not ask for, shown on the turn itself rather than only in its details.
-_SURPRISING_DROPS: tuple[DropReason, ...] = ("discarded", "oversize", "invalid")
+_SURPRISING_DROPS: tuple[DropReason, ...] = ("discarded", "oversize", "invalid", "loading")
 
 
 class TurnView(QFrame):
