@@ -19,16 +19,16 @@ from app.demo import (
 )
 from app.popouts import PopoutManager
 from bridge.client import BackendClient
+from bridge.environment import DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE
 from bridge.errors import BackendError
+from bridge.paths import WORKSPACE_ID_INVALID, is_workspace_id
 from renderer.ambient.store import AmbientStore
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import BackendLink, WorkspaceLink
 from renderer.qt.recovery import RECOVERY_FOLDER, RecoveryStore
 from renderer.qt.tasks import TaskRunner
-from workers.identity import is_workspace_id
-from workers.messages import WORKSPACE_ID_INVALID
 from workers.server import EmbeddedServer
-from workers.settings import DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE, Settings
+from workers.settings import Settings
 
 DEFAULT_WORKSPACE = "notes"
 

@@ -9,12 +9,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bridge.environment import DATABASE_URL_ENV, DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE
+
 ACCESS_TTL = timedelta(minutes=15)
 """How long a key session and a delivery row live (R19): one constant for both."""
 
-DEVICE_TOKEN_ENV = "AMBIENT_DEVICE_TOKEN"
-DATABASE_URL_ENV = "AMBIENT_DATABASE_URL"
-DEVICE_TOKEN_FILE = "device-token"
 DATABASE_FILE = "ambient.db"
 WORKSPACES_FOLDER = "workspaces"
 

@@ -27,11 +27,11 @@ from pydantic import (
 )
 
 from bridge.drops import DROP_REASONS
-from bridge.paths import WorkspacePathError, check_workspace_path
+from bridge.frames import ASSISTANT_FRAME_ID
+from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
 from bridge.pointer import View
-from workers.identity import is_workspace_id
 
-ASSISTANT_FRAME = "assistant"
+ASSISTANT_FRAME = ASSISTANT_FRAME_ID
 SCENARIO_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 NO_DROP = "none"
 AmbientStatus = Literal["stored", "absent", "rejected"]

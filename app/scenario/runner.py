@@ -44,13 +44,13 @@ from app.scenario.pictures import render_popout, side_by_side
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
 from app.scenario.waiting import WaitTimeout, connected, wait_until
 from app.session import AppSession
+from bridge.caveat import CAVEAT
+from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.pointer import AmbientPointer, decode_header
-from renderer.frames.assistant import ASSISTANT_FRAME_ID
 from renderer.frames.base import FrameBase
 from renderer.frames.chip import chip_text
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.turns import TurnRecord
-from workers.messages import CAVEAT
 
 LOAD_TIMEOUT_SECONDS = 20.0
 TURN_TIMEOUT_SECONDS = 40.0

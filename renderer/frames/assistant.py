@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from bridge.client import TurnReply
 from bridge.errors import BackendError
+from bridge.frames import ASSISTANT_FRAME_ID
 from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
 from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparation, prepare_send
@@ -42,7 +43,6 @@ from renderer.qt.backend import WorkspaceLink
 from renderer.qt.tasks import TaskRunner
 from renderer.qt.timers import QtTimers
 
-ASSISTANT_FRAME_ID = "assistant"
 UNEXPECTED_PROBLEM = "The assistant could not answer because of an unexpected problem. Try again."
 
 

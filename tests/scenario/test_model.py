@@ -25,7 +25,7 @@ from app.scenario.model import (
     load_all,
     load_scenario,
 )
-from renderer.frames.assistant import ASSISTANT_FRAME_ID
+from bridge.frames import ASSISTANT_FRAME_ID
 
 CONTRACT_EXAMPLE = """\
 name: two inbox frames, the assistant keeps the last choice
