@@ -9,7 +9,6 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bridge.paths import MAX_PATH_BYTES, MAX_SEGMENT_BYTES
 from bridge.pointer import AmbientPointer, Selection, decode_header
 from renderer.ambient import AmbientStore
 from tests.core.fakes import FakeClock, FakeEditor, send_flushed
@@ -31,7 +30,7 @@ segments = st.text(
     alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="/\\\x00"),
     min_size=1,
     max_size=40,
-).filter(lambda s: s not in (".", "..") and len(s.encode("utf-8")) <= MAX_SEGMENT_BYTES)
+).filter(lambda s: s not in (".", "..") and len(s.encode("utf-8")) <= 255)
 paths = st.lists(segments, min_size=1, max_size=40).map("/".join)
 frame_ids = st.text(alphabet=st.characters(exclude_categories=["Cs"]), min_size=1, max_size=40)
 bodies = st.text(max_size=3000)
@@ -66,7 +65,7 @@ def test_r8_r14_r15_header_carries_metadata_only_within_the_limit(
         assert result.dropped == "oversize"
         if result.oversize_pointer is None:
             # A path too long for the document API can never fit in a header either.
-            assert len(path.encode("utf-8")) > MAX_PATH_BYTES
+            assert len(path.encode("utf-8")) > 4096
             return
         raw = result.oversize_pointer.to_json().encode("utf-8")
         assert len(base64.urlsafe_b64encode(raw).rstrip(b"=")) > 2048

@@ -8,7 +8,6 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from bridge.pointer import MAX_HEADER_BYTES
 from tests.workers.conftest import NOTES, Backend, pointer_header
 from workers import messages
 from workers.schema import agent_delivery_credentials
@@ -94,7 +93,7 @@ def test_r18_bad_headers_are_rejected_and_the_turn_proceeds(backend: Backend) ->
         "wrong type": _encode(json.dumps({**good, "bytes": "12"}).encode()),
         "bad path": _encode(json.dumps({**good, "path": "../etc/passwd"}).encode()),
         "unknown view": _encode(json.dumps({**good, "view": "kanban"}).encode()),
-        "oversize": "A" * (MAX_HEADER_BYTES + 1),
+        "oversize": "A" * 2049,
         "empty": "",
     }
     for label, header in bad_headers.items():
