@@ -72,16 +72,6 @@ class PendingCapture:
         self.started_at = clock.monotonic()
         self.early_result = early_result
 
-    @property
-    def needs_preparation(self) -> bool:
-        """False when the outcome is already known (excluded, or no Inbox mounted)."""
-        return self.early_result is None
-
-    @property
-    def resolution(self) -> Resolution | None:
-        """The note resolved when the capture began."""
-        return self._resolution
-
     def is_loaded(self) -> bool:
         """Whether the resolved frame shows its note's text now (False when there is none)."""
         runtime = self._live_runtime()

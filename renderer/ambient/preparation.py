@@ -116,7 +116,7 @@ class SendPreparation:
     def _on_loaded(self, _frame_id: str) -> None:
         if self._settled or self._flush_ok is None:
             return
-        if self._pending.is_loaded():
+        if self._pending.is_loaded() or self._pending.is_stale():
             self._complete(self._flush_ok)
 
     def _on_bound(self) -> None:

@@ -310,6 +310,21 @@ def test_another_frame_loading_does_not_end_the_wait(clock: FakeClock) -> None:
     assert send.capture.dropped == "loading" and waiting.text_reads == 0
 
 
+def test_r13_a_switch_while_waiting_for_the_load_discards_without_reading(
+    clock: FakeClock,
+) -> None:
+    waiting = FakeEditor("inbox-1", "notes/a.md", "", loaded=False)
+    other = FakeEditor("inbox-2", "notes/b.md", "beta")
+    store = mounted(other, waiting)
+    store.activate("inbox-1")
+    send = Send(store, clock)
+    send.flush.finish(True)
+    store.activate("inbox-2")  # the user moved on before a.md arrived
+    load(store, waiting, "alpha")
+    assert send.capture.dropped == "discarded"
+    assert waiting.text_reads == 0 and other.text_reads == 0
+
+
 # -- R7, R13: discarded when things change in flight ----------------------------
 
 
