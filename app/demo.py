@@ -11,7 +11,7 @@ from pathlib import Path
 
 import platformdirs
 
-from workers.identity import is_workspace_id
+from bridge.paths import is_workspace_id
 
 APP_NAME = "ambient-notes"
 DEMO_WORKSPACE = "demo"

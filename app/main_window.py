@@ -41,10 +41,11 @@ from app.session import AppSession, SessionError, connect_workspace, invalid_wor
 from app.style import STYLESHEET
 from bridge.documents import DocumentInfo
 from bridge.errors import BackendError
-from bridge.paths import check_workspace_path
+from bridge.frames import ASSISTANT_FRAME_ID
+from bridge.paths import check_workspace_path, is_workspace_id
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
-from renderer.frames.assistant import ASSISTANT_FRAME_ID, AssistantFrame
+from renderer.frames.assistant import AssistantFrame
 from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.providers import (
@@ -54,7 +55,6 @@ from renderer.frames.providers import (
 )
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.recovery import KeptNote
-from workers.identity import is_workspace_id
 
 BROWSER_FRAME_ID = "workspace"
 _MAX_FRAME_SHORTCUTS = 9

@@ -25,6 +25,7 @@ from app.banner import Banner, BannerArea, save_failed_text_on_screen
 from app.session import SessionError, connect_workspace
 from app.shutdown import close_on_signal
 from app.style import STYLESHEET
+from bridge.environment import DEVICE_TOKEN_ENV
 from bridge.errors import BackendError
 from bridge.pointer import VIEWS, View
 from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
@@ -35,7 +36,6 @@ from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import BackendLink, WorkspaceLink
 from renderer.qt.recovery import RecoveryStore
 from renderer.qt.tasks import TaskRunner
-from workers.settings import DEVICE_TOKEN_ENV
 
 POPOUT_BANNER = (
     "This note is in its own window, so the main window's assistant can't see it; "

@@ -16,9 +16,9 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
+from bridge.environment import DEVICE_TOKEN_ENV
 from bridge.pointer import View
 from renderer.qt.autosave import AutosaveCoordinator
-from workers.settings import DEVICE_TOKEN_ENV
 
 POPOUT_MODULE = "app.popout"
 _PROJECT_ROOT = Path(__file__).resolve().parent.parent

@@ -28,7 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from app.main_window import MainWindow
     from app.session import AppSession
-    from renderer.frames.assistant import TurnView
+    from renderer.frames.turn_view import TurnView
 
     application = QApplication.instance() or QApplication(sys.argv[:1])
 

@@ -19,16 +19,16 @@ from app.demo import (
 )
 from app.popouts import PopoutManager
 from bridge.client import BackendClient
+from bridge.environment import DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE
 from bridge.errors import BackendError
+from bridge.paths import WORKSPACE_ID_INVALID, is_workspace_id
 from renderer.ambient.store import AmbientStore
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import BackendLink, WorkspaceLink
 from renderer.qt.recovery import RECOVERY_FOLDER, RecoveryStore
 from renderer.qt.tasks import TaskRunner
-from workers.identity import is_workspace_id
-from workers.messages import WORKSPACE_ID_INVALID
 from workers.server import EmbeddedServer
-from workers.settings import DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE, Settings
+from workers.settings import Settings
 
 DEFAULT_WORKSPACE = "notes"
 
@@ -75,6 +75,7 @@ class AppSession:
         workspace_dir: Path | None,
         data_dir: Path | None,
         save_delay_seconds: float = 0.0,
+        load_delay_seconds: float = 0.0,
         demo: bool = True,
         workspace: str | None = None,
     ) -> AppSession:
@@ -107,7 +108,10 @@ class AppSession:
         server: EmbeddedServer | None = None
         if backend_url is None:
             settings = Settings(
-                data_dir=data_dir, save_delay_seconds=save_delay_seconds, workspace_roots=roots
+                data_dir=data_dir,
+                save_delay_seconds=save_delay_seconds,
+                load_delay_seconds=load_delay_seconds,
+                workspace_roots=roots,
             )
             if demo:
                 install_demo_workspace(settings.workspaces_dir)

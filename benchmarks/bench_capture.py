@@ -64,6 +64,9 @@ class NoteRuntime:
     def read_text(self) -> str:
         return self._text
 
+    def is_loaded(self) -> bool:
+        return True
+
     def read_selection(self) -> Selection | None:
         return Selection(anchor=0, head=12)
 

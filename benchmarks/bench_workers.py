@@ -28,8 +28,8 @@ from typing import Any
 import requests
 
 from benchmarks.measure import CPU_CLOCK, Measurement, median, paired_ratios
-from bridge.client import KEY_SESSION_HEADER
-from bridge.pointer import HEADER_NAME, AmbientPointer, encode_header, fingerprint
+from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
+from bridge.pointer import AmbientPointer, encode_header, fingerprint
 from workers.server import EmbeddedServer
 from workers.settings import Settings
 from workers.tools import MAX_MAX_BYTES

@@ -1,4 +1,6 @@
-"""The wire between the renderer and the backend: the pointer, its header, the HTTP clients.
+"""The contract package: everything the desktop app and the backend agree on.
 
-Qt-free: imported by the desktop app and by the backend alike.
+The pointer and its ``X-Ambient-Note`` codec, path and workspace-id rules, header
+and environment names, the R25 caveat, drop reasons, the assistant frame id and
+the HTTP clients. Qt-free, and it imports neither realm: both import it.
 """

@@ -25,10 +25,9 @@ from bridge.errors import (
     NotFound,
     RequestRejected,
 )
+from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.paths import WorkspacePathError, check_workspace_path
-from bridge.pointer import HEADER_NAME
 
-KEY_SESSION_HEADER = "X-Key-Session"
 HEALTH_TIMEOUT_SECONDS = 2.0
 
 _BAD_ADDRESS = (

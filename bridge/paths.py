@@ -1,4 +1,4 @@
-"""The lexical rules for a workspace-relative POSIX path, in one place for both sides.
+"""The lexical rules for a workspace id and a workspace-relative POSIX path, for both sides.
 
 The backend adds the filesystem checks (symlinks leaving the workspace) on top of
 these; the pointer model uses them so a header never names a path the document
@@ -7,8 +7,22 @@ API would refuse.
 
 from __future__ import annotations
 
+import re
+from typing import Final
+
 MAX_PATH_BYTES = 4096
 MAX_SEGMENT_BYTES = 255
+
+WORKSPACE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # bounded: linear on any input
+WORKSPACE_ID_INVALID: Final = (
+    "A workspace name starts with a letter or digit and has at most 64 letters, digits, "
+    "'.', '_' or '-'."
+)
+
+
+def is_workspace_id(value: str) -> bool:
+    """Whether ``value`` can name a workspace (and so a folder under the data folder)."""
+    return WORKSPACE_ID.fullmatch(value) is not None
 
 
 class WorkspacePathError(ValueError):

@@ -11,19 +11,17 @@ import binascii
 import hashlib
 import re
 from datetime import UTC, datetime
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bridge.paths import WorkspacePathError, check_workspace_path
 
-HEADER_NAME = "X-Ambient-Note"
 MAX_HEADER_BYTES = 2048  # R15: the complete encoded header value
 POINTER_VERSION: Literal[1] = 1
 SHA256_PREFIX_CHARS = 16
-VIEWS: tuple[str, ...] = ("edit", "preview", "todo", "mindmap")
-
 View = Literal["edit", "preview", "todo", "mindmap"]
+VIEWS: tuple[View, ...] = get_args(View)
 _SHA_PREFIX = re.compile(r"^[0-9a-f]{16}$")
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]*$")
 NonNegative = Annotated[int, Field(ge=0)]

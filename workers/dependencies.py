@@ -8,18 +8,19 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, Request
 from pydantic import BaseModel, ValidationError
 
+from bridge.headers import KEY_SESSION_HEADER
+from bridge.paths import WORKSPACE_ID_INVALID, is_workspace_id
 from workers import jsontext, messages
 from workers.assistant import DefaultAssistant
 from workers.database import Database
 from workers.deliveries import DeliveryCredentials
 from workers.documents import Workspaces
 from workers.errors import AccessDenied, ApiError
-from workers.identity import KeySession, KeySessions, account_id, is_workspace_id, token_matches
+from workers.identity import KeySession, KeySessions, account_id, token_matches
 from workers.settings import Settings
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
-KEY_SESSION_HEADER = "X-Key-Session"
 MAX_JSON_BODY_BYTES = 1024 * 1024
 """Turn and other JSON bodies; larger ones are refused with 413."""
 
@@ -87,7 +88,7 @@ def access_error(denied: AccessDenied) -> ApiError:
 
 def check_workspace_id(workspace: str) -> None:
     if not is_workspace_id(workspace):
-        raise ApiError(400, "invalid_workspace", messages.WORKSPACE_ID_INVALID)
+        raise ApiError(400, "invalid_workspace", WORKSPACE_ID_INVALID)
 
 
 def require_workspace_key(

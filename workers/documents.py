@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from bridge.documents import DocumentInfo
-from bridge.paths import WorkspacePathError, check_workspace_path
+from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
 from bridge.pointer import format_captured_at, sha16
 from workers import messages
 from workers.errors import DocumentRefused
-from workers.identity import is_workspace_id
 from workers.settings import Settings
 
 MAX_DOCUMENT_BYTES = 10 * 1024 * 1024

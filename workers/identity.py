@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,12 +15,6 @@ from workers.database import Database, as_utc
 from workers.errors import AccessDenied
 from workers.schema import key_sessions
 from workers.settings import Settings
-
-WORKSPACE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-
-
-def is_workspace_id(value: str) -> bool:
-    return WORKSPACE_ID.fullmatch(value) is not None
 
 
 def account_id(device_token: str) -> str:

@@ -10,12 +10,6 @@ from typing import Final
 
 from workers.settings import ACCESS_TTL
 
-CAVEAT: Final = (
-    "The saved copy is behind what the user has on screen — their most recent "
-    "keystrokes may be missing from the text above."
-)
-"""R25: byte-exact, added when a complete read disagrees with the pointer."""
-
 _MINUTES: Final = int(ACCESS_TTL.total_seconds() // 60)
 
 # Identity and workspace access (contract 2, 3; R19, R28).
@@ -38,10 +32,6 @@ KEY_SESSION_OTHER_WORKSPACE: Final = (
 DELIVERY_EXPIRED: Final = (
     "Access to the open note has expired for this conversation (it lasts "
     f"{_MINUTES} minutes after the latest message). Send the message again."
-)
-WORKSPACE_ID_INVALID: Final = (
-    "A workspace name starts with a letter or digit and has at most 64 letters, digits, "
-    "'.', '_' or '-'."
 )
 WORKSPACE_NOT_FOUND: Final = "There is no workspace named '{workspace}'."
 

@@ -9,12 +9,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bridge.environment import DATABASE_URL_ENV, DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE
+
 ACCESS_TTL = timedelta(minutes=15)
 """How long a key session and a delivery row live (R19): one constant for both."""
 
-DEVICE_TOKEN_ENV = "AMBIENT_DEVICE_TOKEN"
-DATABASE_URL_ENV = "AMBIENT_DATABASE_URL"
-DEVICE_TOKEN_FILE = "device-token"
 DATABASE_FILE = "ambient.db"
 WORKSPACES_FOLDER = "workspaces"
 
@@ -32,6 +31,7 @@ class Settings:
     device_token: str | None = None
     database_url: str | None = None
     save_delay_seconds: float = 0.0
+    load_delay_seconds: float = 0.0
     workspace_roots: dict[str, Path] = field(default_factory=dict)
     clock: Callable[[], datetime] = utc_now
     key_session_ttl: timedelta = ACCESS_TTL

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
+from bridge.caveat import CAVEAT
 from bridge.pointer import sha16
 from workers import messages
 from workers.deliveries import DeliveryCredential, DeliveryCredentials
@@ -124,7 +125,7 @@ def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> Tool
         return read
     caveat: str | None = None
     if not read.partial and _saved_copy_is_behind(read, row.ambient_meta or {}):
-        caveat = messages.CAVEAT  # R25; a partial read is never compared (R26)
+        caveat = CAVEAT  # R25; a partial read is never compared (R26)
     return _result(
         "ok",
         path=read.path,

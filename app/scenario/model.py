@@ -26,12 +26,12 @@ from pydantic import (
     model_validator,
 )
 
-from bridge.paths import WorkspacePathError, check_workspace_path
+from bridge.drops import DROP_REASONS
+from bridge.frames import ASSISTANT_FRAME_ID
+from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
 from bridge.pointer import View
-from renderer.ambient.capture import DROP_REASONS
-from workers.identity import is_workspace_id
 
-ASSISTANT_FRAME = "assistant"
+ASSISTANT_FRAME = ASSISTANT_FRAME_ID
 SCENARIO_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 NO_DROP = "none"
 AmbientStatus = Literal["stored", "absent", "rejected"]
@@ -123,6 +123,8 @@ class MountStep(_Body):
     path: WorkspacePath | None = None
     view: View | None = None
     provider: str | None = Field(default=None, min_length=1)
+    wait: bool = True
+    """False: go on at once, while the note is still loading (an Inbox frame only)."""
 
     @field_validator("frame")
     @classmethod
@@ -137,6 +139,8 @@ class MountStep(_Body):
             raise ValueError("give either 'path' (an Inbox frame) or 'provider', not both")
         if self.provider is not None and self.view is not None:
             raise ValueError("'view' applies to Inbox frames only")
+        if self.provider is not None and not self.wait:
+            raise ValueError("'wait' applies to Inbox frames only")
         return self
 
     @property
@@ -146,7 +150,8 @@ class MountStep(_Body):
     def describe(self) -> str:
         if self.provider is not None:
             return f"mount provider {self.provider} as {self.frame}"
-        return f"mount {self.frame} on {_shown(self.path)} ({self.inbox_view})"
+        described = f"mount {self.frame} on {_shown(self.path)} ({self.inbox_view})"
+        return described + ("" if self.wait else ", without waiting for it to load")
 
 
 class ActivateStep(_Body):
@@ -199,9 +204,12 @@ class OpenStep(_Body):
     verb: ClassVar[str] = "open"
     frame: FrameId
     path: WorkspacePath
+    wait: bool = True
+    """False: go on at once, while the note is still loading."""
 
     def describe(self) -> str:
-        return f"open {_shown(self.path)} in {self.frame}"
+        described = f"open {_shown(self.path)} in {self.frame}"
+        return described + ("" if self.wait else ", without waiting for it to load")
 
 
 class PopoutStep(_Body):
@@ -395,6 +403,7 @@ class Scenario:
     steps: tuple[Step, ...]
     workspace: dict[str, str] = field(default_factory=dict)
     save_delay: float = 0.0
+    load_delay: float = 0.0
     description: str | None = None
     rules: tuple[str, ...] = ()
 
@@ -409,6 +418,7 @@ class Scenario:
 
 class _BackendBody(_Strict):
     saveDelay: Annotated[float, Field(ge=0, le=60)] = 0.0
+    loadDelay: Annotated[float, Field(ge=0, le=60)] = 0.0
 
 
 _TOP_KEYS = frozenset({"name", "description", "rules", "workspace", "backend", "steps"})
@@ -543,7 +553,7 @@ def parse_scenario(data: object, source: Path) -> Scenario:
         description = None
     rules = _parse_rules(data.get("rules", []), parser)
     workspace = _parse_workspace(data.get("workspace", {}), parser)
-    save_delay = _parse_backend(data.get("backend", {}), parser)
+    backend = _parse_backend(data.get("backend", {}), parser)
     raw_steps = data.get("steps")
     steps: list[Step] = []
     if not isinstance(raw_steps, list) or not raw_steps:
@@ -560,7 +570,8 @@ def parse_scenario(data: object, source: Path) -> Scenario:
         name=name,
         steps=tuple(steps),
         workspace=workspace,
-        save_delay=save_delay,
+        save_delay=backend.saveDelay,
+        load_delay=backend.loadDelay,
         description=description,
         rules=rules,
     )
@@ -598,16 +609,16 @@ def _parse_workspace(raw: object, parser: _StepParser) -> dict[str, str]:
     return documents
 
 
-def _parse_backend(raw: object, parser: _StepParser) -> float:
+def _parse_backend(raw: object, parser: _StepParser) -> _BackendBody:
     if not isinstance(raw, Mapping):
         parser.problem(None, "backend", "backend is a mapping, e.g. {saveDelay: 4}")
-        return 0.0
+        return _BackendBody()
     try:
-        return _BackendBody.model_validate(dict(raw)).saveDelay
+        return _BackendBody.model_validate(dict(raw))
     except ValidationError as error:
         for field_name, message in _describe_pydantic(error, "backend"):
             parser.problem(None, field_name, message)
-        return 0.0
+        return _BackendBody()
 
 
 def load_scenario(path: Path) -> Scenario:

@@ -23,8 +23,8 @@ import yaml
 from PySide6.QtGui import QTextCursor
 
 from app.scenario.model import NO_DROP
+from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.pointer import AmbientPointer, decode_header
-from renderer.frames.assistant import ASSISTANT_FRAME_ID
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.providers import WORKSPACE_PROVIDER, PlaceholderProviderFrame
 

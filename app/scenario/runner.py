@@ -44,12 +44,13 @@ from app.scenario.pictures import render_popout, side_by_side
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
 from app.scenario.waiting import WaitTimeout, connected, wait_until
 from app.session import AppSession
+from bridge.caveat import CAVEAT
+from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.pointer import AmbientPointer, decode_header
-from renderer.frames.assistant import ASSISTANT_FRAME_ID, chip_text
 from renderer.frames.base import FrameBase
+from renderer.frames.chip import chip_text
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.turns import TurnRecord
-from workers.messages import CAVEAT
 
 LOAD_TIMEOUT_SECONDS = 20.0
 TURN_TIMEOUT_SECONDS = 40.0
@@ -155,6 +156,7 @@ class ScenarioReplay:
             workspace_dir=workspace_dir,
             data_dir=scratch / "data",
             save_delay_seconds=scenario.save_delay,
+            load_delay_seconds=scenario.load_delay,
             demo=False,
         )
         try:
@@ -207,7 +209,8 @@ class ScenarioReplay:
             else:
                 assert step.path is not None
                 window.mount_inbox(step.frame, step.path, step.inbox_view)
-                self._wait_loaded(step.frame)
+                if step.wait:
+                    self._wait_loaded(step.frame)
         elif isinstance(step, ActivateStep):
             self._frame(step.frame)
             window.activate_frame(step.frame)
@@ -219,7 +222,8 @@ class ScenarioReplay:
             self._inbox(step.frame).set_view(step.view)
         elif isinstance(step, OpenStep):
             self._inbox(step.frame).open_path(step.path)
-            self._wait_loaded(step.frame)
+            if step.wait:
+                self._wait_loaded(step.frame)
         elif isinstance(step, PopoutStep):
             self._pop_out(step.frame)
         elif isinstance(step, UnmountStep):

@@ -1,48 +1,45 @@
 """The Qt-free ambient core: which note "this note" is, and the per-send capture (R1–R13).
 
-Nothing here imports Qt. Editor handles, the clock and the flush are injected,
-so every rule is testable without a window.
+Nothing here imports Qt. Editor handles, the clock, the timers and the flush
+are injected, so every rule is testable without a window, on the path the app runs.
 """
 
 from renderer.ambient.capture import (
-    DROP_MESSAGES,
-    DROP_REASONS,
     FLUSH_LIMIT_SECONDS,
     CaptureResult,
-    DropReason,
-    Flush,
-    FutureWaiter,
     PendingCapture,
     begin_capture,
-    capture_pointer,
-    describe_drop,
-    run_bounded_preparation,
-    start_preparation,
-    wait_for_future,
 )
 from renderer.ambient.clock import Clock, SystemClock
+from renderer.ambient.preparation import (
+    Cancel,
+    FlushDone,
+    PreparedSend,
+    SendPreparation,
+    StartFlush,
+    Timers,
+    prepare_send,
+)
 from renderer.ambient.runtime import InboxRuntime
-from renderer.ambient.store import AmbientStore, Resolution, ResolutionListener
+from renderer.ambient.store import AmbientStore, LoadListener, Resolution, ResolutionListener
 
 __all__ = [
-    "DROP_MESSAGES",
-    "DROP_REASONS",
     "FLUSH_LIMIT_SECONDS",
     "AmbientStore",
+    "Cancel",
     "CaptureResult",
     "Clock",
-    "DropReason",
-    "Flush",
-    "FutureWaiter",
+    "FlushDone",
     "InboxRuntime",
+    "LoadListener",
     "PendingCapture",
+    "PreparedSend",
     "Resolution",
     "ResolutionListener",
+    "SendPreparation",
+    "StartFlush",
     "SystemClock",
+    "Timers",
     "begin_capture",
-    "capture_pointer",
-    "describe_drop",
-    "run_bounded_preparation",
-    "start_preparation",
-    "wait_for_future",
+    "prepare_send",
 ]

@@ -1,24 +1,21 @@
-"""The per-send capture: resolve afresh, bounded flush, read the live editor, build the pointer.
+"""One capture: resolve afresh, then read the live editor and build the pointer (R9, R11, R13, R15).
 
-R9–R15. A capture is split in two so a GUI never waits on the network:
-:func:`begin_capture` resolves on the owner thread, the caller runs the
-preparation (flush) elsewhere under :data:`FLUSH_LIMIT_SECONDS`, and
-:meth:`PendingCapture.complete` reads the editor back on the owner thread.
-:func:`capture_pointer` strings the three together for callers that may block.
+A capture is split in two so a GUI never waits on the network:
+:func:`begin_capture` resolves on the owner thread when the send starts, and
+:meth:`PendingCapture.complete` reads the editor on the owner thread once the
+preparation is over. :mod:`renderer.ambient.preparation` runs the bounded
+preparation in between; it is the only caller of :meth:`PendingCapture.complete`
+in the product.
 """
 
 from __future__ import annotations
 
 import base64
-import threading
-from collections.abc import Callable, Mapping
-from concurrent.futures import Future
-from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass
-from typing import Literal
 
 from pydantic import ValidationError
 
+from bridge.drops import DropReason
 from bridge.pointer import (
     MAX_HEADER_BYTES,
     AmbientPointer,
@@ -31,38 +28,6 @@ from renderer.ambient.runtime import InboxRuntime
 from renderer.ambient.store import AmbientStore, Resolution
 
 FLUSH_LIMIT_SECONDS = 1.5  # R10: the whole preparation operation, not each save
-
-DropReason = Literal["no-inbox", "oversize", "discarded", "excluded", "invalid"]
-"""Why a send carries no header. The first four are the contract's words; ``invalid``
-covers a path or frame id the pointer model refuses (one the document API could
-never serve), so a malformed handle never crashes a send."""
-
-DROP_REASONS: tuple[DropReason, ...] = ("no-inbox", "oversize", "discarded", "excluded", "invalid")
-
-DROP_MESSAGES: Mapping[DropReason, str] = {
-    "no-inbox": "No Inbox note is open, so no note context was sent.",
-    "oversize": (
-        f"The note pointer would be larger than {MAX_HEADER_BYTES:,} bytes, "
-        "so no note context was sent."
-    ),
-    "discarded": (
-        "The open note or the workspace changed while the message was being prepared, "
-        "so no note context was sent."
-    ),
-    "excluded": "Note context was turned off for this message.",
-    "invalid": "The open note's path can't be named to the assistant, so no note context was sent.",
-}
-
-Flush = Callable[[], object]
-"""Flush every pending Inbox save; blocks until done. Runs off the owner thread."""
-
-FutureWaiter = Callable[["Future[object]", float], bool]
-"""Wait at most ``timeout`` seconds for a future; True when it finished in time."""
-
-
-def describe_drop(reason: DropReason) -> str:
-    """A sentence a UI can show as is for why no note context was sent."""
-    return DROP_MESSAGES[reason]
 
 
 @dataclass(frozen=True)
@@ -107,15 +72,10 @@ class PendingCapture:
         self.started_at = clock.monotonic()
         self.early_result = early_result
 
-    @property
-    def needs_preparation(self) -> bool:
-        """False when the outcome is already known (excluded, or no Inbox mounted)."""
-        return self.early_result is None
-
-    @property
-    def resolution(self) -> Resolution | None:
-        """The note resolved when the capture began."""
-        return self._resolution
+    def is_loaded(self) -> bool:
+        """Whether the resolved frame shows its note's text now (False when there is none)."""
+        runtime = self._live_runtime()
+        return runtime is not None and runtime.is_loaded()
 
     def remaining(self, limit: float = FLUSH_LIMIT_SECONDS) -> float:
         """Seconds left of the whole-operation bound (R10), counted from the start."""
@@ -143,6 +103,9 @@ class PendingCapture:
         runtime, resolution = self._live_runtime(), self._resolution
         if runtime is None or resolution is None:
             return CaptureResult.without_header("discarded")
+        if not runtime.is_loaded():
+            # The editor does not hold the note yet: its bytes would be another note's or none.
+            return CaptureResult.without_header("loading")
         # R11: read through the handle at this moment, after the flush, so keystrokes
         # typed while it ran are counted; nothing here holds the text beyond this call.
         size, digest = fingerprint(runtime.read_text())
@@ -186,69 +149,3 @@ def begin_capture(
     if resolution is None:
         return PendingCapture(store, clock, None, CaptureResult.without_header("no-inbox"))
     return PendingCapture(store, clock, resolution, None)
-
-
-def wait_for_future(future: Future[object], timeout: float) -> bool:
-    """The real waiter: block at most ``timeout`` seconds; True when ``future`` is done."""
-    done, _ = wait_futures([future], timeout=timeout)
-    return future in done
-
-
-def start_preparation(flush: Flush) -> Future[object]:
-    """Start ``flush`` on its own daemon thread and return its future at once.
-
-    One thread per preparation, so a flush stuck on a stalled backend never
-    queues the next send's flush behind it, and never holds up interpreter exit.
-    """
-    future: Future[object] = Future()
-
-    def run() -> None:
-        if not future.set_running_or_notify_cancel():
-            return
-        try:
-            result = flush()
-        except BaseException as error:  # reported through the future, never lost in a thread
-            future.set_exception(error)
-        else:
-            future.set_result(result)
-
-    threading.Thread(target=run, name="ambient-flush", daemon=True).start()
-    return future
-
-
-def run_bounded_preparation(
-    flush: Flush,
-    *,
-    limit: float = FLUSH_LIMIT_SECONDS,
-    wait: FutureWaiter = wait_for_future,
-) -> bool:
-    """Run ``flush`` on a worker thread and wait at most ``limit`` seconds (R10, R12).
-
-    Returns True when the flush finished in time and did not fail. A flush that
-    overruns keeps going in the background; the caller carries on regardless.
-    """
-    future = start_preparation(flush)
-    if not wait(future, limit):
-        return False
-    return future.done() and future.exception() is None
-
-
-def capture_pointer(
-    store: AmbientStore,
-    flush: Flush,
-    clock: Clock | None = None,
-    *,
-    include: bool = True,
-    limit: float = FLUSH_LIMIT_SECONDS,
-    wait: FutureWaiter = wait_for_future,
-) -> CaptureResult:
-    """Blocking capture for callers that own no GUI: begin, bounded flush, complete.
-
-    Runs on the thread that owns ``store``; it blocks at most ``limit`` seconds
-    on the flush, so it must not run on a GUI thread.
-    """
-    pending = begin_capture(store, clock, include=include)
-    if pending.early_result is not None:
-        return pending.early_result
-    flushed = run_bounded_preparation(flush, limit=pending.remaining(limit), wait=wait)
-    return pending.complete(flushed)

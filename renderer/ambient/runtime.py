@@ -1,6 +1,8 @@
 """The live runtime an Inbox frame publishes: a handle that reads the editor when asked (R1, R11).
 
 Nothing caches the note text: every read goes to the editor at that moment.
+A frame publishes as soon as it mounts, before its note's text arrives; until
+then :meth:`InboxRuntime.is_loaded` is False and nothing reads it for a pointer.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ class InboxRuntime(Protocol):
 
     def current_view(self) -> View:
         """The view the frame shows now: edit, preview, todo or mindmap."""
+        ...
+
+    def is_loaded(self) -> bool:
+        """Whether the editor holds the text of :meth:`current_path` (False while it loads)."""
         ...
 
     def read_text(self) -> str:

@@ -14,6 +14,8 @@ from bridge.pointer import View
 from renderer.ambient.runtime import InboxRuntime
 
 ResolutionListener = Callable[["Resolution | None"], None]
+LoadListener = Callable[[str], None]
+"""Called with the frame id of a mounted Inbox frame whose note has just loaded."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class AmbientStore:
         self._last_activated: str | None = None
         self._epoch = 0
         self._listeners: list[ResolutionListener] = []
+        self._load_listeners: list[LoadListener] = []
         self._last_emitted: Resolution | None = None
 
     # -- publishing (R1) -------------------------------------------------
@@ -64,6 +67,13 @@ class AmbientStore:
         """A mounted frame now shows another path or view; listeners may need to know."""
         if frame_id in self._runtimes:
             self._emit_if_changed()
+
+    def runtime_loaded(self, frame_id: str) -> None:
+        """A mounted frame's editor now holds the text of its path; a waiting send may go on."""
+        if frame_id not in self._runtimes:
+            return
+        for listener in list(self._load_listeners):
+            listener(frame_id)
 
     # -- activation (R2, R5) ---------------------------------------------
 
@@ -142,6 +152,16 @@ class AmbientStore:
         def unsubscribe() -> None:
             if listener in self._listeners:
                 self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def subscribe_loads(self, listener: LoadListener) -> Callable[[], None]:
+        """Call ``listener`` each time a mounted frame has loaded; returns the unsubscriber."""
+        self._load_listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._load_listeners:
+                self._load_listeners.remove(listener)
 
         return unsubscribe
 

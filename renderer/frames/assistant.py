@@ -1,228 +1,58 @@
 """The AI Assistant frame: transcript, context chip, input, and the non-blocking send path.
 
-A send runs on the GUI thread only where it must: :func:`begin_capture` resolves
-the note (R9), the flush is queued to workers and raced against a single-shot
-timer of :data:`FLUSH_LIMIT_SECONDS` (R10, R12), the capture completes by reading
-the live editor (R11), and the turn is posted on a worker. The GUI thread never
-waits on the network; results come back as signals.
+A send is prepared by the Qt-free core, :func:`renderer.ambient.preparation.prepare_send`:
+it resolves the note (R9), bounds the flush and the note's load by 1.5 s (R10,
+R12), reads the live editor (R11) and encodes the pointer (R15). This frame only
+hands it adapters (Qt timers, and the autosave flush, which saves on workers and
+reports back as a signal) and then posts the turn on a worker. The GUI thread
+never waits on the network; results come back as signals.
 """
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from collections.abc import Callable
-from html import escape
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QTextCursor
+from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QScrollArea,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from bridge.client import TurnReply
 from bridge.errors import BackendError
-from bridge.pointer import decode_header
-from renderer.ambient.capture import (
-    FLUSH_LIMIT_SECONDS,
-    CaptureResult,
-    DropReason,
-    begin_capture,
-    describe_drop,
-)
+from bridge.frames import ASSISTANT_FRAME_ID
+from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
 from renderer.ambient.clock import Clock, SystemClock
-from renderer.ambient.store import AmbientStore, Resolution
+from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparation, prepare_send
+from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase
+from renderer.frames.chip import ContextChip
+from renderer.frames.message_input import MessageInput
+from renderer.frames.turn_view import TurnView
 from renderer.frames.turns import TurnRecord
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.tasks import TaskRunner
+from renderer.qt.timers import QtTimers
 
-ASSISTANT_FRAME_ID = "assistant"
 UNEXPECTED_PROBLEM = "The assistant could not answer because of an unexpected problem. Try again."
-_TOOL_TEXT_PREVIEW = 240
-_CAVEAT_SHOWN_ABOVE = "(the warning above)"
-# Drops the user did not ask for, shown on the turn itself rather than only in its details.
-_SURPRISING_DROPS: tuple[DropReason, ...] = ("discarded", "oversize", "invalid")
-
-
-def chip_text(resolution: Resolution | None) -> str:
-    """What the context chip says "this note" is."""
-    if resolution is None:
-        return "No note open"
-    return f"This note: {resolution.path} · {resolution.view} · {resolution.frame_id}"
-
-
-class MessageInput(QPlainTextEdit):
-    """The message box: Enter sends, Shift+Enter starts a new line."""
-
-    submitted = Signal()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
-            event.modifiers() & Qt.KeyboardModifier.ShiftModifier
-        ):
-            self.submitted.emit()
-            return
-        super().keyPressEvent(event)
-
-
-class TurnView(QFrame):
-    """One turn in the transcript: the message, the reply, and expandable details."""
-
-    def __init__(self, message: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("turn")
-        self.message = QLabel(escape(message).replace("\n", "<br>"), self)
-        self.message.setObjectName("turnMessage")
-        self.message.setTextFormat(Qt.TextFormat.RichText)
-        self.message.setWordWrap(True)
-        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.reply = QLabel("…", self)
-        self.reply.setObjectName("turnReply")
-        self.reply.setTextFormat(Qt.TextFormat.RichText)
-        self.reply.setWordWrap(True)
-        self.reply.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.notice = QLabel("", self)
-        self.notice.setObjectName("turnNotice")
-        self.notice.setWordWrap(True)
-        self.notice.setVisible(False)
-        self.caveat = QLabel("", self)
-        self.caveat.setObjectName("turnCaveat")
-        self.caveat.setTextFormat(Qt.TextFormat.RichText)
-        self.caveat.setWordWrap(True)
-        self.caveat.setVisible(False)
-        self.details_button = QToolButton(self)
-        self.details_button.setObjectName("detailsButton")
-        self.details_button.setText("Details ▸")
-        self.details_button.setCheckable(True)
-        self.details_button.setAutoRaise(True)
-        self.details_button.setAccessibleName("Show what was sent with this message")
-        self.details_button.setVisible(False)
-        self.details = QLabel("", self)
-        self.details.setObjectName("turnDetails")
-        self.details.setWordWrap(True)
-        self.details.setTextFormat(Qt.TextFormat.RichText)
-        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.details.setVisible(False)
-        self.details_button.toggled.connect(self._on_details_toggled)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 8, 10, 8)
-        layout.setSpacing(4)
-        layout.addWidget(self.message)
-        layout.addWidget(self.reply)
-        layout.addWidget(self.notice)
-        layout.addWidget(self.caveat)
-        layout.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignLeft)
-        layout.addWidget(self.details)
-
-    def _on_details_toggled(self, shown: bool) -> None:
-        self.details.setVisible(shown)
-        self.details_button.setText("Details ▾" if shown else "Details ▸")
-
-    def show_record(self, record: TurnRecord) -> None:
-        caveats = record.caveats
-        if record.error is not None:
-            self.reply.setText(escape(record.error))
-            self.reply.setProperty("error", True)
-        elif record.reply is not None:
-            text = reply_without_caveats(record.reply.reply, caveats)
-            self.reply.setText(escape(text).replace("\n", "<br>"))
-        self.reply.style().unpolish(self.reply)
-        self.reply.style().polish(self.reply)
-        if record.dropped in _SURPRISING_DROPS:
-            self.notice.setText(describe_drop(record.dropped))  # R13: say the context was dropped
-            self.notice.setVisible(True)
-        self.caveat.setText("⚠ " + escape(caveats[-1]) if caveats else "")
-        self.caveat.setVisible(bool(caveats))
-        self.details.setText(describe_turn(record))
-        self.details_button.setVisible(True)
-
-
-def reply_without_caveats(reply: str, caveats: list[str]) -> str:
-    """The reply minus the paragraphs that only repeat a tool's caveat (R25).
-
-    The backend repeats the caveat verbatim in its reply; the turn shows it once,
-    as its highlighted warning, taken from the tool result so it is never lost.
-    A caveat inside other text (a tool result quoted as JSON) stays where it is.
-    """
-    if not caveats:
-        return reply
-    paragraphs = reply.split("\n\n")
-    kept = [part for part in paragraphs if part.strip() not in caveats]
-    return "\n\n".join(kept).strip("\n") if len(kept) != len(paragraphs) else reply
-
-
-def describe_turn(record: TurnRecord) -> str:
-    """The details block of a turn: pointer sent (or why none), size, flush, tools, caveat."""
-    rows: list[tuple[str, str]] = []
-    capture = record.capture
-    if capture.header is not None:
-        decoded = decode_header(capture.header)
-        rows.append(("Note context", _code(decoded.model_dump_json(indent=1, exclude_none=True))))
-    else:
-        dropped = capture.dropped or "no-inbox"
-        rows.append(("Note context", escape(f"none ({dropped}): {describe_drop(dropped)}")))
-        if capture.oversize_pointer is not None:
-            unsent = capture.oversize_pointer.model_dump_json(indent=1, exclude_none=True)
-            rows.append(("Not sent", _code(unsent)))
-    rows.append(("Header size", f"{record.header_bytes:,} bytes"))
-    flushed = "—" if record.flushed is None else ("yes" if record.flushed else "no (timed out)")
-    rows.append(("Saves flushed", f"{flushed} in {record.preparation_seconds:.2f} s"))
-    if record.reply is not None:
-        reason = record.reply.ambient_reason
-        status = record.reply.ambient_status + (f" — {reason}" if reason else "")
-        rows.append(("Backend kept", escape(status)))
-        for call in record.reply.tool_calls:
-            called = f"<b>{escape(call.name)}</b>"
-            if call.arguments:
-                called += _code(json.dumps(call.arguments, ensure_ascii=False))
-            else:
-                called += " with no arguments"
-            rows.append(("Tool used", called + _code(_brief(call.result))))
-    cells = "".join(
-        f"<tr><td style='color:#667;padding-right:8px;vertical-align:top'>{name}</td>"
-        f"<td>{value}</td></tr>"
-        for name, value in rows
-    )
-    return f"<table cellspacing='2'>{cells}</table>"
-
-
-def _brief(result: object) -> str:
-    if isinstance(result, dict):
-        shown = dict(result)
-        if shown.get("caveat"):
-            shown["caveat"] = _CAVEAT_SHOWN_ABOVE  # the sentence itself is the turn's warning
-        text = shown.get("text")
-        if isinstance(text, str) and len(text) > _TOOL_TEXT_PREVIEW:
-            shown["text"] = text[:_TOOL_TEXT_PREVIEW] + f"… ({len(text):,} characters)"
-        return json.dumps(shown, ensure_ascii=False, indent=1)
-    return json.dumps(result, ensure_ascii=False)
-
-
-def _code(text: str) -> str:
-    return f"<pre style='margin:0;white-space:pre-wrap;font-family:monospace'>{escape(text)}</pre>"
 
 
 class _Send:
-    """One send in progress: its capture race and its timing."""
+    """One send in progress: its message, its turn view and, once known, its preparation."""
 
-    def __init__(self, message: str, started: float) -> None:
+    def __init__(self, message: str, view: TurnView) -> None:
         self.message = message
-        self.started = started
-        self.settled = False
-        self.flushed: bool | None = None
-        self.preparation_seconds = 0.0
-        self.view: TurnView | None = None
+        self.view = view
+        self.preparation: SendPreparation | None = None
 
 
 class AssistantFrame(FrameBase):
@@ -252,14 +82,13 @@ class AssistantFrame(FrameBase):
         self._autosave = autosave
         self._link = link
         self._clock = clock or SystemClock()
-        self._flush_limit_ms = round(flush_limit_seconds * 1000)
+        self._timers = QtTimers(self)
+        self._flush_limit = flush_limit_seconds
         self.conversation = conversation
         self.records: list[TurnRecord] = []
         self._queue: deque[tuple[str, bool]] = deque()
         self._current: _Send | None = None
-        self._flush_timer: QTimer | None = None
         self._busy = False
-        self._resolution: Resolution | None = None
 
         self.transcript = QWidget()
         self.transcript.setObjectName("transcript")
@@ -288,23 +117,9 @@ class AssistantFrame(FrameBase):
         self.busy.setAccessibleName("The assistant is working")
         self.busy.setVisible(False)
 
-        self.chip = QLabel(chip_text(None), self.body)
-        self.chip.setObjectName("contextChip")
-        self.chip.setAccessibleName("Note the assistant will see")
-        self.chip.setToolTip(
-            "The note “this note” means in your next message: its path, view and frame."
-        )
-        self.exclude_toggle = QToolButton(self.body)
-        self.exclude_toggle.setObjectName("excludeToggle")
-        self.exclude_toggle.setText("Leave out")
-        self.exclude_toggle.setCheckable(True)
-        self.exclude_toggle.setToolTip("Send the next message without any note context")
-        self.exclude_toggle.setAccessibleName("Leave the note out of the next message")
-        self.exclude_toggle.toggled.connect(lambda _on: self._update_chip())
-        chip_row = QHBoxLayout()
-        chip_row.setContentsMargins(8, 6, 8, 2)
-        chip_row.addWidget(self.chip, 1)
-        chip_row.addWidget(self.exclude_toggle)
+        self.context_chip = ContextChip(self.body)
+        self.chip = self.context_chip.label
+        self.exclude_toggle = self.context_chip.exclude_toggle
 
         self.input = MessageInput(self.body)
         self.input.setObjectName("messageInput")
@@ -326,11 +141,11 @@ class AssistantFrame(FrameBase):
 
         self.body_layout.addWidget(self.transcript_scroll, 1)
         self.body_layout.addWidget(self.busy)
-        self.body_layout.addLayout(chip_row)
+        self.body_layout.addWidget(self.context_chip)
         self.body_layout.addLayout(input_row)
 
-        self._unsubscribe = store.subscribe(self._on_resolution)
-        self._on_resolution(store.resolve())
+        self._unsubscribe = store.subscribe(self.context_chip.show_resolution)
+        self.context_chip.show_resolution(store.resolve())
 
     # -- frame -----------------------------------------------------------------
 
@@ -343,29 +158,13 @@ class AssistantFrame(FrameBase):
     def teardown(self) -> None:
         super().teardown()
         self._unsubscribe()
-        if self._flush_timer is not None:
-            self._flush_timer.stop()
+        if self._current is not None and self._current.preparation is not None:
+            self._current.preparation.cancel()
         self._queue.clear()
 
     @property
     def is_busy(self) -> bool:
         return self._current is not None
-
-    # -- the chip ----------------------------------------------------------------
-
-    def _on_resolution(self, resolution: Resolution | None) -> None:
-        self._resolution = resolution
-        self._update_chip()
-
-    def _update_chip(self) -> None:
-        text = chip_text(self._resolution)
-        excluded = self.exclude_toggle.isChecked()
-        self.chip.setProperty("excluded", excluded)
-        self.chip.setProperty("empty", self._resolution is None)
-        self.chip.setText(text + (" — left out of the next message" if excluded else ""))
-        self.chip.setAccessibleDescription(self.chip.text())
-        self.chip.style().unpolish(self.chip)
-        self.chip.style().polish(self.chip)
 
     # -- sending -------------------------------------------------------------------
 
@@ -383,9 +182,7 @@ class AssistantFrame(FrameBase):
         The "leave out" toggle applies to this send and then resets. A send made
         while another turn runs waits its turn.
         """
-        include = include_ambient and not self.exclude_toggle.isChecked()
-        if self.exclude_toggle.isChecked():
-            self.exclude_toggle.setChecked(False)
+        include = not self.context_chip.take_exclusion() and include_ambient
         self._queue.append((message, include))
         if self._current is None:
             self._next()
@@ -395,36 +192,26 @@ class AssistantFrame(FrameBase):
             self._set_busy(False)
             return
         message, include = self._queue.popleft()
-        send = _Send(message, self._clock.monotonic())
-        self._current = send
         self._set_busy(True)
-        send.view = self._add_turn_view(message)
-        pending = begin_capture(self._store, self._clock, include=include)
-        if not pending.needs_preparation:
-            self._post(send, pending.complete(False))
-            return
+        send = _Send(message, self._add_turn_view(message))
+        self._current = send
+        send.preparation = prepare_send(
+            self._store,
+            clock=self._clock,
+            timers=self._timers,
+            start_flush=self._start_flush,
+            on_prepared=lambda prepared: self._post(send, prepared),
+            include=include,
+            limit=self._flush_limit,
+        )
 
-        def settle(flushed: bool) -> None:
-            if send.settled:
-                return
-            send.settled = True
-            timer.stop()
-            timer.deleteLater()
-            send.flushed = flushed
-            send.preparation_seconds = self._clock.monotonic() - send.started
-            self._post(send, pending.complete(flushed))
-
-        operation = self._autosave.flush()
-        timer = QTimer(self)
-        timer.setSingleShot(True)
-        timer.setTimerType(Qt.TimerType.PreciseTimer)  # coarse timers may fire 5% early
-        timer.timeout.connect(lambda: settle(False))  # R12: send anyway, flushed false
-        operation.finished.connect(settle)
-        self._flush_timer = timer
-        timer.start(self._flush_limit_ms)
+    def _start_flush(self, done: FlushDone) -> None:
+        """The core's flush adapter: autosave saves on workers and reports on the GUI thread."""
+        self._autosave.flush().finished.connect(done)
         self.flush_started.emit()
 
-    def _post(self, send: _Send, capture: CaptureResult) -> None:
+    def _post(self, send: _Send, prepared: PreparedSend) -> None:
+        capture = prepared.capture
         link = self._link()
         conversation = self.conversation
 
@@ -437,16 +224,16 @@ class AssistantFrame(FrameBase):
 
         submitted = self._runner.submit(
             post,
-            on_done=lambda reply: self._finish(send, capture, reply, None),
-            on_error=lambda error: self._finish(send, capture, None, error),
+            on_done=lambda reply: self._finish(send, prepared, reply, None),
+            on_error=lambda error: self._finish(send, prepared, None, error),
         )
         if submitted is None:
-            self._finish(send, capture, None, RuntimeError("The app is closing."))
+            self._finish(send, prepared, None, RuntimeError("The app is closing."))
 
     def _finish(
         self,
         send: _Send,
-        capture: CaptureResult,
+        prepared: PreparedSend,
         reply: object,
         error: BaseException | None,
     ) -> None:
@@ -458,19 +245,17 @@ class AssistantFrame(FrameBase):
             self._keep_in_input(send.message)
         record = TurnRecord(
             message=send.message,
-            capture=capture,
+            capture=prepared.capture,
             reply=reply if isinstance(reply, TurnReply) else None,
             error=message,
-            flushed=send.flushed,
+            flushed=prepared.flushed,
             conversation=self.conversation,
-            preparation_seconds=send.preparation_seconds,
+            preparation_seconds=prepared.seconds,
         )
         self.records.append(record)
-        if send.view is not None:
-            send.view.show_record(record)
-            QTimer.singleShot(0, self, self._scroll_to_end)
+        send.view.show_record(record)
+        QTimer.singleShot(0, self, self._scroll_to_end)
         self._current = None
-        self._flush_timer = None
         self.turn_finished.emit(record)
         self._next()
 

@@ -10,37 +10,27 @@ from __future__ import annotations
 import contextlib
 from typing import Literal, cast
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut, QTextCursor
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
-    QButtonGroup,
-    QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
-    QPushButton,
     QStackedWidget,
-    QToolButton,
     QWidget,
 )
 
 from bridge.errors import BackendError, NotFound
 from bridge.paths import check_workspace_path
-from bridge.pointer import VIEWS, Selection, View
+from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
+from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
+from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.outline import Task
 from renderer.frames.views import MindmapView, PreviewView, TodoView
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.tasks import TaskRunner
 
-_BLOCK_SEPARATOR = "\u2029"
-_VIEW_LABELS: dict[str, str] = {
-    "edit": "Edit",
-    "preview": "Preview",
-    "todo": "Todo",
-    "mindmap": "Map",
-}
 _BADGES: dict[str, str] = {
     "unsaved": "● Unsaved",
     "saving": "Saving…",
@@ -52,36 +42,6 @@ _BADGES: dict[str, str] = {
 _RERENDER_DELAY_MS = 150
 
 Position = int | Literal["end"]
-
-
-def read_document_text(editor: QPlainTextEdit) -> str:
-    """The editor's text exactly as typed (no-break spaces kept), lines joined by ``\\n``."""
-    return editor.document().toRawText().replace(_BLOCK_SEPARATOR, "\n")
-
-
-class QtInboxRuntime:
-    """The live runtime an Inbox frame publishes (R1): reads the frame's editor on every call."""
-
-    def __init__(self, frame: InboxFrame) -> None:
-        self._frame = frame
-
-    @property
-    def frame_id(self) -> str:
-        return self._frame.frame_id
-
-    def current_path(self) -> str:
-        return self._frame.path
-
-    def current_view(self) -> View:
-        return self._frame.view
-
-    def read_text(self) -> str:
-        return read_document_text(self._frame.editor)
-
-    def read_selection(self) -> Selection | None:
-        # Qt positions count QString characters, which are UTF-16 code units (R8).
-        cursor = self._frame.editor.textCursor()
-        return Selection(anchor=cursor.anchor(), head=cursor.position())
 
 
 class InboxFrame(FrameBase):
@@ -142,41 +102,14 @@ class InboxFrame(FrameBase):
         for page in self._pages.values():
             self.stack.addWidget(page)
 
-        self.problem = QWidget(self.body)
-        self.problem.setObjectName("frameProblem")
-        self.problem_label = QLabel("", self.problem)
-        self.problem_label.setWordWrap(True)
-        self.retry_button = QPushButton("Try again", self.problem)
-        self.retry_button.setAccessibleName(f"Try loading {path} again")
-        self.retry_button.clicked.connect(self._load)
-        problem_layout = QHBoxLayout(self.problem)
-        problem_layout.setContentsMargins(10, 6, 10, 6)
-        problem_layout.addWidget(self.problem_label, 1)
-        problem_layout.addWidget(self.retry_button)
-        self.problem.setVisible(False)
+        self.problem = LoadProblem(path, self._load, self.body)
+        self.problem_label = self.problem.label
+        self.retry_button = self.problem.retry_button
         self.body_layout.addWidget(self.problem)
         self.body_layout.addWidget(self.stack, 1)
 
-        self.view_buttons: dict[str, QToolButton] = {}
-        self._view_group = QButtonGroup(self)
-        self._view_group.setExclusive(True)
-        for number, name in enumerate(VIEWS, start=1):
-            label = _VIEW_LABELS[name]
-            button = tool_button(
-                label,
-                f"{label} view of {frame_id}",
-                f"Show this note as {label.lower()} (Alt+{number})",
-                self.title_bar,
-            )
-            button.setCheckable(True)
-            button.setObjectName("viewButton")
-            button.clicked.connect(lambda _checked=False, v=name: self.set_view(cast(View, v)))
-            self._view_group.addButton(button)
-            self.view_buttons[name] = button
-            self.title_bar.add_control(button)
-            shortcut = QShortcut(QKeySequence(f"Alt+{number}"), self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(lambda v=name: self.set_view(cast(View, v)))
+        self._view_switcher = ViewSwitcher(self, frame_id, self.title_bar, self.set_view)
+        self.view_buttons = self._view_switcher.buttons
         self.popout_button = tool_button(
             "↗", f"Pop out {frame_id}", "Open this note in its own window", self.title_bar
         )
@@ -352,6 +285,8 @@ class InboxFrame(FrameBase):
         self.is_loaded = True
         self._render_view()
         self._set_save_state("new" if new else "saved", announce=not new)
+        if self._mounted:
+            self._store.runtime_loaded(self.frame_id)  # a send waiting for this note goes on
         self.loaded.emit()
 
     def _on_load_error(self, generation: int, error: BaseException) -> None:
@@ -362,8 +297,7 @@ class InboxFrame(FrameBase):
             self._on_loaded(generation, "", new=True)
             return
         message = error.message if isinstance(error, BackendError) else str(error)
-        self.problem_label.setText(f"This note could not be opened: {message}")
-        self.problem.setVisible(True)
+        self.problem.show_message(message)
         # Nothing was typed here yet, so the badge says the note is not open, not "not saved".
         self.title_bar.set_badge(_BADGES["unopened"], "error")
         self.load_failed.emit(message)
@@ -376,9 +310,7 @@ class InboxFrame(FrameBase):
         self._render_view()
 
     def _sync_view_buttons(self) -> None:
-        button = self.view_buttons[self._view]
-        if not button.isChecked():
-            button.setChecked(True)
+        self._view_switcher.show(self._view)
 
     def _render_view(self) -> None:
         if self._view == "edit":

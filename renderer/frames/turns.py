@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bridge.client import TurnReply
-from renderer.ambient.capture import CaptureResult, DropReason
+from bridge.drops import DropReason
+from renderer.ambient.capture import CaptureResult
 
 
 @dataclass(frozen=True)

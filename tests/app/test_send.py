@@ -6,8 +6,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel
 
+from bridge.drops import describe_drop
 from bridge.pointer import AmbientPointer, decode_header, fingerprint
-from renderer.ambient.capture import describe_drop
 from tests.app.conftest import AppFactory
 
 CAVEAT_START = "The saved copy is behind"

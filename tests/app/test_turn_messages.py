@@ -9,14 +9,15 @@ import pytest
 from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import QLabel
 
+from bridge.caveat import CAVEAT
 from bridge.client import BackendClient, KeySession, ToolCall, TurnReply
 from bridge.errors import AccessRefused, RequestRejected
 from renderer.ambient.capture import CaptureResult
-from renderer.frames.assistant import UNEXPECTED_PROBLEM, TurnView
+from renderer.frames.assistant import UNEXPECTED_PROBLEM
+from renderer.frames.turn_view import TurnView
 from renderer.frames.turns import TurnRecord
 from renderer.qt.backend import BackendLink, WorkspaceLink
 from tests.app.conftest import AppFactory, AppUnderTest
-from workers.messages import CAVEAT
 
 T = TypeVar("T")
 

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
 
 from app.popout import POPOUT_BANNER, PopoutWindow
 from app.session import AppSession, SessionError
+from bridge.environment import DEVICE_TOKEN_ENV
 from tests.app.conftest import AppFactory
-from workers.settings import DEVICE_TOKEN_ENV
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CLI_TIMEOUT_SECONDS = 60

@@ -1,75 +1,24 @@
-"""The per-send capture: afresh, bounded flush, live read, discard on change (R8–R15)."""
+"""The per-send capture the app runs: afresh, bounded preparation, live read, discard (R8–R15).
+
+Every test drives :func:`renderer.ambient.prepare_send`, the path the assistant
+frame runs, with a fake clock, fake timers and a flush the test ends itself.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import threading
-import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future
+from collections.abc import Callable
 
 import pytest
 
-from bridge.pointer import MAX_HEADER_BYTES, Selection, decode_header
-from renderer.ambient import (
-    DROP_MESSAGES,
-    DROP_REASONS,
-    FLUSH_LIMIT_SECONDS,
-    AmbientStore,
-    CaptureResult,
-    begin_capture,
-    capture_pointer,
-    describe_drop,
-    run_bounded_preparation,
-    wait_for_future,
-)
-from tests.core.fakes import FakeClock, FakeEditor
-
-
-def no_flush() -> None:
-    return None
+from bridge.drops import DROP_MESSAGES, DROP_REASONS, describe_drop
+from bridge.pointer import Selection, decode_header
+from renderer.ambient import AmbientStore, CaptureResult
+from tests.core.fakes import FakeClock, FakeEditor, Send, send_flushed
 
 
 def sha16(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-class StalledFlush:
-    """A flush that blocks until released, like a save stuck on a slow backend."""
-
-    def __init__(self) -> None:
-        self.started = threading.Event()
-        self.release = threading.Event()
-        self.finished = threading.Event()
-
-    def __call__(self) -> None:
-        self.started.set()
-        self.release.wait()
-        self.finished.set()
-
-
-class BoundWaiter:
-    """Stands in for waiting on the flush: lets the fake clock run out the bound at once."""
-
-    def __init__(self, clock: FakeClock) -> None:
-        self.clock = clock
-        self.timeouts: list[float] = []
-        self.futures: list[Future[object]] = []
-
-    def __call__(self, future: Future[object], timeout: float) -> bool:
-        self.timeouts.append(timeout)
-        self.futures.append(future)
-        self.clock.advance(timeout)
-        return future.done()
-
-
-@pytest.fixture
-def stalled() -> Iterator[StalledFlush]:
-    flush = StalledFlush()
-    yield flush
-    flush.release.set()  # let the flush thread end so no test leaks it
-    if flush.started.is_set():
-        assert flush.finished.wait(5)
 
 
 @pytest.fixture
@@ -84,22 +33,13 @@ def mounted(*editors: FakeEditor) -> AmbientStore:
     return store
 
 
-def during_flush(action: Callable[[], None]) -> Callable[[], None]:
-    """A flush that completes in time after doing ``action`` (the user acts meanwhile)."""
-
-    def flush() -> None:
-        action()
-
-    return flush
-
-
 # -- R8: what the pointer holds ---------------------------------------------
 
 
 def test_r8_pointer_holds_the_metadata_of_the_live_note(clock: FakeClock) -> None:
     text = "# Today\nこのノート ✓\n"
     editor = FakeEditor("inbox-1", "inbox/today.md", text, "edit", Selection(anchor=2, head=7))
-    result = capture_pointer(mounted(editor), no_flush, clock)
+    result = send_flushed(mounted(editor), clock)
     assert result.dropped is None and result.pointer is not None and result.header is not None
     pointer = result.pointer
     assert pointer.path == "inbox/today.md"
@@ -119,7 +59,7 @@ def test_r8_pointer_holds_the_metadata_of_the_live_note(clock: FakeClock) -> Non
 def test_r8_views_other_than_edit_send_no_selection(clock: FakeClock, view: str) -> None:
     editor = FakeEditor("f", text="x", selection=Selection(anchor=0, head=1))
     editor.view = view  # type: ignore[assignment]
-    result = capture_pointer(mounted(editor), no_flush, clock)
+    result = send_flushed(mounted(editor), clock)
     assert result.pointer is not None
     assert result.pointer.view == view
     assert result.pointer.selection is None
@@ -131,7 +71,7 @@ def test_r8_selection_in_utf16_code_units_is_carried_as_the_editor_gives_it(
 ) -> None:
     # "😀" is two UTF-16 code units: a selection after it starts at 2.
     editor = FakeEditor("f", text="😀ab", selection=Selection(anchor=2, head=4))
-    result = capture_pointer(mounted(editor), no_flush, clock)
+    result = send_flushed(mounted(editor), clock)
     assert result.pointer is not None and result.pointer.selection == Selection(anchor=2, head=4)
     assert result.pointer.bytes == 6
 
@@ -143,30 +83,30 @@ def test_r9_each_send_resolves_afresh(clock: FakeClock) -> None:
     a, b = FakeEditor("a", "notes/a.md", "A"), FakeEditor("b", "notes/b.md", "B")
     store = mounted(a, b)
     store.activate("a")
-    first = capture_pointer(store, no_flush, clock)
+    first = send_flushed(store, clock)
     store.activate("b")
-    second = capture_pointer(store, no_flush, clock)
+    second = send_flushed(store, clock)
     a.text = "A changed"
     store.activate("a")
-    third = capture_pointer(store, no_flush, clock)
+    third = send_flushed(store, clock)
     assert first.pointer is not None and second.pointer is not None and third.pointer is not None
     assert (first.pointer.frameId, second.pointer.frameId) == ("a", "b")
     assert third.pointer.sha256 == sha16("A changed") != first.pointer.sha256
 
 
 def test_r6_no_inbox_runtime_means_no_pointer_and_no_flush(clock: FakeClock) -> None:
-    calls: list[str] = []
-    result = capture_pointer(AmbientStore(), lambda: calls.append("flush"), clock)
-    assert result == CaptureResult(pointer=None, header=None, dropped="no-inbox")
-    assert calls == []
+    send = Send(AmbientStore(), clock)
+    assert send.capture == CaptureResult(pointer=None, header=None, dropped="no-inbox")
+    assert send.prepared.flushed is None and send.prepared.seconds == 0.0
+    assert send.flush.starts == 0 and send.timers.requested == []
 
 
 def test_excluded_send_reads_nothing_and_does_not_flush(clock: FakeClock) -> None:
     editor = FakeEditor("a", text="secret")
-    calls: list[str] = []
-    result = capture_pointer(mounted(editor), lambda: calls.append("flush"), clock, include=False)
-    assert result.dropped == "excluded" and result.header is None and result.pointer is None
-    assert calls == [] and editor.text_reads == 0
+    send = Send(mounted(editor), clock, include=False)
+    assert send.capture.dropped == "excluded"
+    assert send.capture.header is None and send.capture.pointer is None
+    assert send.flush.starts == 0 and editor.text_reads == 0
 
 
 # -- R10, R12: the bounded preparation ----------------------------------------
@@ -174,79 +114,74 @@ def test_excluded_send_reads_nothing_and_does_not_flush(clock: FakeClock) -> Non
 
 def test_r10_the_flush_runs_before_the_editor_is_read(clock: FakeClock) -> None:
     editor = FakeEditor("a", text="x")
-    result = capture_pointer(mounted(editor), lambda: editor.events.append("flushed"), clock)
-    assert editor.events == ["flushed", "read_text"]
-    assert result.pointer is not None and result.pointer.flushed is True
+    send = Send(mounted(editor), clock, during=lambda: editor.events.append("flushing"))
+    assert send.results == [] and editor.text_reads == 0  # nothing read while saves run
+    editor.events.append("flushed")
+    send.flush.finish(True)
+    assert editor.events == ["flushing", "flushed", "read_text"]
+    assert send.capture.pointer is not None and send.capture.pointer.flushed is True
 
 
-def test_r10_r12_the_wait_is_bounded_by_the_limit(clock: FakeClock, stalled: StalledFlush) -> None:
+def test_r10_r12_a_stalled_flush_is_cut_off_at_1_5_s_and_sent_unflushed(clock: FakeClock) -> None:
     editor = FakeEditor("a", text="before")
-    waiter = BoundWaiter(clock)
     started = clock.monotonic()
-    result = capture_pointer(mounted(editor), stalled, clock, wait=waiter)
-    assert waiter.timeouts == [FLUSH_LIMIT_SECONDS]
-    assert clock.monotonic() - started == pytest.approx(FLUSH_LIMIT_SECONDS)
+    send = Send(mounted(editor), clock)
+    assert send.timers.requested == [1.5]
+    send.timers.advance(1.499)
+    assert send.results == [] and editor.text_reads == 0
+    send.timers.advance(0.001)
     # R12: the pointer is still sent, marked not flushed, while the flush is still stuck.
-    assert result.pointer is not None and result.header is not None
-    assert result.pointer.flushed is False
-    assert not stalled.finished.is_set()
-    assert not waiter.futures[0].done()
+    assert clock.monotonic() - started == pytest.approx(1.5)
+    assert send.prepared.seconds == pytest.approx(1.5)
+    assert send.prepared.flushed is False
+    assert send.capture.pointer is not None and send.capture.header is not None
+    assert send.capture.pointer.flushed is False
+    send.flush.finish(True)  # the save lands later: the send was already reported, once
+    assert len(send.results) == 1 and send.timers.pending == 0
 
 
-def test_r10_the_limit_covers_the_whole_operation_from_the_start(
-    clock: FakeClock, stalled: StalledFlush
-) -> None:
-    editor = FakeEditor("a", text="x")
+def test_r10_a_flush_that_ends_in_time_stops_the_timer(clock: FakeClock) -> None:
+    send = Send(mounted(FakeEditor("a", text="x")), clock)
+    send.timers.advance(1.4)
+    send.flush.finish(True)
+    assert send.prepared.flushed is True and send.prepared.seconds == pytest.approx(1.4)
+    assert send.timers.pending == 0
+    send.timers.advance(5)
+    assert len(send.results) == 1
+
+
+def test_r10_the_bound_covers_the_whole_operation_from_the_start(clock: FakeClock) -> None:
+    # The load of the note and the flush share one 1.5 s bound, counted from the send.
+    editor = FakeEditor("a", text="", loaded=False)
     store = mounted(editor)
-    pending = begin_capture(store, clock)
-    clock.advance(0.5)  # time already spent since the send began counts against the bound
-    waiter = BoundWaiter(clock)
-    flushed = run_bounded_preparation(stalled, limit=pending.remaining(), wait=waiter)
-    assert waiter.timeouts == [pytest.approx(FLUSH_LIMIT_SECONDS - 0.5)]
-    assert flushed is False
-    clock.advance(5)
-    assert pending.remaining() == 0.0
-
-
-def test_r12_a_stalled_flush_does_not_hold_the_caller_past_the_bound(
-    stalled: StalledFlush,
-) -> None:
-    limit = 0.05
-    began = time.monotonic()
-    flushed = run_bounded_preparation(stalled, limit=limit, wait=wait_for_future)
-    elapsed = time.monotonic() - began
-    assert flushed is False
-    assert stalled.started.is_set() and not stalled.finished.is_set()
-    assert elapsed < limit + 1.0
+    send = Send(store, clock)
+    send.timers.advance(1.0)
+    send.flush.finish(True)  # the saves landed at 1.0 s; the note is still loading
+    assert send.results == []
+    send.timers.advance(0.5)
+    assert send.capture.dropped == "loading"
+    assert send.prepared.seconds == pytest.approx(1.5)
 
 
 def test_r12_a_flush_that_fails_counts_as_not_flushed(clock: FakeClock) -> None:
-    def failing_flush() -> None:
-        raise OSError("the save failed")
-
-    result = capture_pointer(mounted(FakeEditor("a", text="x")), failing_flush, clock)
+    result = send_flushed(mounted(FakeEditor("a", text="x")), clock, ok=False)
     assert result.pointer is not None and result.pointer.flushed is False
     assert result.header is not None
 
 
 def test_r12_a_flush_in_time_counts_as_flushed(clock: FakeClock) -> None:
-    result = capture_pointer(mounted(FakeEditor("a", text="x")), no_flush, clock)
+    result = send_flushed(mounted(FakeEditor("a", text="x")), clock)
     assert result.pointer is not None and result.pointer.flushed is True
 
 
-def test_r12_stalled_flushes_do_not_queue_behind_each_other(clock: FakeClock) -> None:
-    stuck = [StalledFlush() for _ in range(3)]
-    try:
-        for flush in stuck:
-            run_bounded_preparation(flush, limit=0.0, wait=BoundWaiter(clock))
-        # Every flush got its own thread at once, none waits for an earlier stuck one.
-        for flush in stuck:
-            assert flush.started.wait(5)
-    finally:
-        for flush in stuck:
-            flush.release.set()
-        for flush in stuck:
-            assert flush.finished.wait(5)
+def test_a_cancelled_preparation_reports_nothing(clock: FakeClock) -> None:
+    editor = FakeEditor("a", text="x")
+    send = Send(mounted(editor), clock)
+    send.preparation.cancel()
+    assert send.timers.pending == 0
+    send.flush.finish(True)
+    send.timers.advance(5)
+    assert send.results == [] and editor.text_reads == 0
 
 
 # -- R11: the live editor after the flush ---------------------------------------
@@ -254,24 +189,25 @@ def test_r12_stalled_flushes_do_not_queue_behind_each_other(clock: FakeClock) ->
 
 def test_r11_text_typed_during_the_flush_is_counted(clock: FakeClock) -> None:
     editor = FakeEditor("a", text="# Note\nalpha")
-    flush = during_flush(lambda: editor.type(" and more typed during the flush"))
-    result = capture_pointer(mounted(editor), flush, clock)
+    result = send_flushed(
+        mounted(editor), clock, during=lambda: editor.type(" and more typed during the flush")
+    )
     expected = "# Note\nalpha and more typed during the flush"
     assert result.pointer is not None
     assert result.pointer.bytes == len(expected.encode("utf-8"))
     assert result.pointer.sha256 == sha16(expected)
 
 
-def test_r11_the_split_capture_reads_at_complete_not_at_begin(clock: FakeClock) -> None:
+def test_r11_the_editor_is_read_when_the_preparation_ends_not_when_it_begins(
+    clock: FakeClock,
+) -> None:
     editor = FakeEditor("a", text="one", selection=Selection(anchor=0, head=0))
-    store = mounted(editor)
-    pending = begin_capture(store, clock)
-    assert pending.needs_preparation
+    send = Send(mounted(editor), clock)
     editor.text = "one two"
     editor.selection = Selection(anchor=3, head=7)
-    editor.view = "edit"
-    clock.advance(0.2)
-    result = pending.complete(True)
+    send.timers.advance(0.2)
+    send.flush.finish(True)
+    result = send.capture
     assert result.pointer is not None
     assert result.pointer.sha256 == sha16("one two")
     assert result.pointer.selection == Selection(anchor=3, head=7)
@@ -287,10 +223,106 @@ def test_r11_a_view_change_during_the_flush_is_reported_not_discarded(
     def switch_view() -> None:
         editor.view = "mindmap"
 
-    result = capture_pointer(mounted(editor), during_flush(switch_view), clock)
+    result = send_flushed(mounted(editor), clock, during=switch_view)
     assert result.dropped is None
     assert result.pointer is not None and result.pointer.view == "mindmap"
     assert result.pointer.selection is None
+
+
+# -- Loading: a note that has not loaded is never read --------------------------
+
+
+def load(store: AmbientStore, editor: FakeEditor, text: str) -> None:
+    """The note's text arrives in the editor, as the Inbox frame's load does."""
+    editor.text = text
+    editor.loaded = True
+    store.runtime_loaded(editor.frame_id)
+
+
+def test_mount_then_send_waits_for_the_load_and_points_at_the_loaded_text(
+    clock: FakeClock,
+) -> None:
+    editor = FakeEditor("inbox-1", "notes/a.md", "", loaded=False)
+    store = mounted(editor)
+    send = Send(store, clock)
+    send.flush.finish(True)  # nothing to save: the flush ends first
+    assert send.results == [] and editor.text_reads == 0
+    send.timers.advance(0.3)
+    load(store, editor, "# A\nalpha\n")
+    pointer = send.capture.pointer
+    assert pointer is not None and pointer.path == "notes/a.md"
+    assert (pointer.bytes, pointer.sha256, pointer.flushed) == (10, sha16("# A\nalpha\n"), True)
+    assert send.prepared.seconds == pytest.approx(0.3)
+    assert send.timers.pending == 0
+
+
+def test_mount_then_send_with_no_load_in_1_5_s_drops_the_context_as_loading(
+    clock: FakeClock,
+) -> None:
+    editor = FakeEditor("inbox-1", "notes/a.md", "", loaded=False)
+    store = mounted(editor)
+    send = Send(store, clock)
+    send.flush.finish(True)
+    send.timers.advance(1.5)
+    assert send.capture == CaptureResult(pointer=None, header=None, dropped="loading")
+    assert editor.text_reads == 0  # never bytes 0 and the empty hash
+    load(store, editor, "late")
+    assert len(send.results) == 1
+
+
+def test_open_then_send_never_carries_the_old_notes_bytes_under_the_new_path(
+    clock: FakeClock,
+) -> None:
+    editor = FakeEditor("inbox-1", "notes/a.md", "# A\nalpha\n")
+    store = mounted(editor)
+    # open_path: the frame shows b.md at once, while a.md's text is still in the editor.
+    editor.path, editor.loaded = "notes/b.md", False
+    store.runtime_changed("inbox-1")
+    send = Send(store, clock)
+    send.flush.finish(True)
+    assert send.results == [] and editor.text_reads == 0
+    load(store, editor, "# B\nbeta\n")
+    pointer = send.capture.pointer
+    assert pointer is not None and pointer.path == "notes/b.md"
+    assert (pointer.bytes, pointer.sha256) == (9, sha16("# B\nbeta\n"))
+
+
+def test_a_load_before_the_flush_ends_still_waits_for_the_flush(clock: FakeClock) -> None:
+    editor = FakeEditor("inbox-1", "notes/a.md", "", loaded=False)
+    store = mounted(editor)
+    send = Send(store, clock)
+    load(store, editor, "alpha")
+    assert send.results == []
+    send.flush.finish(True)
+    assert send.capture.pointer is not None and send.capture.pointer.bytes == 5
+
+
+def test_another_frame_loading_does_not_end_the_wait(clock: FakeClock) -> None:
+    waiting = FakeEditor("inbox-1", "notes/a.md", "", loaded=False)
+    other = FakeEditor("inbox-2", "notes/b.md", "", loaded=False)
+    store = mounted(other, waiting)
+    store.activate("inbox-1")
+    send = Send(store, clock)
+    send.flush.finish(True)
+    load(store, other, "beta")
+    assert send.results == []
+    send.timers.advance(1.5)
+    assert send.capture.dropped == "loading" and waiting.text_reads == 0
+
+
+def test_r13_a_switch_while_waiting_for_the_load_discards_without_reading(
+    clock: FakeClock,
+) -> None:
+    waiting = FakeEditor("inbox-1", "notes/a.md", "", loaded=False)
+    other = FakeEditor("inbox-2", "notes/b.md", "beta")
+    store = mounted(other, waiting)
+    store.activate("inbox-1")
+    send = Send(store, clock)
+    send.flush.finish(True)
+    store.activate("inbox-2")  # the user moved on before a.md arrived
+    load(store, waiting, "alpha")
+    assert send.capture.dropped == "discarded"
+    assert waiting.text_reads == 0 and other.text_reads == 0
 
 
 # -- R7, R13: discarded when things change in flight ----------------------------
@@ -339,7 +371,7 @@ def test_r7_r13_a_change_during_the_flush_discards_the_capture(
     b = FakeEditor("b", "notes/b.md", "beta")
     store = mounted(a, b)
     store.activate("a")
-    result = capture_pointer(store, during_flush(lambda: change(store, a, b)), clock)
+    result = send_flushed(store, clock, during=lambda: change(store, a, b))
     assert result == CaptureResult(pointer=None, header=None, dropped="discarded")
     assert a.text_reads == 0 and b.text_reads == 0
 
@@ -347,18 +379,19 @@ def test_r7_r13_a_change_during_the_flush_discards_the_capture(
 @pytest.mark.parametrize(
     "change", [pytest.param(change, id=name) for name, change in change_scenarios()]
 )
-def test_r13_the_split_capture_is_stale_after_a_change(
+def test_r12_r13_a_change_while_a_stalled_flush_runs_discards_at_the_bound(
     clock: FakeClock, change: Callable[[AmbientStore, FakeEditor, FakeEditor], None]
 ) -> None:
     a = FakeEditor("a", "notes/a.md", "alpha")
     b = FakeEditor("b", "notes/b.md", "beta")
     store = mounted(a, b)
     store.activate("a")
-    pending = begin_capture(store, clock)
-    assert not pending.is_stale()
+    send = Send(store, clock)
+    send.timers.advance(0.7)
     change(store, a, b)
-    assert pending.is_stale()
-    assert pending.complete(False).dropped == "discarded"
+    send.timers.advance(0.8)
+    assert send.capture.dropped == "discarded" and send.prepared.flushed is False
+    assert a.text_reads == 0 and b.text_reads == 0
 
 
 def test_r13_r5_activating_the_assistant_during_the_flush_keeps_the_capture(
@@ -367,7 +400,7 @@ def test_r13_r5_activating_the_assistant_during_the_flush_keeps_the_capture(
     a, b = FakeEditor("a", "notes/a.md", "alpha"), FakeEditor("b", "notes/b.md", "beta")
     store = mounted(a, b)
     store.activate("a")
-    result = capture_pointer(store, during_flush(lambda: store.activate("assistant")), clock)
+    result = send_flushed(store, clock, during=lambda: store.activate("assistant"))
     assert result.dropped is None and result.pointer is not None
     assert result.pointer.frameId == "a"
 
@@ -382,7 +415,7 @@ def test_r13_a_frame_that_goes_back_to_its_note_is_not_discarded(clock: FakeCloc
         a.path = "notes/a.md"
         store.runtime_changed("a")
 
-    result = capture_pointer(store, during_flush(away_and_back), clock)
+    result = send_flushed(store, clock, during=away_and_back)
     assert result.pointer is not None and result.pointer.path == "notes/a.md"
 
 
@@ -392,7 +425,7 @@ def test_r13_a_frame_that_goes_back_to_its_note_is_not_discarded(clock: FakeCloc
 def test_r15_an_oversized_pointer_sends_no_header(clock: FakeClock) -> None:
     deep = "/".join(["長いフォルダ名のノート"] * 40) + "/今日.md"
     editor = FakeEditor("inbox-1", deep, "body", selection=Selection(anchor=0, head=4))
-    result = capture_pointer(mounted(editor), no_flush, clock)
+    result = send_flushed(mounted(editor), clock)
     assert result.dropped == "oversize"
     assert result.header is None and result.pointer is None and result.header_bytes == 0
     assert result.oversize_pointer is not None and result.oversize_pointer.path == deep
@@ -402,7 +435,7 @@ def test_r15_an_oversized_pointer_sends_no_header(clock: FakeClock) -> None:
 
 def test_r15_a_path_too_long_for_any_pointer_is_oversize(clock: FakeClock) -> None:
     editor = FakeEditor("inbox-1", "n/" * 2500 + "x.md", "body")
-    result = capture_pointer(mounted(editor), no_flush, clock)
+    result = send_flushed(mounted(editor), clock)
     assert result.dropped == "oversize" and result.header is None
 
 
@@ -414,7 +447,7 @@ def test_r15_a_pointer_just_under_the_limit_is_sent_whole(clock: FakeClock) -> N
         if base[length - 1] == "/":
             continue
         editor = FakeEditor("inbox-1", base[:length], "body")
-        result = capture_pointer(mounted(editor), no_flush, clock)
+        result = send_flushed(mounted(editor), clock)
         if result.header is None:
             assert result.dropped == "oversize"
             break
@@ -422,13 +455,13 @@ def test_r15_a_pointer_just_under_the_limit_is_sent_whole(clock: FakeClock) -> N
     else:
         raise AssertionError("the path never outgrew the header")
     assert last is not None and last.header is not None
-    assert MAX_HEADER_BYTES - 4 <= last.header_bytes <= MAX_HEADER_BYTES
+    assert 2048 - 4 <= last.header_bytes <= 2048
     assert decode_header(last.header) == last.pointer
 
 
 def test_a_path_the_pointer_refuses_is_dropped_not_raised(clock: FakeClock) -> None:
     editor = FakeEditor("a", "../outside.md", "body")
-    result = capture_pointer(mounted(editor), no_flush, clock)
+    result = send_flushed(mounted(editor), clock)
     assert result.dropped == "invalid" and result.header is None
 
 

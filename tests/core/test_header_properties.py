@@ -9,10 +9,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bridge.paths import MAX_PATH_BYTES, MAX_SEGMENT_BYTES
-from bridge.pointer import MAX_HEADER_BYTES, AmbientPointer, Selection, decode_header
-from renderer.ambient import AmbientStore, capture_pointer
-from tests.core.fakes import FakeClock, FakeEditor
+from bridge.pointer import AmbientPointer, Selection, decode_header
+from renderer.ambient import AmbientStore
+from tests.core.fakes import FakeClock, FakeEditor, send_flushed
 
 CONTRACT_FIELDS = {
     "v",
@@ -31,7 +30,7 @@ segments = st.text(
     alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="/\\\x00"),
     min_size=1,
     max_size=40,
-).filter(lambda s: s not in (".", "..") and len(s.encode("utf-8")) <= MAX_SEGMENT_BYTES)
+).filter(lambda s: s not in (".", "..") and len(s.encode("utf-8")) <= 255)
 paths = st.lists(segments, min_size=1, max_size=40).map("/".join)
 frame_ids = st.text(alphabet=st.characters(exclude_categories=["Cs"]), min_size=1, max_size=40)
 bodies = st.text(max_size=3000)
@@ -59,26 +58,20 @@ def test_r8_r14_r15_header_carries_metadata_only_within_the_limit(
     editor.view = view  # type: ignore[assignment]
     store = AmbientStore()
     store.publish(editor)
-    clock = FakeClock()
-
-    def flush() -> None:
-        if not flushed:
-            raise OSError("save refused")
-
-    result = capture_pointer(store, flush, clock)
+    result = send_flushed(store, FakeClock(), ok=flushed)
 
     if result.header is None:
         # R15: omitted as a whole, only because it would not fit.
         assert result.dropped == "oversize"
         if result.oversize_pointer is None:
             # A path too long for the document API can never fit in a header either.
-            assert len(path.encode("utf-8")) > MAX_PATH_BYTES
+            assert len(path.encode("utf-8")) > 4096
             return
         raw = result.oversize_pointer.to_json().encode("utf-8")
-        assert len(base64.urlsafe_b64encode(raw).rstrip(b"=")) > MAX_HEADER_BYTES
+        assert len(base64.urlsafe_b64encode(raw).rstrip(b"=")) > 2048
         return
 
-    assert len(result.header.encode("ascii")) <= MAX_HEADER_BYTES
+    assert len(result.header.encode("ascii")) <= 2048
     decoded = decode_header(result.header)
     assert decoded == result.pointer  # round-trips exactly
     assert isinstance(decoded, AmbientPointer)
@@ -120,9 +113,9 @@ def test_r8_an_edited_body_changes_the_fingerprint_not_the_identity(body: str, p
     editor = FakeEditor("inbox-1", path, body)
     store = AmbientStore()
     store.publish(editor)
-    before = capture_pointer(store, lambda: None, FakeClock())
+    before = send_flushed(store, FakeClock())
     editor.type("!")
-    after = capture_pointer(store, lambda: None, FakeClock())
+    after = send_flushed(store, FakeClock())
     if before.pointer is None or after.pointer is None:
         assert before.dropped == after.dropped == "oversize"
         return

@@ -37,18 +37,30 @@ PROBE = textwrap.dedent(
 
     # Exercise the core end to end with Qt absent.
     from bridge.pointer import decode_header
-    from renderer.ambient import AmbientStore, capture_pointer
+    from renderer.ambient import AmbientStore, SystemClock, prepare_send
 
     class Editor:
         frame_id = "inbox-1"
         def current_path(self): return "notes/a.md"
         def current_view(self): return "edit"
+        def is_loaded(self): return True
         def read_text(self): return "alpha"
         def read_selection(self): return None
 
+    class Timers:
+        def call_later(self, seconds, callback): return lambda: None
+
     store = AmbientStore()
     store.publish(Editor())
-    result = capture_pointer(store, lambda: None)
+    prepared = []
+    prepare_send(
+        store,
+        clock=SystemClock(),
+        timers=Timers(),
+        start_flush=lambda done: done(True),
+        on_prepared=prepared.append,
+    )
+    result = prepared[0].capture
     assert decode_header(result.header) == result.pointer
     assert not [m for m in sys.modules if m.split(".")[0] in BLOCKED]
     print("\\n".join(imported))

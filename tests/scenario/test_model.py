@@ -25,7 +25,7 @@ from app.scenario.model import (
     load_all,
     load_scenario,
 )
-from renderer.frames.assistant import ASSISTANT_FRAME_ID
+from bridge.frames import ASSISTANT_FRAME_ID
 
 CONTRACT_EXAMPLE = """\
 name: two inbox frames, the assistant keeps the last choice
@@ -168,6 +168,8 @@ def test_invalid_step_names_file_step_and_field(tmp_path: Path, steps: str, expe
         ("stepz: [{activate: a}]\n", "field 'stepz': unknown key"),
         ("backend: {saveDelay: -1}\nsteps: [{activate: a}]\n", "field 'backend.saveDelay'"),
         ("backend: {delay: 1}\nsteps: [{activate: a}]\n", "field 'backend.delay': unknown key"),
+        ("backend: {loadDelay: -1}\nsteps: [{activate: a}]\n", "field 'backend.loadDelay'"),
+        ("steps: [{mount: {frame: w, provider: web, wait: false}}]\n", "Inbox frames only"),
         ("workspace: {'../x.md': a}\nsteps: [{activate: a}]\n", "field 'workspace.../x.md'"),
         ("workspace: {a.md: 3}\nsteps: [{activate: a}]\n", "field 'workspace.a.md'"),
         ("rules: [R30]\nsteps: [{activate: a}]\n", "field 'rules': not a rule number"),
@@ -228,3 +230,21 @@ def test_cli_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
         cli.main(["replay", "x.yaml"])
     assert caught.value.code == cli.EXIT_INVALID
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_a_send_while_loading_is_written_with_wait_false_and_load_delay(tmp_path: Path) -> None:
+    text = (
+        "backend: {loadDelay: 2.5}\n"
+        "steps:\n"
+        "  - mount: {frame: inbox-1, path: notes/a.md, wait: false}\n"
+        "  - open: {frame: inbox-1, path: notes/b.md, wait: false}\n"
+        "  - send: hi\n"
+        "  - expect: {dropped: loading}\n"
+    )
+    scenario = load_scenario(write(tmp_path, text))
+    mount, opened, _, expect = scenario.steps
+    assert scenario.load_delay == 2.5 and scenario.save_delay == 0.0
+    assert isinstance(mount, MountStep) and not mount.wait
+    assert isinstance(opened, OpenStep) and not opened.wait
+    assert "without waiting for it to load" in mount.describe()
+    assert isinstance(expect, ExpectStep) and expect.dropped == "loading"

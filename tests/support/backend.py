@@ -18,7 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from workers.settings import DEVICE_TOKEN_ENV, WORKSPACES_FOLDER
+from bridge.environment import DEVICE_TOKEN_ENV
+from workers.settings import WORKSPACES_FOLDER
 
 LISTENING_PREFIX = "workers listening on "
 START_TIMEOUT_SECONDS = 30.0

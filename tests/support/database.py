@@ -17,7 +17,8 @@ from pathlib import Path
 from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 
-from workers.settings import DATABASE_FILE, DATABASE_URL_ENV
+from bridge.environment import DATABASE_URL_ENV
+from workers.settings import DATABASE_FILE
 
 
 def configured_server_url() -> str | None:

@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 
+from bridge.environment import DATABASE_URL_ENV
 from bridge.pointer import encode_header, fingerprint
 from tests.support.backend import make_workspace
 from tests.support.database import configured_server_url, fresh_server_database
 from tests.support.pointers import make_pointer
 from workers.app import create_app
-from workers.settings import DATABASE_URL_ENV, Settings
+from workers.settings import Settings
 
 with warnings.catch_warnings():
     # Starlette's notice about its httpx dependency is not about this project's code.

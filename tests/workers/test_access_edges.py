@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from bridge.caveat import CAVEAT
 from tests.workers.conftest import (
     DEVICE_TOKEN,
     NOTES,
@@ -138,7 +139,7 @@ def test_r25_r26_a_note_of_exactly_max_bytes_is_complete_and_compared(backend: B
     size = len(text.encode())
     behind = pointer_header("notes/a.md", text + " typed")
     exact = _tool(backend, key, f'read_active_note {{"maxBytes": {size}}}', behind)
-    assert (exact["partial"], exact["text"], exact["caveat"]) == (False, text, messages.CAVEAT)
+    assert (exact["partial"], exact["text"], exact["caveat"]) == (False, text, CAVEAT)
     short = _tool(backend, key, f'read_active_note {{"maxBytes": {size - 1}}}', behind)
     assert (short["partial"], short["caveat"]) == (True, None)
     assert short["text"] == text[: size - 1]

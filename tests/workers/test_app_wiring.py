@@ -66,3 +66,22 @@ def test_save_delay_stalls_each_document_put(tmp_path: Path) -> None:
         elapsed = time.perf_counter() - started
     assert response.status_code == 200
     assert elapsed >= delay
+
+
+@pytest.mark.slow
+def test_load_delay_stalls_each_document_get(tmp_path: Path) -> None:
+    make_workspace(tmp_path, "demo", {"a.md": "alpha"})
+    delay = 0.3
+    settings = Settings(data_dir=tmp_path, device_token=DEVICE_TOKEN, load_delay_seconds=delay)
+    auth = {"Authorization": f"Bearer {DEVICE_TOKEN}"}
+    with TestClient(create_app(settings)) as client:
+        key = client.post("/v1/key-sessions", json={"workspace": "demo"}, headers=auth).json()[
+            "key"
+        ]
+        started = time.perf_counter()
+        response = client.get(
+            "/v1/workspaces/demo/documents/a.md", headers={**auth, "X-Key-Session": key}
+        )
+        elapsed = time.perf_counter() - started
+    assert response.status_code == 200 and response.text == "alpha"
+    assert elapsed >= delay

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bridge.caveat import CAVEAT
 from tests.workers.conftest import NOTES, Backend, pointer_header
 from workers import messages
 from workers.assistant import UNNAMED_REQUESTS
@@ -50,7 +51,7 @@ def test_reply_has_title_summary_and_counts(backend: Backend) -> None:
     # The title is the first heading; the summary is prose, not the task list.
     assert reply["reply"].startswith("“Plan” (inbox/today.md, edit view). Today\n")
     assert "It has 1 heading and 2 open tasks." in reply["reply"]
-    assert messages.CAVEAT not in reply["reply"]
+    assert CAVEAT not in reply["reply"]
 
 
 def test_summary_keeps_a_sentence_that_wraps_across_lines(backend: Backend) -> None:
@@ -67,7 +68,7 @@ def test_r25_reply_repeats_the_caveat_verbatim(backend: Backend) -> None:
     key = backend.key()
     header = pointer_header("notes/a.md", NOTES["notes/a.md"] + "typed", flushed=False)
     reply = backend.turn("summarise this", key=key, ambient=header)
-    assert messages.CAVEAT in reply["reply"]
+    assert CAVEAT in reply["reply"]
 
 
 def test_r26_reply_says_when_it_saw_part_of_the_note(backend: Backend) -> None:

@@ -21,7 +21,6 @@ from tests.support.pointers import make_pointer
 from tests.workers.conftest import NOTES, Backend, pointer_header
 
 SEGMENT = "d" * 200
-HEADER_LIMIT = 2048  # R15: bytes of the complete encoded header value
 
 
 def _pointer(path: str, frame_id: str = "inbox-1") -> AmbientPointer:
@@ -54,9 +53,9 @@ def _refused_at_ingress(backend: Backend, key: str, value: str) -> dict[str, Any
 
 
 def test_r15_a_header_of_exactly_2048_bytes_is_sent_and_stored(backend: Backend) -> None:
-    pointer = _pointer_of_json_size(1536)  # 1,536 bytes of JSON encode to 2,048
+    pointer = _pointer_of_json_size(2048 // 4 * 3)
     header = encode_header(pointer)
-    assert header is not None and len(header) == HEADER_LIMIT
+    assert header is not None and len(header) == 2048
     assert decode_header(header) == pointer
     key = backend.key()
     reply = backend.turn("/tool list_documents", key=key, ambient=header)
@@ -66,13 +65,13 @@ def test_r15_a_header_of_exactly_2048_bytes_is_sent_and_stored(backend: Backend)
 
 
 def test_r15_one_byte_more_is_omitted_whole_and_refused_by_the_ingress(backend: Backend) -> None:
-    pointer = _pointer_of_json_size(1537)
+    pointer = _pointer_of_json_size(2048 // 4 * 3 + 1)
     full = _base64url(pointer.to_json().encode())
-    assert len(full) == 2050  # base64url has no length 2,049
+    assert len(full) == 2048 + 2  # base64url has no length 2,049
     assert encode_header(pointer) is None  # never a truncated value
     rejection = decode_header(full)
     assert isinstance(rejection, HeaderRejection)
-    assert "2048" in rejection.reason
+    assert "longer than 2048 bytes" in rejection.reason
     ambient = _refused_at_ingress(backend, backend.key(), full)
     assert ambient == {"status": "rejected", "reason": rejection.reason}
 

@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from bridge.environment import DEVICE_TOKEN_ENV
+from bridge.paths import WORKSPACE_ID_INVALID
 from tests.workers.conftest import WORKSPACE, Backend, TestClient
 from workers import messages
 from workers.app import create_app
-from workers.settings import DEVICE_TOKEN_ENV, Settings
+from workers.settings import Settings
 
 
 def test_missing_or_wrong_device_token_is_401(backend: Backend) -> None:
@@ -63,7 +65,7 @@ def test_key_session_for_unknown_or_invalid_workspace(backend: Backend) -> None:
             "/v1/key-sessions", json={"workspace": workspace}, headers=backend.auth
         )
         assert invalid.status_code == 400, workspace
-        assert invalid.json()["error"]["message"] == messages.WORKSPACE_ID_INVALID
+        assert invalid.json()["error"]["message"] == WORKSPACE_ID_INVALID
 
 
 def test_r28_another_workspaces_key_is_refused_with_the_shared_message(backend: Backend) -> None:

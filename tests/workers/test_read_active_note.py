@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bridge.caveat import CAVEAT
 from tests.workers.conftest import NOTES, Backend, pointer_header
 from workers import messages
 
@@ -49,11 +50,11 @@ def test_r25_caveat_when_the_saved_copy_disagrees(
     header = pointer_header("notes/a.md", header_text, flushed=flushed)
     result = _tool(backend, key, "read_active_note {}", header)
     assert result["status"] == "ok" and result["partial"] is False, label
-    assert result["caveat"] == messages.CAVEAT, label
+    assert result["caveat"] == CAVEAT, label
 
 
 def test_r25_caveat_is_the_exact_sentence() -> None:
-    assert messages.CAVEAT == (
+    assert CAVEAT == (
         "The saved copy is behind what the user has on screen — their most recent "
         "keystrokes may be missing from the text above."
     )

@@ -24,11 +24,11 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from bridge.pointer import HEADER_NAME, AmbientPointer, decode_header, format_captured_at
+from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
+from bridge.pointer import AmbientPointer, decode_header, format_captured_at
 from workers import jsontext, messages
 from workers.assistant import TurnOutcome
 from workers.dependencies import (
-    KEY_SESSION_HEADER,
     Account,
     BackendState,
     State,

@@ -1,7 +1,8 @@
 """The document API: the only way note text moves (contract 3, R16).
 
 - ``GET /v1/workspaces/{ws}/documents[?prefix=P]`` → the sorted listing.
-- ``GET /v1/workspaces/{ws}/documents/{path}`` → the saved UTF-8 text.
+- ``GET /v1/workspaces/{ws}/documents/{path}`` → the saved UTF-8 text. Each read waits
+  ``Settings.load_delay_seconds`` first, so QA can send while a note is still loading.
 - ``PUT /v1/workspaces/{ws}/documents/{path}`` → atomic save; body over 10 MiB is 413,
   invalid UTF-8 400. Each save waits ``Settings.save_delay_seconds`` first, so QA can
   stall a flush.
@@ -46,11 +47,16 @@ async def list_documents(
 
 @router.get("/{path:path}")
 async def get_document(path: str, state: State, session: WorkspaceKey) -> Response:
+    def read() -> DocumentRead:
+        if state.settings.load_delay_seconds > 0:
+            time.sleep(state.settings.load_delay_seconds)  # QA: a note that is slow to open
+        return state.workspaces.read(session.workspace, path)
+
     try:
-        read: DocumentRead = await run_in_threadpool(state.workspaces.read, session.workspace, path)
+        document = await run_in_threadpool(read)
     except DocumentRefused as refusal:
         raise refusal_error(refusal) from refusal
-    return Response(read.data, media_type="text/plain; charset=utf-8")
+    return Response(document.data, media_type="text/plain; charset=utf-8")
 
 
 @router.put("/{path:path}")

@@ -1,0 +1,75 @@
+"""The Inbox frame's own controls: the view switcher in its title bar and the load problem bar."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
+
+from bridge.pointer import VIEWS, View
+from renderer.frames.base import TitleBar, tool_button
+
+VIEW_LABELS: dict[View, str] = {
+    "edit": "Edit",
+    "preview": "Preview",
+    "todo": "Todo",
+    "mindmap": "Map",
+}
+
+
+class ViewSwitcher:
+    """One checkable button per view in the title bar, and Alt+1…4 for the same views."""
+
+    def __init__(
+        self, frame: QWidget, frame_id: str, title_bar: TitleBar, choose: Callable[[View], None]
+    ) -> None:
+        self.buttons: dict[View, QToolButton] = {}
+        self._group = QButtonGroup(frame)
+        self._group.setExclusive(True)
+        for number, view in enumerate(VIEWS, start=1):
+            label = VIEW_LABELS[view]
+            button = tool_button(
+                label,
+                f"{label} view of {frame_id}",
+                f"Show this note as {label.lower()} (Alt+{number})",
+                title_bar,
+            )
+            button.setCheckable(True)
+            button.setObjectName("viewButton")
+            button.clicked.connect(lambda _checked=False, v=view: choose(v))
+            self._group.addButton(button)
+            self.buttons[view] = button
+            title_bar.add_control(button)
+            shortcut = QShortcut(QKeySequence(f"Alt+{number}"), frame)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(lambda v=view: choose(v))
+
+    def show(self, view: View) -> None:
+        """Check the button of ``view`` (the group unchecks the others)."""
+        button = self.buttons[view]
+        if not button.isChecked():
+            button.setChecked(True)
+
+
+class LoadProblem(QWidget):
+    """Says why the note could not be opened, with a "Try again" button; hidden otherwise."""
+
+    def __init__(self, path: str, retry: Callable[[], None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("frameProblem")
+        self.label = QLabel("", self)
+        self.label.setWordWrap(True)
+        self.retry_button = QPushButton("Try again", self)
+        self.retry_button.setAccessibleName(f"Try loading {path} again")
+        self.retry_button.clicked.connect(retry)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.retry_button)
+        self.setVisible(False)
+
+    def show_message(self, message: str) -> None:
+        self.label.setText(f"This note could not be opened: {message}")
+        self.setVisible(True)

@@ -1,0 +1,67 @@
+"""The live runtime an Inbox frame publishes to the store (R1, R11).
+
+A handle, not a copy: every call reads the frame's editor at that moment, and
+:meth:`QtInboxRuntime.is_loaded` says whether the editor holds the note yet.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from PySide6.QtWidgets import QPlainTextEdit
+
+from bridge.pointer import Selection, View
+
+_BLOCK_SEPARATOR = "\u2029"
+
+
+def read_document_text(editor: QPlainTextEdit) -> str:
+    """The editor's text exactly as typed (no-break spaces kept), lines joined by ``\\n``."""
+    return editor.document().toRawText().replace(_BLOCK_SEPARATOR, "\n")
+
+
+class EditorFrame(Protocol):
+    """What the runtime reads from its Inbox frame."""
+
+    @property
+    def frame_id(self) -> str: ...
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def view(self) -> View: ...
+
+    @property
+    def is_loaded(self) -> bool: ...
+
+    @property
+    def editor(self) -> QPlainTextEdit: ...
+
+
+class QtInboxRuntime:
+    """The live runtime an Inbox frame publishes (R1): reads the frame's editor on every call."""
+
+    def __init__(self, frame: EditorFrame) -> None:
+        self._frame = frame
+
+    @property
+    def frame_id(self) -> str:
+        return self._frame.frame_id
+
+    def current_path(self) -> str:
+        return self._frame.path
+
+    def current_view(self) -> View:
+        return self._frame.view
+
+    def is_loaded(self) -> bool:
+        return self._frame.is_loaded
+
+    def read_text(self) -> str:
+        return read_document_text(self._frame.editor)
+
+    def read_selection(self) -> Selection | None:
+        # Qt positions count QString characters, which are UTF-16 code units (R8).
+        cursor = self._frame.editor.textCursor()
+        return Selection(anchor=cursor.anchor(), head=cursor.position())

@@ -1,0 +1,160 @@
+"""One turn in the assistant's transcript: the message, the reply and what was sent with it.
+
+The details block shows the pointer that went out (or why none did), the
+header's size, whether the save finished in time and the tools the assistant
+called; a tool's caveat (R25) is shown once, as the turn's warning.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
+
+from bridge.drops import DropReason, describe_drop
+from bridge.pointer import decode_header
+from renderer.frames.turns import TurnRecord
+
+_TOOL_TEXT_PREVIEW = 240
+_CAVEAT_SHOWN_ABOVE = "(the warning above)"
+# Drops the user did not ask for, shown on the turn itself rather than only in its details.
+_SURPRISING_DROPS: tuple[DropReason, ...] = ("discarded", "oversize", "invalid", "loading")
+
+
+class TurnView(QFrame):
+    """One turn in the transcript: the message, the reply, and expandable details."""
+
+    def __init__(self, message: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("turn")
+        self.message = QLabel(escape(message).replace("\n", "<br>"), self)
+        self.message.setObjectName("turnMessage")
+        self.message.setTextFormat(Qt.TextFormat.RichText)
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.reply = QLabel("…", self)
+        self.reply.setObjectName("turnReply")
+        self.reply.setTextFormat(Qt.TextFormat.RichText)
+        self.reply.setWordWrap(True)
+        self.reply.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notice = QLabel("", self)
+        self.notice.setObjectName("turnNotice")
+        self.notice.setWordWrap(True)
+        self.notice.setVisible(False)
+        self.caveat = QLabel("", self)
+        self.caveat.setObjectName("turnCaveat")
+        self.caveat.setTextFormat(Qt.TextFormat.RichText)
+        self.caveat.setWordWrap(True)
+        self.caveat.setVisible(False)
+        self.details_button = QToolButton(self)
+        self.details_button.setObjectName("detailsButton")
+        self.details_button.setText("Details ▸")
+        self.details_button.setCheckable(True)
+        self.details_button.setAutoRaise(True)
+        self.details_button.setAccessibleName("Show what was sent with this message")
+        self.details_button.setVisible(False)
+        self.details = QLabel("", self)
+        self.details.setObjectName("turnDetails")
+        self.details.setWordWrap(True)
+        self.details.setTextFormat(Qt.TextFormat.RichText)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setVisible(False)
+        self.details_button.toggled.connect(self._on_details_toggled)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(4)
+        layout.addWidget(self.message)
+        layout.addWidget(self.reply)
+        layout.addWidget(self.notice)
+        layout.addWidget(self.caveat)
+        layout.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.details)
+
+    def _on_details_toggled(self, shown: bool) -> None:
+        self.details.setVisible(shown)
+        self.details_button.setText("Details ▾" if shown else "Details ▸")
+
+    def show_record(self, record: TurnRecord) -> None:
+        caveats = record.caveats
+        if record.error is not None:
+            self.reply.setText(escape(record.error))
+            self.reply.setProperty("error", True)
+        elif record.reply is not None:
+            text = reply_without_caveats(record.reply.reply, caveats)
+            self.reply.setText(escape(text).replace("\n", "<br>"))
+        self.reply.style().unpolish(self.reply)
+        self.reply.style().polish(self.reply)
+        if record.dropped in _SURPRISING_DROPS:
+            self.notice.setText(describe_drop(record.dropped))  # R13: say the context was dropped
+            self.notice.setVisible(True)
+        self.caveat.setText("⚠ " + escape(caveats[-1]) if caveats else "")
+        self.caveat.setVisible(bool(caveats))
+        self.details.setText(describe_turn(record))
+        self.details_button.setVisible(True)
+
+
+def reply_without_caveats(reply: str, caveats: list[str]) -> str:
+    """The reply minus the paragraphs that only repeat a tool's caveat (R25).
+
+    The backend repeats the caveat verbatim in its reply; the turn shows it once,
+    as its highlighted warning, taken from the tool result so it is never lost.
+    A caveat inside other text (a tool result quoted as JSON) stays where it is.
+    """
+    if not caveats:
+        return reply
+    paragraphs = reply.split("\n\n")
+    kept = [part for part in paragraphs if part.strip() not in caveats]
+    return "\n\n".join(kept).strip("\n") if len(kept) != len(paragraphs) else reply
+
+
+def describe_turn(record: TurnRecord) -> str:
+    """The details block of a turn: pointer sent (or why none), size, flush, tools, caveat."""
+    rows: list[tuple[str, str]] = []
+    capture = record.capture
+    if capture.header is not None:
+        decoded = decode_header(capture.header)
+        rows.append(("Note context", _code(decoded.model_dump_json(indent=1, exclude_none=True))))
+    else:
+        dropped = capture.dropped or "no-inbox"
+        rows.append(("Note context", escape(f"none ({dropped}): {describe_drop(dropped)}")))
+        if capture.oversize_pointer is not None:
+            unsent = capture.oversize_pointer.model_dump_json(indent=1, exclude_none=True)
+            rows.append(("Not sent", _code(unsent)))
+    rows.append(("Header size", f"{record.header_bytes:,} bytes"))
+    flushed = "—" if record.flushed is None else ("yes" if record.flushed else "no (timed out)")
+    rows.append(("Saves flushed", f"{flushed} in {record.preparation_seconds:.2f} s"))
+    if record.reply is not None:
+        reason = record.reply.ambient_reason
+        status = record.reply.ambient_status + (f" — {reason}" if reason else "")
+        rows.append(("Backend kept", escape(status)))
+        for call in record.reply.tool_calls:
+            called = f"<b>{escape(call.name)}</b>"
+            if call.arguments:
+                called += _code(json.dumps(call.arguments, ensure_ascii=False))
+            else:
+                called += " with no arguments"
+            rows.append(("Tool used", called + _code(_brief(call.result))))
+    cells = "".join(
+        f"<tr><td style='color:#667;padding-right:8px;vertical-align:top'>{name}</td>"
+        f"<td>{value}</td></tr>"
+        for name, value in rows
+    )
+    return f"<table cellspacing='2'>{cells}</table>"
+
+
+def _brief(result: object) -> str:
+    if isinstance(result, dict):
+        shown = dict(result)
+        if shown.get("caveat"):
+            shown["caveat"] = _CAVEAT_SHOWN_ABOVE  # the sentence itself is the turn's warning
+        text = shown.get("text")
+        if isinstance(text, str) and len(text) > _TOOL_TEXT_PREVIEW:
+            shown["text"] = text[:_TOOL_TEXT_PREVIEW] + f"… ({len(text):,} characters)"
+        return json.dumps(shown, ensure_ascii=False, indent=1)
+    return json.dumps(result, ensure_ascii=False)
+
+
+def _code(text: str) -> str:
+    return f"<pre style='margin:0;white-space:pre-wrap;font-family:monospace'>{escape(text)}</pre>"
