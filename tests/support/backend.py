@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from workers.settings import DEVICE_TOKEN_ENV, WORKSPACES_FOLDER
 
@@ -31,6 +32,15 @@ class RunningBackend:
     token: str
     data_dir: Path
     process: subprocess.Popen[str]
+    errors: IO[str] | None = None
+
+    def stderr_text(self) -> str:
+        """What the server has written to stderr so far (its log: warnings, tracebacks)."""
+        if self.errors is None:
+            return ""
+        self.errors.flush()
+        self.errors.seek(0)
+        return self.errors.read()
 
     @property
     def auth(self) -> dict[str, str]:
@@ -119,6 +129,8 @@ def start_backend_process(
                 errors.seek(0)
                 raise RuntimeError(f"The backend did not start: {line!r}\n{errors.read()}")
             url = line[len(LISTENING_PREFIX) :].strip()
-            yield RunningBackend(url=url, token=token, data_dir=data_dir, process=process)
+            yield RunningBackend(
+                url=url, token=token, data_dir=data_dir, process=process, errors=errors
+            )
         finally:
             _stop(process)
