@@ -82,7 +82,12 @@ class Workspaces:
         return self._settings.workspaces_dir / workspace
 
     def exists(self, workspace: str) -> bool:
-        return is_workspace_id(workspace) and self.root(workspace).is_dir()
+        """A folder of its own under ``DIR/workspaces`` (a link there is not one), or a root."""
+        if not is_workspace_id(workspace):
+            return False
+        root = self.root(workspace)
+        configured = workspace in self._settings.workspace_roots
+        return root.is_dir() and (configured or not root.is_symlink())
 
     def create(self, workspace: str) -> bool:
         """Make the workspace folder; True when it was new."""

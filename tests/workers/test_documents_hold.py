@@ -200,3 +200,18 @@ def test_r43_links_inside_the_workspace_still_work_and_dot_dot_links_out_do_not(
     refused = backend.client.put(f"{DOCS}/notes/up.md", content=b"x", headers=backend.headers(key))
     assert refused.status_code == 400
     assert (tmp_path / "outside.md").read_text(encoding="utf-8") == SECRET
+
+
+def test_r43_a_workspace_folder_that_is_a_link_is_not_a_workspace(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """``DIR/workspaces/<id>`` must be a folder of its own; a folder elsewhere is configured."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "secret.md").write_text(SECRET, encoding="utf-8")
+    os.symlink(outside, backend.settings.workspaces_dir / "linked")
+    response = backend.client.post(
+        "/v1/key-sessions", json={"workspace": "linked"}, headers=backend.auth
+    )
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "workspace_not_found"
