@@ -27,7 +27,7 @@ from tests.stress.harness import (
 )
 
 WORKSPACE = "fuzz"
-NOTE = "notes/a.md"
+NOTE = "pointed/a.md"  # no fuzzed path can name it, so fuzzed saves never change it
 TEXT = "# A\nalpha\n"
 
 _WRONG: list[tuple[str, Any]] = [
@@ -128,7 +128,7 @@ def fuzz(data_dir: Path, *, headers: int, bodies: int, paths: int, threads: int 
     outside = data_dir / "outside"
     make_workspace_files(outside, {"secret.md": "OUTSIDE SECRET\n"})
     root = data_dir / "workspaces" / WORKSPACE
-    make_workspace_files(root, {NOTE: TEXT})
+    make_workspace_files(root, {NOTE: TEXT, "notes/a.md": TEXT})
     (root / "link").symlink_to(outside)
     before = snapshot(outside)
     figure = Figure("fuzz: headers, turn bodies, paths")

@@ -1,7 +1,8 @@
 """The short version of each ``make stress`` part, against a real server (R40–R44).
 
 The same code as the full-size run, with small counts; each must end 0 lost, 0 leaked,
-0 × 5xx. The slow-client part runs in ``tests/workers/test_connections.py``.
+0 × 5xx. The symlink swap race runs in ``tests/workers/test_documents_hold.py`` and the
+slow-client part in ``tests/workers/test_connections.py``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from tests.stress.conversations import interleaved_turns
 from tests.stress.crash import kill_during_saves
 from tests.stress.fuzz import fuzz
 from tests.stress.load import sustained_load
-from tests.stress.race import swap_race
 
 pytestmark = pytest.mark.slow
 
@@ -26,11 +26,6 @@ def test_r15_r18_fuzzed_headers_bodies_and_paths(tmp_path: Path) -> None:
 
 def test_r43_kill_9_during_saves_leaves_whole_notes_and_nothing_behind(tmp_path: Path) -> None:
     figure = kill_during_saves(tmp_path, kills=3)
-    assert figure.ok, figure.line()
-
-
-def test_r43_symlink_swap_race(tmp_path: Path) -> None:
-    figure = swap_race(tmp_path, seconds=3.0, max_requests=400)
     assert figure.ok, figure.line()
 
 
