@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test lint bench demo clean
+.PHONY: run test lint bench stress demo clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ test: lint
 
 bench: $(INSTALLED)
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks
+
+# The reliability suite at full size (minutes); prints one figure per part, fails on any loss.
+stress: $(INSTALLED)
+	$(PY) -m tests.stress
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache

@@ -51,6 +51,14 @@ class AmbientPointer(BaseModel):
     flushed: bool
     capturedAt: str
 
+    @field_validator("v", mode="before")
+    @classmethod
+    def _v_is_an_integer(cls, value: object) -> object:
+        # Literal[1] takes True and 1.0 as equal to 1; the contract says an integer.
+        if type(value) is not int:
+            raise ValueError("v must be the integer 1")
+        return value
+
     @field_validator("path")
     @classmethod
     def _path_is_workspace_relative(cls, value: str) -> str:

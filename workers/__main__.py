@@ -1,4 +1,7 @@
-"""``python -m workers serve --data-dir DIR [--host 127.0.0.1] [--port N]`` (contract 1)."""
+"""``python -m workers serve --data-dir DIR [--host 127.0.0.1] [--port N]`` (contract 1).
+
+``--header-timeout``, ``--body-timeout`` and ``--idle-timeout`` set the R44 limits.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,12 @@ import sys
 from pathlib import Path
 
 from workers.server import LOOPBACK, serve_forever
-from workers.settings import Settings
+from workers.settings import (
+    BODY_TIMEOUT_SECONDS,
+    HEADER_TIMEOUT_SECONDS,
+    IDLE_TIMEOUT_SECONDS,
+    Settings,
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -17,6 +25,24 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", type=Path, required=True, help="database, token, workspaces")
     serve.add_argument("--host", default=LOOPBACK, help="address to bind (default: loopback)")
     serve.add_argument("--port", type=int, default=0, help="port; 0 picks a free one (default)")
+    serve.add_argument(
+        "--header-timeout",
+        type=float,
+        default=HEADER_TIMEOUT_SECONDS,
+        help=f"seconds a request's headers may take (default: {HEADER_TIMEOUT_SECONDS:g})",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=float,
+        default=BODY_TIMEOUT_SECONDS,
+        help=f"seconds a request's body may take (default: {BODY_TIMEOUT_SECONDS:g})",
+    )
+    serve.add_argument(
+        "--idle-timeout",
+        type=int,
+        default=IDLE_TIMEOUT_SECONDS,
+        help=f"seconds an idle kept-alive connection stays open (default: {IDLE_TIMEOUT_SECONDS})",
+    )
     return parser
 
 
@@ -24,7 +50,13 @@ def main(argv: list[str] | None = None) -> int:
     arguments = _parser().parse_args(argv)
     if arguments.command == "serve":
         try:
-            serve_forever(Settings(data_dir=arguments.data_dir), arguments.host, arguments.port)
+            settings = Settings(
+                data_dir=arguments.data_dir,
+                header_timeout_seconds=arguments.header_timeout,
+                body_timeout_seconds=arguments.body_timeout,
+                idle_timeout_seconds=arguments.idle_timeout,
+            )
+            serve_forever(settings, arguments.host, arguments.port)
         except OSError as error:
             print(
                 f"workers: cannot listen on {arguments.host}:{arguments.port}: {error}",

@@ -10,8 +10,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
+from starlette.responses import Response
 
 from workers import messages
+from workers.connections import RequestLimits
 from workers.dependencies import BackendState, describe_validation
 from workers.errors import ApiError, envelope
 from workers.routers import agent, documents, key_sessions, system
@@ -39,6 +42,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.backend = state
     for router in (system.router, key_sessions.router, documents.router, agent.router):
         app.include_router(router)
+    app.add_middleware(RequestLimits, body_timeout=settings.body_timeout_seconds)
     _install_error_envelopes(app)
     return app
 
@@ -67,6 +71,12 @@ def _install_error_envelopes(app: FastAPI) -> None:
         else:
             body = envelope("http_error", str(error.detail))
         return JSONResponse(body, status_code=error.status_code, headers=error.headers)
+
+    @app.exception_handler(ClientDisconnect)
+    async def _on_client_gone(_request: Request, _error: ClientDisconnect) -> Response:
+        # R44: the client left mid-body (or its body timed out); nobody reads this answer,
+        # and a client going away is not a server fault worth a traceback.
+        return Response(status_code=400)
 
     @app.exception_handler(Exception)
     async def _on_bug(_request: Request, error: Exception) -> JSONResponse:

@@ -44,6 +44,8 @@ class BackendState:
         database = Database(settings.resolve_database_url())
         database.migrate()
         settings.workspaces_dir.mkdir(parents=True, exist_ok=True)
+        workspaces = Workspaces(settings)
+        workspaces.remove_interrupted_saves()  # R43: an interrupted save leaves nothing behind
         return cls(
             settings=settings,
             database=database,
@@ -51,7 +53,7 @@ class BackendState:
             account=account_id(token),
             key_sessions=KeySessions(database, settings),
             deliveries=DeliveryCredentials(database, settings),
-            workspaces=Workspaces(settings),
+            workspaces=workspaces,
             assistant=DefaultAssistant(),
         )
 

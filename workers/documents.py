@@ -7,25 +7,34 @@ path refused here is refused everywhere, with the same message (R28).
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import secrets
 import stat
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import BinaryIO
 
 from bridge.documents import DocumentInfo
 from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
 from bridge.pointer import format_captured_at, sha16
-from workers import messages
+from workers import messages, nofollow
 from workers.errors import DocumentRefused
 from workers.settings import Settings
 
 MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
 """The largest document the API stores; a bigger PUT body is refused with 413."""
 
-_TEMP_PREFIX = ".ambient-save-"
+TEMP_PREFIX = ".ambient-save-"
+"""A save in progress: never served or listed, and removed at start unless a save holds it."""
+
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+_PATH_MAX = os.pathconf("/", "PC_PATH_MAX") if hasattr(os, "pathconf") else 4096
+_RETRIES = 3
+"""Walks retried when the file system changes under one, before answering 409."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +65,11 @@ def cut_at_character(data: bytes, limit: int) -> bytes:
 
 
 class Workspaces:
-    """Folders of documents: ``DIR/workspaces/<id>`` plus any configured extra roots."""
+    """Folders of documents: ``DIR/workspaces/<id>`` plus any configured extra roots.
+
+    Every read, write and listing walks from a descriptor of the workspace folder with
+    :mod:`workers.nofollow`, so no link swapped in mid-request leads outside (R43).
+    """
 
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
@@ -68,7 +81,12 @@ class Workspaces:
         return self._settings.workspaces_dir / workspace
 
     def exists(self, workspace: str) -> bool:
-        return is_workspace_id(workspace) and self.root(workspace).is_dir()
+        """A folder of its own under ``DIR/workspaces`` (a link there is not one), or a root."""
+        if not is_workspace_id(workspace):
+            return False
+        root = self.root(workspace)
+        configured = workspace in self._settings.workspace_roots
+        return root.is_dir() and (configured or not root.is_symlink())
 
     def create(self, workspace: str) -> bool:
         """Make the workspace folder; True when it was new."""
@@ -78,23 +96,27 @@ class Workspaces:
         root.mkdir(parents=True, exist_ok=True)
         return True
 
-    def locate(self, workspace: str, path: str) -> Path:
-        """The file for ``path``, after the lexical rules and the symlink check."""
-        return _locate_under(self._real_root(workspace), path)
-
-    def _real_root(self, workspace: str) -> str:
-        return os.path.realpath(self.root(workspace))
-
     def read(self, workspace: str, path: str, limit: int | None = None) -> DocumentRead:
-        target = self.locate(workspace, path)
+        return self._read(workspace, path, limit)[0]
+
+    def _read(
+        self, workspace: str, path: str, limit: int | None = None
+    ) -> tuple[DocumentRead, float]:
+        """The read and the file's modification time, from the one open descriptor."""
+        segments = _checked_segments(path)
         try:
-            with _open_document(target) as handle:
-                size = os.fstat(handle.fileno()).st_size
-                if limit is not None and size > limit:
-                    return DocumentRead(
-                        path, cut_at_character(handle.read(limit + 4), limit), size, True
-                    )
-                data = handle.read()
+            with self._walk(workspace, segments, _open_for_reading) as descriptor:
+                info = os.fstat(descriptor)
+                if not stat.S_ISREG(info.st_mode):
+                    raise IsADirectoryError(errno.EISDIR, "not a regular file")
+                if info.st_nlink > 1:
+                    raise DocumentRefused("outside", "hard_linked", messages.DOCUMENT_HARD_LINKED)
+                with os.fdopen(os.dup(descriptor), "rb") as handle:
+                    os.set_blocking(handle.fileno(), True)
+                    if limit is not None and info.st_size > limit:
+                        data = cut_at_character(handle.read(limit + 4), limit)
+                        return DocumentRead(path, data, info.st_size, True), info.st_mtime
+                    data = handle.read()
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as error:
             raise DocumentRefused(
                 "not_found", "not_found", messages.DOCUMENT_NOT_FOUND.format(path=path)
@@ -104,104 +126,215 @@ class Workspaces:
             raise DocumentRefused(
                 "invalid", "read_failed", messages.DOCUMENT_READ_FAILED.format(reason=_why(error))
             ) from error
-        return DocumentRead(path, data, len(data), False)
+        return DocumentRead(path, data, len(data), False), info.st_mtime
 
     def write(self, workspace: str, path: str, text: str) -> DocumentInfo:
-        """Atomic save: a temporary file beside the target, then one rename."""
-        root = self._real_root(workspace)
-        target = _locate_under(root, path)
+        """Atomic save: a temporary file beside the target, then one rename in that folder."""
+        segments = _checked_segments(path, for_writing=True)
         data = text.encode("utf-8")
+
+        def save(folder: int, name: str) -> float:
+            if _is_link(folder, name):
+                raise nofollow.IsLink
+            return _replace(folder, name, data)
+
         try:
-            if target.is_dir():
-                raise DocumentRefused("invalid", "invalid_path", messages.PATH_NOT_A_FOLDER)
-            target.parent.mkdir(parents=True, exist_ok=True)
-        except (FileExistsError, NotADirectoryError) as error:
+            modified = self._walk_value(workspace, segments, save, make_folders=True)
+        except (FileExistsError, NotADirectoryError, IsADirectoryError) as error:
             raise DocumentRefused("invalid", "invalid_path", messages.PATH_NOT_A_FOLDER) from error
         except OSError as error:
             raise DocumentRefused(
                 "invalid", "write_failed", messages.DOCUMENT_WRITE_FAILED.format(reason=_why(error))
             ) from error
-        # The folders just made may not have moved the target outside; check once more.
-        _locate_under(root, path)
-        temporary = target.parent / f"{_TEMP_PREFIX}{secrets.token_hex(8)}"
-        try:
-            with open(temporary, "xb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, target)
-        except OSError as error:
-            temporary.unlink(missing_ok=True)
-            raise DocumentRefused(
-                "invalid",
-                "write_failed",
-                messages.DOCUMENT_WRITE_FAILED.format(reason=_why(error)),
-            ) from error
-        return DocumentInfo(path, len(data), sha16(data), _modified_at(target))
+        return DocumentInfo(path, len(data), sha16(data), _format_time(modified))
 
     def list(self, workspace: str, prefix: str = "") -> list[DocumentInfo]:
         """Every document under the workspace whose path starts with ``prefix``, sorted."""
-        root = self._real_root(workspace)
         found: list[DocumentInfo] = []
-        for folder, folders, files in os.walk(root):
-            folders.sort()
-            relative_folder = os.path.relpath(folder, root)
-            for name in files:
-                if name.startswith(_TEMP_PREFIX):
-                    continue
-                relative = name if relative_folder == "." else f"{relative_folder}/{name}"
-                relative = relative.replace(os.sep, "/")
-                if not relative.startswith(prefix) or not _is_utf8_name(relative):
-                    continue
-                try:
-                    target = _locate_under(root, relative)
-                    with _open_document(target) as handle:
-                        data = handle.read()
-                    modified_at = _modified_at(target)
-                except (DocumentRefused, OSError):
-                    continue  # symlinks out of the workspace and vanished files are not listed
-                found.append(DocumentInfo(relative, len(data), sha16(data), modified_at))
+        try:
+            root_fd = self._open_root(workspace)
+        except OSError:
+            return found
+        try:
+            for folder, folders, files, _folder_fd in os.fwalk(".", dir_fd=root_fd):
+                folders.sort()
+                relative_folder = folder[2:]  # fwalk names them "./a/b"
+                for name in files:
+                    relative = f"{relative_folder}/{name}" if relative_folder else name
+                    if (
+                        name.startswith(TEMP_PREFIX)
+                        or not relative.startswith(prefix)
+                        or not _is_utf8_name(relative)
+                    ):
+                        continue
+                    try:
+                        read, modified = self._read(workspace, relative)
+                    except (DocumentRefused, OSError):
+                        continue  # links out, hard links, and files gone meanwhile are not listed
+                    found.append(
+                        DocumentInfo(relative, read.size, sha16(read.data), _format_time(modified))
+                    )
+        finally:
+            os.close(root_fd)
         found.sort(key=lambda info: info.path)
         return found
 
+    def remove_interrupted_saves(self) -> int:
+        """Delete temporary files that no running save holds (R43); the count removed.
 
-def _locate_under(root: str, path: str) -> Path:
-    """``path`` under the resolved ``root``: the lexical rules, then the symlink check."""
+        A save keeps an exclusive ``flock`` on its temporary file until the rename, so
+        another server sharing the folder never loses a save in progress to this sweep.
+        """
+        removed = 0
+        roots = [self._settings.workspaces_dir, *self._settings.workspace_roots.values()]
+        for root in roots:
+            try:
+                walker = os.fwalk(root)
+                for _folder, _folders, files, folder_fd in walker:
+                    for name in files:
+                        if name.startswith(TEMP_PREFIX):
+                            removed += _remove_unheld(folder_fd, name)
+            except OSError:
+                continue
+        return removed
+
+    def _open_root(self, workspace: str) -> int:
+        return nofollow.open_root(
+            self._settings.workspaces_dir, workspace, self._settings.workspace_roots.get(workspace)
+        )
+
+    def _walk_value(
+        self,
+        workspace: str,
+        segments: Sequence[str],
+        final: nofollow.FinalStep[nofollow.ResultT],
+        *,
+        make_folders: bool = False,
+    ) -> nofollow.ResultT:
+        """``final`` in the folder of the path's last segment, with retries when raced."""
+        root_path = self.root(workspace)
+        whole = len(os.fsencode(root_path)) + sum(len(s.encode()) + 1 for s in segments)
+        if whole >= _PATH_MAX:
+            # Reachable through descriptors, but no other program could open it by name.
+            raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
+        for _attempt in range(_RETRIES):
+            root_fd = self._open_root(workspace)
+            try:
+                return nofollow.walk(
+                    root_fd,
+                    segments,
+                    final,
+                    root_path=lambda: os.path.realpath(root_path),
+                    make_folders=make_folders,
+                )
+            except nofollow.Changed:
+                continue
+            except nofollow.LeadsOutside as error:
+                raise DocumentRefused(
+                    "outside", "path_outside_workspace", messages.PATH_OUTSIDE_WORKSPACE
+                ) from error
+            finally:
+                os.close(root_fd)
+        raise DocumentRefused("changed", "document_changed", messages.DOCUMENT_CHANGED)
+
+    @contextmanager
+    def _walk(
+        self, workspace: str, segments: Sequence[str], final: nofollow.FinalStep[int]
+    ) -> Iterator[int]:
+        descriptor = self._walk_value(workspace, segments, final)
+        try:
+            yield descriptor
+        finally:
+            os.close(descriptor)
+
+
+def _checked_segments(path: str, *, for_writing: bool = False) -> list[str]:
+    """The lexical rules (contract 3), then: a temporary file is never a document."""
     try:
         check_workspace_path(path)
     except WorkspacePathError as error:
         raise DocumentRefused(
             "invalid", "invalid_path", messages.PATH_INVALID.format(reason=error)
         ) from error
-    target = os.path.realpath(os.path.join(root, *path.split("/")))
-    # realpath follows every symlink on the way, including the last one.
-    if os.path.commonpath([root, target]) != root or target == root:
-        raise DocumentRefused("outside", "path_outside_workspace", messages.PATH_OUTSIDE_WORKSPACE)
-    return Path(target)
+    segments = path.split("/")
+    if segments[-1].startswith(TEMP_PREFIX):
+        if for_writing:
+            raise DocumentRefused(
+                "invalid",
+                "invalid_path",
+                messages.PATH_INVALID.format(reason=messages.PATH_RESERVED),
+            )
+        raise DocumentRefused(
+            "not_found", "not_found", messages.DOCUMENT_NOT_FOUND.format(path=path)
+        )
+    return segments
 
 
-def _open_document(target: Path) -> BinaryIO:
-    """Open a regular file for reading; anything else (a FIFO, a device) is not a document.
-
-    O_NONBLOCK so that opening a FIFO returns at once instead of waiting for a writer
-    and holding a server thread; it changes nothing for regular files.
-    """
-    descriptor = os.open(target, os.O_RDONLY | os.O_NONBLOCK)
+def _open_for_reading(folder: int, name: str) -> int:
+    """Open a file without following a link; O_NONBLOCK so a FIFO cannot hold a thread."""
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise IsADirectoryError(errno.EISDIR, "not a regular file", str(target))
-        os.set_blocking(descriptor, True)
-        return os.fdopen(descriptor, "rb")
-    except BaseException:
-        os.close(descriptor)
+        return os.open(name, _READ_FLAGS, dir_fd=folder)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise nofollow.IsLink from error
         raise
+
+
+def _is_link(folder: int, name: str) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode)
+    except FileNotFoundError:
+        return False
+
+
+def _replace(folder: int, name: str, data: bytes) -> float:
+    """Write ``data`` to a new temporary file in ``folder`` and rename it over ``name``.
+
+    The rename replaces whatever entry ``name`` is at that moment, a link included,
+    and never writes through it. Returns the new file's modification time.
+    """
+    temporary = f"{TEMP_PREFIX}{secrets.token_hex(8)}"
+    descriptor = os.open(temporary, _TEMP_FLAGS, 0o666, dir_fd=folder)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(descriptor, view) :]
+        os.fsync(descriptor)
+        modified = os.fstat(descriptor).st_mtime
+        os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temporary, dir_fd=folder)
+        raise
+    finally:
+        os.close(descriptor)
+    return modified
+
+
+def _remove_unheld(folder: int, name: str) -> int:
+    try:
+        descriptor = os.open(name, _READ_FLAGS, dir_fd=folder)
+    except OSError:
+        return 0
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return 0  # a running save holds it
+    else:
+        with suppress(FileNotFoundError):
+            os.unlink(name, dir_fd=folder)
+            return 1
+        return 0
+    finally:
+        os.close(descriptor)
 
 
 def _is_utf8_name(name: str) -> bool:
     """A name the API can address: paths are UTF-8, and bytes that are not cannot be sent."""
     try:
         name.encode("utf-8")
-    except UnicodeEncodeError:  # os.walk hands such bytes over as lone surrogates
+    except UnicodeEncodeError:  # fwalk hands such bytes over as lone surrogates
         return False
     return True
 
@@ -211,5 +344,5 @@ def _why(error: OSError) -> str:
     return error.strerror or "unknown error"
 
 
-def _modified_at(target: Path) -> str:
-    return format_captured_at(datetime.fromtimestamp(target.stat().st_mtime, UTC))
+def _format_time(modified: float) -> str:
+    return format_captured_at(datetime.fromtimestamp(modified, UTC))

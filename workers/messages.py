@@ -46,6 +46,17 @@ PATH_NOT_A_FOLDER: Final = "That document path runs through a file as if it were
 DOCUMENT_NOT_UTF8: Final = "The document is not valid UTF-8 text, so it was not saved."
 DOCUMENT_WRITE_FAILED: Final = "The document could not be saved: {reason}"
 DOCUMENT_READ_FAILED: Final = "The document could not be read: {reason}"
+DOCUMENT_CHANGED: Final = (
+    "The document's folder changed on disk while it was being opened; try again."
+)
+DOCUMENT_HARD_LINKED: Final = (
+    "That document has other hard links, which may lead outside the workspace, "
+    "so it is not read. Save it again (a save makes a file of its own) to read it."
+)
+PATH_RESERVED: Final = "Names starting with '.ambient-save-' are kept for saves in progress."
+HEADER_TIMEOUT: Final = "The request's headers did not arrive in time; the connection is closed."
+BODY_TIMEOUT: Final = "The request's body did not arrive in time; the connection is closed."
+PATH_NOT_UTF8: Final = "The address has percent-encoded bytes that are not UTF-8 text."
 
 # Requests in general.
 BODY_TOO_LARGE: Final = "The request body is larger than {limit} bytes."

@@ -7,10 +7,13 @@ import socket
 import threading
 from collections.abc import Callable
 from types import TracebackType
+from typing import Any
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from workers.app import create_app
+from workers.connections import limited_protocol
 from workers.settings import Settings
 
 LOOPBACK = "127.0.0.1"
@@ -54,6 +57,19 @@ def base_url(sock: socket.socket) -> str:
     return f"http://{shown}:{port}"
 
 
+def uvicorn_config(app: ASGIApp, settings: Settings, **options: Any) -> uvicorn.Config:
+    """The server settings both ways of running share: quiet logs and the R44 time limits."""
+    return uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        http=limited_protocol(settings.header_timeout_seconds),
+        timeout_keep_alive=settings.idle_timeout_seconds,
+        **options,
+    )
+
+
 def serve_forever(settings: Settings, host: str, port: int) -> None:
     """The CLI path: foreground, signals handled by uvicorn, one announcement line."""
     sock = bind_socket(host, port)
@@ -63,7 +79,7 @@ def serve_forever(settings: Settings, host: str, port: int) -> None:
         print(f"workers listening on {url}", flush=True)
 
     app = create_app(settings)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    config = uvicorn_config(app, settings)
     server = _AnnouncingServer(config, announce)
     try:
         server.run(sockets=[sock])
@@ -112,9 +128,7 @@ class EmbeddedServer:
         self.url = base_url(self._socket)
         listening = threading.Event()
         # log_config=None: the host process keeps its own logging set-up.
-        config = uvicorn.Config(
-            app, log_level="warning", access_log=False, lifespan="on", log_config=None
-        )
+        config = uvicorn_config(app, self.settings, log_config=None)
         self._server = _AnnouncingServer(config, listening.set)
         server, sock = self._server, self._socket
 

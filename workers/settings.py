@@ -14,6 +14,13 @@ from bridge.environment import DATABASE_URL_ENV, DEVICE_TOKEN_ENV, DEVICE_TOKEN_
 ACCESS_TTL = timedelta(minutes=15)
 """How long a key session and a delivery row live (R19): one constant for both."""
 
+HEADER_TIMEOUT_SECONDS = 10.0
+"""R44: a request's headers must all arrive within this time."""
+BODY_TIMEOUT_SECONDS = 60.0
+"""R44: a request's whole body must arrive within this time after the app asks for it."""
+IDLE_TIMEOUT_SECONDS = 5
+"""R44: a kept-alive connection with no new request is closed after this time."""
+
 DATABASE_FILE = "ambient.db"
 WORKSPACES_FOLDER = "workspaces"
 
@@ -36,6 +43,9 @@ class Settings:
     clock: Callable[[], datetime] = utc_now
     key_session_ttl: timedelta = ACCESS_TTL
     delivery_ttl: timedelta = ACCESS_TTL
+    header_timeout_seconds: float = HEADER_TIMEOUT_SECONDS
+    body_timeout_seconds: float = BODY_TIMEOUT_SECONDS
+    idle_timeout_seconds: int = IDLE_TIMEOUT_SECONDS
 
     @property
     def workspaces_dir(self) -> Path:

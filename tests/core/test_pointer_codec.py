@@ -79,6 +79,9 @@ def valid_fields() -> dict[str, object]:
         ({"capturedAt": "yesterday"}, "capturedAt"),
         ({"capturedAt": "2026-11-29T19:08:18"}, "capturedAt"),
         ({"v": 2}, "v"),
+        ({"v": True}, "v"),  # JSON true is not the integer 1
+        ({"v": 1.0}, "v"),  # nor is 1.0
+        ({"v": "1"}, "v"),
         ({"selection": {"anchor": 1}}, "selection"),
         ({"frameId": ""}, "frameId"),
     ],

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from bridge.environment import DEVICE_TOKEN_ENV
 from workers.settings import WORKSPACES_FOLDER
@@ -32,6 +33,15 @@ class RunningBackend:
     token: str
     data_dir: Path
     process: subprocess.Popen[str]
+    errors: IO[str] | None = None
+
+    def stderr_text(self) -> str:
+        """What the server has written to stderr so far (its log: warnings, tracebacks)."""
+        if self.errors is None:
+            return ""
+        self.errors.flush()
+        self.errors.seek(0)
+        return self.errors.read()
 
     @property
     def auth(self) -> dict[str, str]:
@@ -120,6 +130,8 @@ def start_backend_process(
                 errors.seek(0)
                 raise RuntimeError(f"The backend did not start: {line!r}\n{errors.read()}")
             url = line[len(LISTENING_PREFIX) :].strip()
-            yield RunningBackend(url=url, token=token, data_dir=data_dir, process=process)
+            yield RunningBackend(
+                url=url, token=token, data_dir=data_dir, process=process, errors=errors
+            )
         finally:
             _stop(process)

@@ -31,7 +31,7 @@ router = APIRouter(prefix="/v1/workspaces/{workspace}/documents", tags=["documen
 
 
 def refusal_error(refusal: DocumentRefused) -> ApiError:
-    status = 404 if refusal.kind == "not_found" else 400
+    status = {"not_found": 404, "changed": 409}.get(refusal.kind, 400)
     return ApiError(status, refusal.code, refusal.message)
 
 

@@ -1,0 +1,39 @@
+"""The short version of each ``make stress`` part, against a real server (R40–R44).
+
+The same code as the full-size run, with small counts; each must end 0 lost, 0 leaked,
+0 × 5xx. The symlink swap race runs in ``tests/workers/test_documents_hold.py`` and the
+slow-client part in ``tests/workers/test_connections.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.stress.conversations import interleaved_turns
+from tests.stress.crash import kill_during_saves
+from tests.stress.fuzz import fuzz
+from tests.stress.load import sustained_load
+
+pytestmark = pytest.mark.slow
+
+
+def test_r15_r18_fuzzed_headers_bodies_and_paths(tmp_path: Path) -> None:
+    figure = fuzz(tmp_path, headers=200, bodies=100, paths=100)
+    assert figure.ok, figure.line()
+
+
+def test_r43_kill_9_during_saves_leaves_whole_notes_and_nothing_behind(tmp_path: Path) -> None:
+    figure = kill_during_saves(tmp_path, kills=3)
+    assert figure.ok, figure.line()
+
+
+def test_r17_r18_interleaved_conversations_under_two_key_sessions(tmp_path: Path) -> None:
+    figure = interleaved_turns(tmp_path, turns=10)
+    assert figure.ok, figure.line()
+
+
+def test_r40_sustained_load_from_four_threads(tmp_path: Path) -> None:
+    figure = sustained_load(tmp_path, seconds=3.0, threads=4)
+    assert figure.ok, figure.line()
