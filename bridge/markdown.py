@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Final
 
 from markdown_it import MarkdownIt
@@ -68,7 +68,7 @@ class Block:
     in_list: bool
 
 
-@dataclass(frozen=True)
+@dataclass
 class NoteReading:
     """Everything the views and the assistant take from one note."""
 
@@ -77,8 +77,16 @@ class NoteReading:
     title: str
     headings: list[Heading] = field(default_factory=list)
     tasks: list[Task] = field(default_factory=list)
-    links: list[Link] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
+
+    @cached_property
+    def links(self) -> list[Link]:
+        """The note's links, read only when asked for: they need the inline pass."""
+        found: list[Link] = []
+        for token in _parser().parse("\n".join(self.lines)):
+            if token.type == "inline" and token.map is not None:
+                found += _links(token, token.map[0])
+        return found
 
     @property
     def open_tasks(self) -> list[Task]:
@@ -89,6 +97,18 @@ class NoteReading:
 def _parser() -> MarkdownIt:
     # Raw HTML in a note is shown as text: the preview is not a web page.
     return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+
+
+@cache
+def _block_parser() -> MarkdownIt:
+    """The same grammar without the inline pass: headings, tasks and paragraphs are blocks.
+
+    The inline pass (emphasis, links, code spans) is the costly part on hostile
+    input such as a run of ``[`` or ``*a``; skipping it keeps a note's reading
+    within a small factor of an ordinary note of the same size.
+    """
+    parser = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    return parser.disable("inline")
 
 
 def normalise_newlines(text: str) -> str:
@@ -139,9 +159,10 @@ def _links(inline: Token, line: int) -> list[Link]:
     return links
 
 
-def _parse(text: str) -> tuple[list[str], list[Token]]:
+def _parse(text: str, *, inline: bool) -> tuple[list[str], list[Token]]:
     normalised = normalise_newlines(text)
-    return normalised.split("\n"), _parser().parse(normalised)
+    parser = _parser() if inline else _block_parser()
+    return normalised.split("\n"), parser.parse(normalised)
 
 
 def _is_task_paragraph(tokens: list[Token], index: int) -> bool:
@@ -151,10 +172,9 @@ def _is_task_paragraph(tokens: list[Token], index: int) -> bool:
 
 def read_note(text: str) -> NoteReading:
     """Read a note once: title, headings, tasks, links and paragraphs, in document order."""
-    lines, tokens = _parse(text)
+    lines, tokens = _parse(text, inline=False)
     headings: list[Heading] = []
     tasks: list[Task] = []
-    links: list[Link] = []
     blocks: list[Block] = []
     list_depth = 0
     for index, token in enumerate(tokens):
@@ -168,7 +188,6 @@ def read_note(text: str) -> NoteReading:
             headings.append(Heading(int(token.tag[1:]), _one_line(inline.content), token.map[0]))
         elif kind == "inline" and token.map is not None:
             line = token.map[0]
-            links += _links(token, line)
             if tokens[index - 1].type != "paragraph_open":
                 continue
             content = token.content
@@ -182,12 +201,12 @@ def read_note(text: str) -> NoteReading:
                 content = content[4:]
             blocks.append(Block(_one_line(content), line, list_depth > 0))
     title = headings[0].text if headings else next((b.text for b in blocks if b.text), "")
-    return NoteReading(lines, title, headings, tasks, links, blocks)
+    return NoteReading(lines, title, headings, tasks, blocks)
 
 
 def render_html(text: str) -> str:
     """The note as HTML for the preview; task marks are drawn as ☐ / ☑ boxes."""
-    _, tokens = _parse(text)
+    _, tokens = _parse(text, inline=True)
     for index, token in enumerate(tokens):
         if token.type != "inline" or index < 2:
             continue
