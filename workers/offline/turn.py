@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from bridge.markdown import read_note
+from bridge.markdown import NoteReading, read_note
 from workers import jsontext, messages
 from workers.offline import phrases, replies
 from workers.offline.catalogue import phrase
@@ -96,7 +96,7 @@ def _about_a_note(context: ToolContext, request: Request) -> TurnOutcome:
     return outcome
 
 
-def _summary_or_selection(language: str, result: ToolResult, reading: Any) -> list[str]:
+def _summary_or_selection(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
     selected = result.get("selection")
     if not selected:
         return replies.summary(language, result, reading)
