@@ -29,6 +29,7 @@ BENCHMARKS: Final = (
     "bench_capture",
     "bench_workers",
     "bench_typing",
+    "bench_adversarial",
 )
 
 

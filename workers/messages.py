@@ -87,19 +87,3 @@ UNKNOWN_TOOL: Final = "There is no tool named '{name}'. The tools are: {tools}."
 TOOL_COMMAND_INVALID: Final = (
     "The tool command must look like '/tool NAME {{json arguments}}': {detail}"
 )
-
-# The default assistant's replies.
-REPLY_NO_NOTE: Final = (
-    "No note is open, so I can't tell which note you mean. Name a note (for example "
-    "notes/today.md) or ask me to list your notes."
-)
-REPLY_NOTE: Final = "“{title}” ({path}, {view} view). {summary}"
-REPLY_DOCUMENT: Final = "“{title}” ({path}). {summary}"
-REPLY_EMPTY_NOTE: Final = "The note is empty."
-REPLY_COUNTS: Final = "It has {headings} and {tasks}."
-REPLY_PARTIAL: Final = (
-    "I only saw the first {seen} of its {total} bytes, so this is about the beginning only."
-)
-REPLY_LISTING: Final = "You have {count}:"
-REPLY_LISTING_EMPTY: Final = "This workspace has no notes yet."
-REPLY_TOOL_FAILED: Final = "I couldn't read that: {message}"

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from bridge.caveat import CAVEAT
+from bridge.markdown import locate_selection
 from bridge.pointer import sha16
 from workers import messages
 from workers.deliveries import DeliveryCredential, DeliveryCredentials
@@ -123,9 +124,8 @@ def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> Tool
     if not isinstance(read, DocumentRead):
         read["view"] = row.ambient_view
         return read
-    caveat: str | None = None
-    if not read.partial and _saved_copy_is_behind(read, row.ambient_meta or {}):
-        caveat = CAVEAT  # R25; a partial read is never compared (R26)
+    meta = row.ambient_meta or {}
+    behind = read.partial or _saved_copy_is_behind(read, meta)
     return _result(
         "ok",
         path=read.path,
@@ -133,8 +133,32 @@ def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> Tool
         text=read.text,
         size=read.size,
         partial=read.partial,
-        caveat=caveat,
+        # R25; a partial read is never compared (R26)
+        caveat=CAVEAT if behind and not read.partial else None,
+        selection=_selection(read, meta, located=not behind),
     )
+
+
+def _selection(read: DocumentRead, meta: Mapping[str, Any], *, located: bool) -> Any:
+    """The pointer's non-empty selection; its text and 1-based lines when the saved copy matches.
+
+    The offsets describe the text on screen, so they can only be trusted in a saved
+    copy whose hash matches the pointer; otherwise ``text`` and the lines are null.
+    """
+    selection = meta.get("selection")
+    if not isinstance(selection, dict):
+        return None
+    anchor, head = selection.get("anchor"), selection.get("head")
+    if not isinstance(anchor, int) or not isinstance(head, int) or anchor == head:
+        return None
+    found = locate_selection(read.text, anchor, head) if located else None
+    return {
+        "anchor": anchor,
+        "head": head,
+        "text": found.text if found else None,
+        "firstLine": found.first_line + 1 if found else None,
+        "lastLine": found.last_line + 1 if found else None,
+    }
 
 
 def _saved_copy_is_behind(read: DocumentRead, meta: Mapping[str, Any]) -> bool:

@@ -1,24 +1,25 @@
-"""What the todo and mindmap views show, read from note text: tasks and the heading tree.
+"""What the todo and mindmap views show: the tasks and the heading tree of a note.
 
-Qt-free so the parsing is testable on its own; the views only draw the result.
+Both come from the one Markdown reading (:mod:`bridge.markdown`, R39), so the views
+agree with the preview and the assistant; this module only shapes that reading for
+drawing. Qt-free so it is testable on its own.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-_TASK = re.compile(r"^(?P<indent>\s*)[-*+]\s+\[(?P<mark>[ xX])\]\s?(?P<label>.*)$")
-_HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
+from bridge.markdown import read_note, utf16_length
+
+__all__ = ["Heading", "Task", "parse_headings", "parse_tasks", "utf16_length"]
 
 
 @dataclass(frozen=True)
 class Task:
-    """One ``- [ ]`` / ``- [x]`` line of the note."""
+    """One task-list item of the note, as the todo view lists it."""
 
     line: int
+    """0-based line of the task's mark (the editor's block number)."""
     checked: bool
     label: str
     mark_column: int
@@ -35,44 +36,20 @@ class Heading:
     children: list[Heading] = field(default_factory=list)
 
 
-def _lines_outside_fences(text: str) -> Iterator[tuple[int, str]]:
-    """(line number, line) for every line outside fenced code: a task or heading there is text."""
-    in_fence = False
-    for number, line in enumerate(text.split("\n")):
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        elif not in_fence:
-            yield number, line
-
-
 def parse_tasks(text: str) -> list[Task]:
-    """Every task line outside fenced code, in order."""
-    tasks: list[Task] = []
-    for number, line in _lines_outside_fences(text):
-        match = _TASK.match(line)
-        if match is None:
-            continue
-        column = match.start("mark")
-        tasks.append(
-            Task(
-                line=number,
-                checked=match.group("mark") in "xX",
-                label=match.group("label").strip(),
-                mark_column=utf16_length(line[:column]),
-            )
-        )
-    return tasks
+    """Every task of the note, in order."""
+    return [
+        Task(line=task.line, checked=task.done, label=task.text, mark_column=task.mark_column)
+        for task in read_note(text).tasks
+    ]
 
 
 def parse_headings(text: str, root_title: str) -> Heading:
     """The heading tree under a root named ``root_title`` (level 0)."""
     root = Heading(level=0, title=root_title, line=-1)
     stack = [root]
-    for number, line in _lines_outside_fences(text):
-        match = _HEADING.match(line)
-        if match is None:
-            continue
-        heading = Heading(level=len(match.group("hashes")), title=match.group("title"), line=number)
+    for found in read_note(text).headings:
+        heading = Heading(level=found.level, title=found.text, line=found.line)
         while stack[-1].level >= heading.level:
             stack.pop()
         stack[-1].children.append(heading)
@@ -81,8 +58,3 @@ def parse_headings(text: str, root_title: str) -> Heading:
     if len(root.children) == 1 and root.children[0].level == 1:
         return root.children[0]
     return root
-
-
-def utf16_length(text: str) -> int:
-    """Length in UTF-16 code units, as Qt and CodeMirror count positions."""
-    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2

@@ -6,9 +6,6 @@ note as truth. Ticking a task asks the frame to edit the live document.
 
 from __future__ import annotations
 
-import re
-
-import markdown
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
@@ -22,19 +19,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bridge.markdown import render_html
 from renderer.frames.outline import Heading, Task, parse_headings, parse_tasks
-
-_MARKDOWN_EXTENSIONS = ["extra", "sane_lists"]
-_TASK_MARK = re.compile(r"<li>(<p>)?\[([ xX])\]\s")
-
-
-def _task_box(match: re.Match[str]) -> str:
-    box = "☐" if match.group(2) == " " else "☑"
-    return f"<li>{match.group(1) or ''}{box} "
 
 
 class PreviewView(QTextBrowser):
-    """The note rendered from Markdown."""
+    """The note rendered from Markdown, by the same reading as the other views (R39)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -43,8 +33,7 @@ class PreviewView(QTextBrowser):
         self.document().setDocumentMargin(14)
 
     def render_text(self, text: str) -> None:
-        html = markdown.markdown(text, extensions=_MARKDOWN_EXTENSIONS)
-        self.setHtml(_TASK_MARK.sub(_task_box, html))
+        self.setHtml(render_html(text))
 
 
 class TodoView(QWidget):

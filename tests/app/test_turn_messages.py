@@ -37,14 +37,16 @@ def test_the_caveat_shows_once_as_the_highlighted_warning_R25(make_app: AppFacto
     assistant = app.window.assistant
     record = app.send_typing_during_flush(frame)
     assert record.caveats == [CAVEAT]
-    assert record.reply is not None and CAVEAT in record.reply.reply  # the backend repeats it
+    # The backend's reply says it in words for the person; the tool result keeps the sentence.
+    assert record.reply is not None and CAVEAT not in record.reply.reply
+    assert "The saved copy is behind your screen" in record.reply.reply
     view = assistant.transcript.findChildren(TurnView)[-1]
     view.details_button.setChecked(True)
     app.qtbot.waitUntil(lambda: view.details.isVisible())
     assert _shown_text(view).count(CAVEAT) == 1
     assert CAVEAT in _plain(view.caveat) and view.caveat.isVisible()
     assert CAVEAT not in _plain(view.reply)
-    assert "“A”" in _plain(view.reply)  # the rest of the reply is still there
+    assert "(notes/a.md, edit view)" in _plain(view.reply)  # the rest of the reply is still there
     assert "read_active_note with no arguments" in _plain(view.details)
 
 

@@ -1,4 +1,4 @@
-"""The shipped scenario library and the demo tour replay green through the real CLI (R1–R29)."""
+"""The shipped scenario library and the demo tour replay green through the real CLI (R1–R49)."""
 
 from __future__ import annotations
 

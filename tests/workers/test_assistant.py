@@ -1,16 +1,29 @@
-"""The default assistant: which tool it calls and what it answers (R23, R25–R27, contract 5)."""
+"""The default assistant: tools called and replies (R23, R25–R27, R38, contract 5).
+
+The table of intents and languages is in test_offline_intents.py.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from bridge.caveat import CAVEAT
 from tests.workers.conftest import NOTES, Backend, pointer_header
 from workers import messages
-from workers.assistant import UNNAMED_REQUESTS
 
 VARIANTS = [
-    *UNNAMED_REQUESTS,
+    "this",
+    "this note",
+    "summarise this",
+    "summarize this",
+    "what does it say",
+    "このノート",
+    "これ",
+    "cette note",
+    "diese Notiz",
+    "esta nota",
+    "这个笔记",
+    "这篇笔记",
+    "이 노트",
     "Summarise this, please",
     "what does this note say?",
     "このノートを要約して",
@@ -49,9 +62,28 @@ def test_reply_has_title_summary_and_counts(backend: Backend) -> None:
     text = NOTES["inbox/today.md"]
     reply = backend.turn("summarise this", key=key, ambient=pointer_header("inbox/today.md", text))
     # The title is the first heading; the summary is prose, not the task list.
-    assert reply["reply"].startswith("“Plan” (inbox/today.md, edit view). Today\n")
-    assert "It has 1 heading and 2 open tasks." in reply["reply"]
-    assert CAVEAT not in reply["reply"]
+    assert reply["reply"].startswith("**Plan** (inbox/today.md, edit view)\n\nToday\n")
+    assert "Headings: 1. Open tasks: 2." in reply["reply"]
+    assert "The saved copy is behind" not in reply["reply"]
+
+
+def test_r38_a_list_without_prose_is_summarised_whole(backend: Backend) -> None:
+    key = backend.key()
+    text = "# Groceries\n- eggs\n- bread\n- milk\n"
+    (backend.root / "notes" / "groceries.md").write_text(text, encoding="utf-8")
+    reply = backend.turn(
+        "summarise this", key=key, ambient=pointer_header("notes/groceries.md", text)
+    )
+    assert "eggs; bread; milk" in reply["reply"]
+
+
+def test_r39_fenced_code_is_neither_heading_nor_task_nor_summary(backend: Backend) -> None:
+    key = backend.key()
+    text = "# Real\n```\n# not a heading\n- [ ] not a task\n```\n    # indented code\nProse.\n"
+    (backend.root / "notes" / "code.md").write_text(text, encoding="utf-8")
+    reply = backend.turn("summarise this", key=key, ambient=pointer_header("notes/code.md", text))
+    assert "Headings: 1. Open tasks: 0." in reply["reply"]
+    assert "not a heading" not in reply["reply"] and "Prose." in reply["reply"]
 
 
 def test_summary_keeps_a_sentence_that_wraps_across_lines(backend: Backend) -> None:
@@ -64,11 +96,18 @@ def test_summary_keeps_a_sentence_that_wraps_across_lines(backend: Backend) -> N
     assert "A sentence that starts on one line and ends on the next. Second one." in reply["reply"]
 
 
-def test_r25_reply_repeats_the_caveat_verbatim(backend: Backend) -> None:
+def test_r25_reply_says_the_caveat_to_the_person_and_the_tool_keeps_it_verbatim(
+    backend: Backend,
+) -> None:
     key = backend.key()
     header = pointer_header("notes/a.md", NOTES["notes/a.md"] + "typed", flushed=False)
     reply = backend.turn("summarise this", key=key, ambient=header)
-    assert CAVEAT in reply["reply"]
+    assert reply["toolCalls"][0]["result"]["caveat"] == (
+        "The saved copy is behind what the user has on screen — their most recent "
+        "keystrokes may be missing from the text above."
+    )
+    assert "The saved copy is behind your screen: your latest typing may not be" in reply["reply"]
+    assert "the user has on screen" not in reply["reply"]
 
 
 def test_r26_reply_says_when_it_saw_part_of_the_note(backend: Backend) -> None:
@@ -85,7 +124,10 @@ def test_r26_reply_says_when_it_saw_part_of_the_note(backend: Backend) -> None:
 def test_r27_reply_says_plainly_that_no_note_is_open(backend: Backend) -> None:
     key = backend.key()
     reply = backend.turn("このノート", key=key)
-    assert reply["reply"] == messages.REPLY_NO_NOTE
+    assert [call["name"] for call in reply["toolCalls"]] == ["read_active_note"]
+    assert reply["reply"].startswith("ノートが開かれていないので")
+    english = backend.turn("summarise this", key=key)
+    assert english["reply"].startswith("No note is open, so I can't tell which note you mean.")
 
 
 def test_named_path_uses_read_document(backend: Backend) -> None:
@@ -103,7 +145,7 @@ def test_list_request_uses_list_documents(backend: Backend) -> None:
     reply = backend.turn("list my notes", key=key)
     assert [call["name"] for call in reply["toolCalls"]] == ["list_documents"]
     assert reply["reply"].splitlines() == [
-        "You have 3 notes:",
+        "Notes in this workspace (3):",
         "- inbox/today.md",
         "- notes/a.md",
         "- notes/b.md",

@@ -32,6 +32,7 @@ def test_r24_complete_read_returns_the_saved_copy(backend: Backend) -> None:
         "bytes": len(text.encode()),
         "partial": False,
         "caveat": None,
+        "selection": None,
     }
 
 
@@ -166,3 +167,34 @@ def test_r23_workspace_of_the_key_is_the_one_read(backend: Backend) -> None:
     assert result["status"] == "ok" and result["text"] == "other workspace secret\n"
     demo = _tool(backend, backend.key(), 'read_document {"path": "secret.md"}')
     assert demo["status"] == "not_found"
+
+
+def test_r38_selection_is_located_in_a_matching_saved_copy(backend: Backend) -> None:
+    """The pointer's selection (UTF-16 offsets) names text of the saved copy when hashes match."""
+    key = backend.key()
+    text = NOTES["notes/a.md"]  # "# Alpha\nalpha is the first note. ..."
+    header = pointer_header("notes/a.md", text, selection={"anchor": 31, "head": 8})
+    result = _tool(backend, key, "read_active_note {}", header)
+    assert result["selection"] == {
+        "anchor": 31,
+        "head": 8,
+        "text": "alpha is the first note",
+        "firstLine": 2,
+        "lastLine": 2,
+    }
+
+
+def test_r38_selection_is_not_located_when_the_saved_copy_differs(backend: Backend) -> None:
+    key = backend.key()
+    header = pointer_header(
+        "notes/a.md", NOTES["notes/a.md"] + "typed", selection={"anchor": 8, "head": 29}
+    )
+    result = _tool(backend, key, "read_active_note {}", header)
+    assert result["caveat"] == CAVEAT
+    assert result["selection"] == {
+        "anchor": 8,
+        "head": 29,
+        "text": None,
+        "firstLine": None,
+        "lastLine": None,
+    }

@@ -112,7 +112,7 @@ def test_r23_summary_of_a_long_note_is_its_first_two_sentences(backend: Backend)
     (backend.root / "notes" / "long.md").write_text(text, encoding="utf-8")
     reply = backend.turn("summarise this", key=key, ambient=pointer_header("notes/long.md", text))
     assert (
-        "(notes/long.md, edit view). First sentence spans two lines. Second is short!\n"
+        "(notes/long.md, edit view)\n\nFirst sentence spans two lines. Second is short!\n"
         in (reply["reply"])
     )
 
@@ -124,7 +124,7 @@ def test_summary_of_one_endless_sentence_is_cut_at_the_limit(backend: Backend) -
     reply = backend.turn(
         "summarise this", key=key, ambient=pointer_header("notes/endless.md", text)
     )["reply"]
-    summary = reply.split("edit view). ", 1)[1].split("\n", 1)[0]
+    summary = reply.split("edit view)\n\n", 1)[1].split("\n", 1)[0]
     assert summary.endswith("…") and len(summary) <= 280
     assert summary.startswith("and then some more words follow and then some")
 

@@ -1,0 +1,166 @@
+"""Hostile inputs against ordinary ones of the same size, through real HTTP (R39, R40).
+
+For each adversarial note, a "summarise this" turn that reads it (the assistant's
+default 64 KiB read, parsed and summarised) over the same turn on an ordinary note
+of the same size; for each adversarial message, a turn carrying it over a turn
+carrying ordinary text of the same size. Target: every ratio <= 2.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import requests
+
+from benchmarks.measure import Measurement, median, paired_ratios
+from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
+from bridge.pointer import AmbientPointer, encode_header, fingerprint
+from workers.server import EmbeddedServer
+from workers.settings import Settings
+
+WORKSPACE = "bench"
+NOTE_BYTES = 64 * 1024  # what a turn reads by default
+LINE_BYTES = 1024 * 1024 - 1024  # one line, just under the 1 MiB body limit with its JSON
+MESSAGE_BYTES = 40_000
+TARGET = 2.0
+
+ORDINARY_NOTE = (
+    "# Launch plan\n\nShip the beta to the first fifty teams before the end of the month. "
+    "Learn which parts of onboarding confuse people.\n\n## Tasks\n- [ ] Invite ten teams\n"
+    "- [x] Freeze features\n> Keep a shared inbox and a rota.\n\n"
+)
+ORDINARY_MESSAGE = "please tell me what is in this note and what is still open "
+
+
+def _fill(unit: str, size: int) -> str:
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+def _nested(size: int) -> str:
+    lines: list[str] = []
+    total = depth = 0
+    while total < size:
+        line = "  " * depth + "- [ ] item\n"
+        lines.append(line)
+        total += len(line)
+        depth += 1
+    return "".join(lines)[:size]
+
+
+ADVERSARIAL_NOTES: dict[str, Callable[[int], str]] = {
+    "'# a' + spaces + 'b'": lambda n: ("# a" + " " * n)[: n - 1] + "b",
+    "runs of '*'": lambda n: "*" * n,
+    "'*a' repeated": lambda n: _fill("*a", n),
+    "backticks": lambda n: _fill("`a``", n),
+    "'[ ]' repeated": lambda n: _fill("[ ]", n),
+    "runs of '['": lambda n: "[" * n,
+    "'> ' nesting": lambda n: _fill("> ", n),
+    "nested lists": _nested,
+}
+ADVERSARIAL_MESSAGES: dict[str, Callable[[int], str]] = {
+    "'list ' * N": lambda n: _fill("list ", n),
+    "runs of '*'": lambda n: "*" * n,
+    "backticks": lambda n: "`" * n,
+    "'[ ]' repeated": lambda n: _fill("[ ]", n),
+    "'> ' nesting": lambda n: _fill("> ", n),
+    "'where do I mention' + one long word": lambda n: ("where do I mention " + "a" * n)[:n],
+}
+
+
+def _header(path: str, text: str) -> str:
+    size, digest = fingerprint(text)
+    pointer = AmbientPointer(
+        path=path,
+        view="edit",
+        frameId="inbox-1",
+        bytes=size,
+        sha256=digest,
+        flushed=True,
+        capturedAt="2026-11-29T19:08:18.123Z",
+    )
+    header = encode_header(pointer)
+    assert header is not None
+    return header
+
+
+class _Turns:
+    def __init__(self, url: str, session: requests.Session, root: Path) -> None:
+        self.url, self.session, self.root = url, session, root
+
+    def on_note(self, name: str, text: str, message: str = "summarise this") -> Callable[[], None]:
+        (self.root / name).write_text(text, encoding="utf-8")
+        header = {HEADER_NAME: _header(name, text)}
+        body = {"conversation": "bench-adversarial", "message": message}
+
+        def turn() -> None:
+            response = self.session.post(
+                f"{self.url}/v1/agent/turns", json=body, headers=header, timeout=600
+            )
+            assert response.status_code == 200, response.text
+            assert response.json()["toolCalls"][0]["name"] == "read_active_note"
+
+        return turn
+
+    def with_message(self, message: str) -> Callable[[], None]:
+        body = {"conversation": "bench-adversarial", "message": message}
+        header = {HEADER_NAME: _header("ordinary.md", ORDINARY_NOTE)}
+
+        def turn() -> None:
+            response = self.session.post(
+                f"{self.url}/v1/agent/turns", json=body, headers=header, timeout=600
+            )
+            assert response.status_code == 200, response.text
+
+        return turn
+
+
+def _measure(name: str, subject: Callable[[], None], floor: Callable[[], None]) -> Measurement:
+    subject()  # warm both paths, and fail loudly before timing if either is broken
+    floor()
+    ratios = paired_ratios(subject, floor)
+    return Measurement(name=name, median=median(ratios), target=TARGET, samples=ratios)
+
+
+def run() -> list[Measurement]:
+    results: list[Measurement] = []
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(data_dir=Path(folder))
+        root = settings.workspaces_dir / WORKSPACE
+        root.mkdir(parents=True)
+        (root / "ordinary.md").write_text(ORDINARY_NOTE, encoding="utf-8")
+        with EmbeddedServer(settings) as server, requests.Session() as session:
+            session.headers["Authorization"] = f"Bearer {server.device_token}"
+            key = session.post(
+                f"{server.url}/v1/key-sessions", json={"workspace": WORKSPACE}, timeout=10
+            ).json()["key"]
+            session.headers[KEY_SESSION_HEADER] = key
+            turns = _Turns(server.url, session, root)
+            floor = turns.on_note("ordinary-64k.md", _fill(ORDINARY_NOTE, NOTE_BYTES))
+            for index, (label, make) in enumerate(ADVERSARIAL_NOTES.items()):
+                subject = turns.on_note(f"adversarial-{index}.md", make(NOTE_BYTES))
+                results.append(
+                    _measure(f"adversarial note {label} (64 KiB) vs ordinary", subject, floor)
+                )
+            line_floor = turns.on_note("ordinary-line.md", _fill("word ", LINE_BYTES))
+            line_subject = turns.on_note("adversarial-line.md", _fill("*a[`", LINE_BYTES))
+            results.append(
+                _measure("adversarial note: one 1 MiB line vs ordinary", line_subject, line_floor)
+            )
+            message_floor = turns.with_message(_fill(ORDINARY_MESSAGE, MESSAGE_BYTES))
+            for label, make in ADVERSARIAL_MESSAGES.items():
+                subject = turns.with_message(make(MESSAGE_BYTES))
+                results.append(
+                    _measure(
+                        f"adversarial message {label} (40 kB) vs ordinary", subject, message_floor
+                    )
+                )
+            results.append(
+                _measure(
+                    "adversarial message: one 1 MiB line vs ordinary",
+                    turns.with_message(_fill("*a[`", LINE_BYTES)),
+                    turns.with_message(_fill(ORDINARY_MESSAGE, LINE_BYTES)),
+                )
+            )
+    return results

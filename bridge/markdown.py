@@ -1,0 +1,255 @@
+"""The one reading of a note's Markdown (R39): title, headings, tasks, links, prose.
+
+The preview, the todo view, the mindmap and the offline assistant all read a note
+through :func:`read_note` (and the preview renders through :func:`render_html`,
+from the same token stream), so they never disagree about what is a heading or a
+task: a ``# comment`` in fenced or indented code is code for all of them.
+
+The parser is markdown-it-py (CommonMark, plus tables and strikethrough). It is
+linear in the size of the note; markdown-it's own nesting limit keeps deeply
+nested quotes and lists linear too. Tasks are GitHub's task-list items: a list
+item whose first paragraph starts with ``[ ]``, ``[x]`` or ``[X]`` followed by
+white space. They are found here on the token stream, so a task's line and the
+column of its mark come from the same parse as everything else.
+
+Line numbers are **0-based** source lines of the note after line-ending
+normalisation (CRLF and CR count as one line break), which is what the editor
+counts as block numbers; a reply that shows them to a person adds 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from typing import Final
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+TASK_MARKS: Final = frozenset(" xX")
+_OPEN_BOX: Final = "☐ "
+_DONE_BOX: Final = "☑ "
+
+
+@dataclass(frozen=True)
+class Heading:
+    """An ATX (``## Plan``) or setext heading."""
+
+    level: int
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Task:
+    """A task-list item: ``- [ ] call Sam`` / ``- [x] done``."""
+
+    text: str
+    done: bool
+    line: int
+    mark_column: int
+    """Where the character between the brackets is on its line, in UTF-16 code units."""
+
+
+@dataclass(frozen=True)
+class Link:
+    href: str
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Block:
+    """A paragraph of text; ``in_list`` when it belongs to a list item (a task or a bullet)."""
+
+    text: str
+    line: int
+    in_list: bool
+
+
+@dataclass
+class NoteReading:
+    """Everything the views and the assistant take from one note."""
+
+    lines: list[str]
+    """The note's source lines after line-ending normalisation; indexes are the line numbers."""
+    title: str
+    headings: list[Heading] = field(default_factory=list)
+    tasks: list[Task] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+
+    @cached_property
+    def links(self) -> list[Link]:
+        """The note's links, read only when asked for: they need the inline pass."""
+        found: list[Link] = []
+        for token in _parser().parse("\n".join(self.lines)):
+            if token.type == "inline" and token.map is not None:
+                found += _links(token, token.map[0])
+        return found
+
+    @property
+    def open_tasks(self) -> list[Task]:
+        return [task for task in self.tasks if not task.done]
+
+
+@cache
+def _parser() -> MarkdownIt:
+    # Raw HTML in a note is shown as text: the preview is not a web page.
+    return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+
+
+@cache
+def _block_parser() -> MarkdownIt:
+    """The same grammar without the inline pass: headings, tasks and paragraphs are blocks.
+
+    The inline pass (emphasis, links, code spans) is the costly part on hostile
+    input such as a run of ``[`` or ``*a``; skipping it keeps a note's reading
+    within a small factor of an ordinary note of the same size.
+    """
+    parser = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    return parser.disable("inline")
+
+
+def normalise_newlines(text: str) -> str:
+    """CRLF and lone CR become LF, as the parser sees them."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def utf16_length(text: str) -> int:
+    """Length in UTF-16 code units, as Qt and CodeMirror count positions."""
+    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
+
+
+def _task_mark(content: str) -> str | None:
+    """The mark of a task paragraph (``" "``, ``"x"``, ``"X"``), or None."""
+    if (
+        len(content) >= 4
+        and content[0] == "["
+        and content[2] == "]"
+        and content[1] in TASK_MARKS
+        and content[3] in " \t\n"
+    ):
+        return content[1]
+    return None
+
+
+def _one_line(text: str) -> str:
+    return " ".join(part.strip() for part in text.split("\n") if part.strip())
+
+
+def _inline_text(children: Sequence[Token]) -> str:
+    return "".join(child.content for child in children if child.type in ("text", "code_inline"))
+
+
+def _links(inline: Token, line: int) -> list[Link]:
+    links: list[Link] = []
+    children = inline.children or []
+    index = 0
+    while index < len(children):
+        child = children[index]
+        index += 1
+        if child.type != "link_open":
+            continue
+        start = index
+        while index < len(children) and children[index].type != "link_close":
+            index += 1
+        href = child.attrs.get("href")
+        links.append(Link(str(href or ""), _inline_text(children[start:index]), line))
+    return links
+
+
+def _parse(text: str, *, inline: bool) -> tuple[list[str], list[Token]]:
+    normalised = normalise_newlines(text)
+    parser = _parser() if inline else _block_parser()
+    return normalised.split("\n"), parser.parse(normalised)
+
+
+def _is_task_paragraph(tokens: list[Token], index: int) -> bool:
+    """Whether ``tokens[index]`` (a paragraph_open) is the first child of a list item."""
+    return index > 0 and tokens[index - 1].type == "list_item_open"
+
+
+def read_note(text: str) -> NoteReading:
+    """Read a note once: title, headings, tasks, links and paragraphs, in document order."""
+    lines, tokens = _parse(text, inline=False)
+    headings: list[Heading] = []
+    tasks: list[Task] = []
+    blocks: list[Block] = []
+    list_depth = 0
+    for index, token in enumerate(tokens):
+        kind = token.type
+        if kind == "list_item_open":
+            list_depth += 1
+        elif kind == "list_item_close":
+            list_depth -= 1
+        elif kind == "heading_open" and token.map is not None:
+            inline = tokens[index + 1]
+            headings.append(Heading(int(token.tag[1:]), _one_line(inline.content), token.map[0]))
+        elif kind == "inline" and token.map is not None:
+            line = token.map[0]
+            if tokens[index - 1].type != "paragraph_open":
+                continue
+            content = token.content
+            mark = _task_mark(content) if _is_task_paragraph(tokens, index - 1) else None
+            if mark is not None:
+                source = lines[line]
+                column = source.find("[") + 1  # only container markers come before it
+                tasks.append(
+                    Task(_one_line(content[4:]), mark != " ", line, utf16_length(source[:column]))
+                )
+                content = content[4:]
+            blocks.append(Block(_one_line(content), line, list_depth > 0))
+    title = headings[0].text if headings else next((b.text for b in blocks if b.text), "")
+    return NoteReading(lines, title, headings, tasks, blocks)
+
+
+def render_html(text: str) -> str:
+    """The note as HTML for the preview; task marks are drawn as ☐ / ☑ boxes."""
+    _, tokens = _parse(text, inline=True)
+    for index, token in enumerate(tokens):
+        if token.type != "inline" or index < 2:
+            continue
+        if tokens[index - 1].type != "paragraph_open" or not _is_task_paragraph(tokens, index - 1):
+            continue
+        mark = _task_mark(token.content)
+        first = token.children[0] if token.children else None
+        if mark is None or first is None or first.type != "text":
+            continue
+        first.content = (_OPEN_BOX if mark == " " else _DONE_BOX) + first.content[4:]
+    parser = _parser()
+    return str(parser.renderer.render(tokens, parser.options, {}))
+
+
+def find_lines(reading: NoteReading, term: str) -> list[tuple[int, str]]:
+    """(0-based line, line) for every source line that mentions ``term``, ignoring case."""
+    needle = term.casefold()
+    if not needle:
+        return []
+    return [
+        (number, line) for number, line in enumerate(reading.lines) if needle in line.casefold()
+    ]
+
+
+@dataclass(frozen=True)
+class SelectedText:
+    text: str
+    first_line: int
+    last_line: int
+    """0-based lines of the selection's start and end."""
+
+
+def locate_selection(text: str, anchor: int, head: int) -> SelectedText | None:
+    """The text between two UTF-16 offsets (either order), or None when it is empty or past the end.
+
+    Offsets count UTF-16 code units of the text as the editor holds it (line breaks
+    as LF), like the pointer's selection.
+    """
+    start, end = min(anchor, head), max(anchor, head)
+    units = normalise_newlines(text).encode("utf-16-le", errors="surrogatepass")
+    if start == end or 2 * end > len(units):
+        return None
+    before = units[: 2 * start].decode("utf-16-le", errors="replace")
+    selected = units[2 * start : 2 * end].decode("utf-16-le", errors="replace")
+    first = before.count("\n")
+    return SelectedText(selected, first, first + selected.rstrip("\n").count("\n"))

@@ -1,0 +1,1 @@
+"""The offline assistant: intents, replies and their message catalogues (R38)."""

@@ -1,0 +1,41 @@
+"""Message catalogues: the offline assistant's phrases in the language of the request (R38).
+
+Catalogues are gettext ``.po`` files under ``locale/``, the only source of the
+translations. They are compiled in memory with Babel the first time a language is
+used, so a fresh clone needs no build step and no compiled ``.mo`` file is kept in
+the repository. English is the message ids themselves.
+"""
+
+from __future__ import annotations
+
+import gettext
+from functools import cache
+from io import BytesIO
+from pathlib import Path
+from typing import Final
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+DOMAIN: Final = "offline"
+LOCALE_DIR: Final = Path(__file__).with_name("locale")
+
+
+@cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The catalogue for ``language``; English (and any language without one) is the ids."""
+    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not path.is_file():
+        return gettext.NullTranslations()
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=language, domain=DOMAIN)
+    compiled = BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def phrase(language: str, message: str, /, **values: object) -> str:
+    """``message`` in ``language`` with its placeholders filled."""
+    translated = translations(language).gettext(message)
+    return translated.format(**values) if values else translated

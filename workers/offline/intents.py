@@ -1,0 +1,260 @@
+"""What a request asks the offline assistant, and in which language (R38, R23).
+
+Everything here is linear in the request's size (R39): requests are split on
+white space, punctuation is mapped to spaces with one ``str.translate``, and
+phrases are found with substring search; there is no regular expression. Only
+the first 4,096 characters of a request are read: a question is short, and a
+pasted megabyte must cost no more than a short message.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from bridge.paths import WorkspacePathError, check_workspace_path
+from workers.offline import words
+
+REQUEST_CHARS: Final = 4096
+PATH_SUFFIXES: Final = (".md", ".markdown", ".txt", ".text", ".org")
+_QUOTES: Final = ("“”", '""', "«»", "„“", "「」", "『』", "‘’", "‚‘", "''", "``")
+_WRAPPERS: Final = "\"'`“”„‘’‚«»「」『』()[]<>,.;:!?！？。、，：；"
+_TERM_END: Final = "?!？！。\n"
+
+Intent = Literal[
+    "compare", "listing", "find", "tasks", "outline", "summary", "help", "greeting", "other"
+]
+
+
+@dataclass(frozen=True)
+class Request:
+    intent: Intent
+    language: str
+    paths: list[str] = field(default_factory=list)
+    """Workspace paths the request names, in order."""
+    term: str = ""
+    """What to look for (find)."""
+
+
+def _punctuation_table() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for code in range(0x20, 0x3100):
+        char = chr(code)
+        if unicodedata.category(char)[0] in "PSZ" and char not in "-":
+            table[code] = " "
+    table[ord("-")] = " "
+    table[ord("'")] = " "
+    return table
+
+
+_SPACES: Final = _punctuation_table()
+
+
+def _words(text: str) -> str:
+    """Lower-case words separated by single spaces, padded with a space on each side."""
+    return " " + " ".join(text.casefold().translate(_SPACES).split()) + " "
+
+
+def _is_cjk(phrase: str) -> bool:
+    return any(ord(char) >= 0x2E80 for char in phrase)
+
+
+def _has_any(padded: str, lowered: str, phrases: Iterable[str]) -> bool:
+    for phrase in phrases:
+        if _is_cjk(phrase):
+            if phrase in lowered:
+                return True
+        elif _words(phrase) in padded:
+            return True
+    return False
+
+
+def language_of(text: str) -> str:
+    """The request's language: by script for Japanese, Korean and Chinese, else by common words."""
+    kana = hangul = han = latin = 0
+    for char in text:
+        code = ord(char)
+        if 0x3040 <= code <= 0x30FF:
+            kana += 1
+        elif 0xAC00 <= code <= 0xD7A3 or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
+            hangul += 1
+        elif 0x4E00 <= code <= 0x9FFF:
+            han += 1
+        elif char.isalpha():
+            latin += 1
+    if hangul + kana + han >= latin and hangul + kana + han > 0:
+        if hangul >= kana + han:
+            return "ko"
+        return "ja" if kana else "zh"
+    tokens = _words(text).split()
+    scores = {
+        language: sum(1 for token in tokens if token in vocabulary)
+        for language, vocabulary in _VOCABULARY.items()
+    }
+    best = max(scores, key=lambda language: (scores[language], language == "en"))
+    return best if scores[best] > 0 else "en"
+
+
+_VOCABULARY: Final = {
+    language: frozenset(found) for language, found in words.LANGUAGE_WORDS.items()
+}
+
+
+def named_paths(text: str) -> tuple[list[str], str]:
+    """Workspace paths named in the request, and the request with them taken out."""
+    paths: list[str] = []
+    kept: list[str] = []
+    for token in text.split():
+        candidate, tail = _path_in(token.strip(_WRAPPERS))
+        if candidate:
+            try:
+                paths.append(check_workspace_path(candidate))
+                kept.append(tail)
+                continue
+            except WorkspacePathError:
+                pass
+        kept.append(token)
+    return paths, " ".join(kept)
+
+
+def _path_in(token: str) -> tuple[str, str]:
+    """A path at the start of a token and what follows it ("notes/b.md와" → "notes/b.md", "와")."""
+    folded = token.casefold()
+    for suffix in PATH_SUFFIXES:
+        end = folded.find(suffix)
+        while end > 0:
+            cut = end + len(suffix)
+            if cut == len(token) or not (token[cut].isascii() and token[cut].isalnum()):
+                return token[:cut].strip(_WRAPPERS), token[cut:]
+            end = folded.find(suffix, end + 1)
+    return "", token
+
+
+def _quoted(text: str) -> str:
+    for pair in _QUOTES:
+        start = text.find(pair[0])
+        if start < 0:
+            continue
+        end = text.find(pair[1], start + 1)
+        if end > start + 1:
+            return text[start + 1 : end].strip()
+    return ""
+
+
+def _trim_term(term: str) -> str:
+    term = term.strip().strip(_WRAPPERS).strip()
+    changed = True
+    while changed and term:
+        changed = False
+        folded = term.casefold()
+        for edge in words.TERM_EDGES:
+            if folded.startswith(edge + " ") and len(term) > len(edge) + 1:
+                term, changed = term[len(edge) + 1 :].strip(), True
+                break
+            if folded.endswith(" " + edge):
+                term, changed = term[: -len(edge) - 1].strip(), True
+                break
+    # One particle at most: "고양이가" loses "가", never the "이" of 고양이 as well.
+    for prefix in words.CJK_TERM_PREFIXES:
+        if term.startswith(prefix) and len(term) > len(prefix):
+            term = term[len(prefix) :].strip()
+            break
+    for suffix in words.CJK_TERM_SUFFIXES:
+        if term.endswith(suffix) and len(term) > len(suffix):
+            term = term[: -len(suffix)].strip()
+            break
+    return term.strip(_WRAPPERS).strip()
+
+
+def _after(text: str, lowered: str, marker: str) -> str | None:
+    index = _marker_at(lowered, marker)
+    if index < 0:
+        return None
+    rest = text[index + len(marker) :]
+    cut = min((rest.find(end) for end in _TERM_END if end in rest), default=len(rest))
+    return _trim_term(rest[:cut])
+
+
+def _before(text: str, lowered: str, marker: str) -> str | None:
+    index = _marker_at(lowered, marker)
+    if index < 0:
+        return None
+    head = text[:index]
+    start = max(head.rfind(end) for end in _TERM_END) + 1
+    return _trim_term(head[start:])
+
+
+def _marker_at(lowered: str, marker: str) -> int:
+    """Where ``marker`` starts as whole words (Latin) or anywhere (CJK); -1 when absent."""
+    if _is_cjk(marker):
+        return lowered.find(marker)
+    start = lowered.find(marker)
+    while start >= 0:
+        before_ok = start == 0 or not lowered[start - 1].isalnum()
+        end = start + len(marker)
+        after_ok = end == len(lowered) or not lowered[end].isalnum()
+        if before_ok and after_ok:
+            return start
+        start = lowered.find(marker, start + 1)
+    return -1
+
+
+def find_term(text: str, padded: str, lowered: str) -> str | None:
+    """The term of a find request, "" when it is one but names nothing, None when it is not one."""
+    about_note = bool(_quoted(text)) or _has_any(padded, lowered, words.NOTE_REFERENCES)
+    # Casefolding can change a text's length; positions are then taken in the folded text.
+    source = text if len(lowered) == len(text) else lowered
+    found: str | None = None
+    for markers, take, always in (
+        (words.FIND, _after, True),
+        (words.FIND_BEFORE, _before, True),
+        (words.FIND_GENERIC, _after, about_note),
+        (words.FIND_BEFORE_GENERIC, _before, about_note),
+    ):
+        if not always:
+            continue
+        for marker in markers:
+            term = take(source, lowered, marker)
+            if term is not None:
+                found = term
+                break
+        if found is not None:
+            break
+    if found is None:
+        return None
+    return _quoted(text) or found
+
+
+def classify(message: str) -> Request:
+    """The intent of a request, the paths it names and its language."""
+    text = " ".join(message[:REQUEST_CHARS].split())
+    paths, rest = named_paths(text)
+    language = language_of(rest or text)
+    lowered = rest.casefold()
+    padded = _words(rest)
+
+    def has(phrases: Iterable[str]) -> bool:
+        return _has_any(padded, lowered, phrases)
+
+    if has(words.COMPARE):
+        return Request("compare", language, paths)
+    if not paths and (
+        has(words.LISTING_PHRASES) or (has(words.LISTING_VERBS) and has(words.LISTING_NOUNS))
+    ):
+        return Request("listing", language)
+    term = find_term(rest, padded, lowered)
+    if term is not None:
+        return Request("find", language, paths, term)
+    if has(words.TASKS):
+        return Request("tasks", language, paths)
+    if has(words.OUTLINE):
+        return Request("outline", language, paths)
+    if paths or has(words.SUMMARY) or padded.strip() in words.SUMMARY_WHOLE:
+        return Request("summary", language, paths)
+    if has(words.HELP):
+        return Request("help", language)
+    if has(words.GREETING) and len(padded.split()) <= words.GREETING_MAX_WORDS:
+        return Request("greeting", language)
+    return Request("other", language)

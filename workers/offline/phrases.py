@@ -1,0 +1,70 @@
+"""The offline assistant's own phrases, in English; each is a message id of the catalogues.
+
+The translations live in ``locale/<language>/LC_MESSAGES/offline.po`` (gettext
+catalogues, see :mod:`workers.offline.catalogue`). Placeholders in braces are
+filled after translation; note text quoted into a reply is never translated.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+NO_NOTE: Final = (
+    "No note is open, so I can't tell which note you mean. Name a note (for example "
+    "notes/today.md) or ask me to list your notes."
+)
+TITLE_ACTIVE: Final = "**{title}** ({path}, {view} view)"
+TITLE_DOCUMENT: Final = "**{title}** ({path})"
+EMPTY_NOTE: Final = "The note is empty."
+COUNTS: Final = "Headings: {headings}. Open tasks: {tasks}."
+PARTIAL: Final = (
+    "I only saw the first {seen} of its {total} bytes, so this is about the beginning only."
+)
+CAVEAT: Final = (
+    "The saved copy is behind your screen: your latest typing may not be in what I read."
+)
+TASKS: Final = "Open tasks in {path}:"
+TASKS_ALL_DONE: Final = "Nothing is open in {path}: every task is ticked."
+TASKS_NONE: Final = "{path} has no tasks. Lines like “- [ ] call Sam” are tasks."
+OUTLINE: Final = "Headings in {path}:"
+OUTLINE_NONE: Final = "{path} has no headings."
+FIND: Final = "Lines in {path} that mention “{term}”:"
+FIND_NONE: Final = "{path} does not mention “{term}”."
+FIND_WHAT: Final = "What should I look for? Ask, for example: where do I mention the dentist?"
+SELECTION: Final = "Your selection in {path} (lines {first}–{last}):"
+SELECTION_STALE: Final = (
+    "You have text selected, but the saved copy of {path} is not what is on your screen, "
+    "so I can't tell which text it is. Here is the whole note instead."
+)
+COMPARE: Final = "Comparing {first} with {second}:"
+COMPARE_SHARED_HEADINGS: Final = "Headings in both: {items}"
+COMPARE_ONLY_HEADINGS: Final = "Headings only in {path}: {items}"
+COMPARE_SHARED_WORDS: Final = "Words in both: {items}"
+COMPARE_SHARED_LINES: Final = "Identical lines: {count}"
+COMPARE_NOTHING_SHARED: Final = "They share no headings, lines or words."
+COMPARE_TASKS: Final = "Open tasks: {first} in {first_path}, {second} in {second_path}."
+COMPARE_WHICH: Final = (
+    "Which note should I compare with? Name it, for example: compare this with notes/b.md"
+)
+LISTING: Final = "Notes in this workspace ({count}):"
+LISTING_EMPTY: Final = "This workspace has no notes yet."
+TOOL_FAILED: Final = "I couldn't read that: {message}"
+GREETING: Final = "Hello! I'm the offline assistant."
+OTHER: Final = "I'm the offline assistant, so I can't answer that: I only work with your notes."
+CAN_DO: Final = "I can:"
+CAN_SUMMARY: Final = "summarise the open note, or the text you selected (“summarise this”)"
+CAN_TASKS: Final = "list its open tasks (“what's still open here?”)"
+CAN_OUTLINE: Final = "show its headings (“what are the headings?”)"
+CAN_FIND: Final = "find lines (“where do I mention the dentist?”)"
+CAN_COMPARE: Final = "compare it with another note (“compare this with notes/b.md”)"
+CAN_LIST: Final = "list your notes (“list my notes”)"
+MODEL: Final = (
+    "To connect a model, start the app or `python -m workers serve` with "
+    "`--model-base-url URL --model NAME`, or set `AMBIENT_MODEL_BASE_URL` and "
+    "`AMBIENT_MODEL` (and `AMBIENT_MODEL_API_KEY` if the server needs a key)."
+)
+
+ALL: Final = tuple(
+    value for name, value in sorted(globals().items()) if name.isupper() and isinstance(value, str)
+)
+"""Every message id: each catalogue translates all of them."""

@@ -1,0 +1,175 @@
+"""One offline turn: which tools the request needs, then the reply in the request's language.
+
+- summary, open tasks, outline, find: about the open note (``read_active_note``,
+  first, on every turn: R23) or about a named path (``read_document``);
+- selection: a summary request while text is selected addresses that text (R38);
+- compare: the open note and the named one (or two named notes);
+- listing: ``list_documents``;
+- greeting, help and anything else: no tool call; an honest reply saying what the
+  offline assistant can do and how to connect a model.
+- ``/tool NAME {json}``: the QA hook (contract 5), exactly one call of that tool.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from bridge.markdown import NoteReading, read_note
+from workers import jsontext, messages
+from workers.offline import phrases, replies
+from workers.offline.catalogue import phrase
+from workers.offline.intents import Request, classify
+from workers.outcomes import ToolCall, TurnOutcome
+from workers.tools import TOOLS, ToolContext, ToolResult
+
+TOOL_COMMAND: Final = "/tool"
+
+
+def _call(
+    outcome: TurnOutcome, context: ToolContext, name: str, args: dict[str, Any]
+) -> ToolResult:
+    result = TOOLS[name](context, args)
+    outcome.tool_calls.append(ToolCall(name, args, result))
+    return result
+
+
+def _failed(language: str, result: ToolResult) -> str | None:
+    """The reply when a read did not work, or None when it did."""
+    if result["status"] == "no_active_note":
+        return phrase(language, phrases.NO_NOTE)  # R27
+    if result["status"] != "ok":
+        # The access messages are the shared ones (R28), quoted as they are.
+        return phrase(language, phrases.TOOL_FAILED, message=result["message"])
+    return None
+
+
+def answer(context: ToolContext, message: str) -> TurnOutcome:
+    stripped = message.strip()
+    if stripped == TOOL_COMMAND or stripped.startswith(TOOL_COMMAND + " "):
+        return tool_command(context, stripped[len(TOOL_COMMAND) :].strip())
+    request = classify(message)
+    language = request.language
+    if request.intent == "listing":
+        return _listing(context, language)
+    if request.intent == "compare":
+        return _compare(context, request)
+    if request.intent in ("find", "tasks", "outline", "summary"):
+        return _about_a_note(context, request)
+    if request.intent == "greeting":
+        reply = phrase(language, phrases.GREETING) + "\n\n" + replies.capabilities(language)
+    elif request.intent == "help":
+        reply = replies.capabilities(language)
+    else:
+        reply = phrase(language, phrases.OTHER) + "\n\n" + replies.capabilities(language)
+    return TurnOutcome(reply)
+
+
+def _read(outcome: TurnOutcome, context: ToolContext, path: str | None) -> ToolResult:
+    if path is None:
+        return _call(outcome, context, "read_active_note", {})  # R23: first, every turn
+    return _call(outcome, context, "read_document", {"path": path})
+
+
+def _about_a_note(context: ToolContext, request: Request) -> TurnOutcome:
+    language = request.language
+    outcome = TurnOutcome("")
+    result = _read(outcome, context, request.paths[0] if request.paths else None)
+    failure = _failed(language, result)
+    if failure is not None:
+        outcome.reply = failure
+        return outcome
+    reading = read_note(result["text"] or "")
+    parts: list[str]
+    if request.intent == "tasks":
+        parts = replies.tasks(language, result, reading)
+    elif request.intent == "outline":
+        parts = replies.outline(language, result, reading)
+    elif request.intent == "find":
+        parts = (
+            replies.find(language, result, reading, request.term)
+            if request.term
+            else [phrase(language, phrases.FIND_WHAT)]
+        )
+    else:
+        parts = _summary_or_selection(language, result, reading)
+    outcome.reply = "\n\n".join(parts + replies.notes_on_read(language, result))
+    return outcome
+
+
+def _summary_or_selection(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
+    selected = result.get("selection")
+    if not selected:
+        return replies.summary(language, result, reading)
+    if selected.get("text"):
+        return replies.selection(language, result, selected)
+    # Selected on screen, but the saved copy differs: say so, then the whole note.
+    stale = phrase(language, phrases.SELECTION_STALE, path=result["path"])
+    return [stale, *replies.summary(language, result, reading)]
+
+
+def _compare(context: ToolContext, request: Request) -> TurnOutcome:
+    language = request.language
+    if not request.paths:
+        return TurnOutcome(phrase(language, phrases.COMPARE_WHICH))
+    outcome = TurnOutcome("")
+    sides = [None, request.paths[0]] if len(request.paths) == 1 else request.paths[:2]
+    results: list[ToolResult] = []
+    for path in sides:
+        result = _read(outcome, context, path)
+        failure = _failed(language, result)
+        if failure is not None:
+            outcome.reply = failure
+            return outcome
+        results.append(result)
+    first, second = results
+    parts = replies.compare(
+        language,
+        first,
+        read_note(first["text"] or ""),
+        second,
+        read_note(second["text"] or ""),
+    )
+    for result in results:
+        parts += replies.notes_on_read(language, result)
+    outcome.reply = "\n\n".join(parts)
+    return outcome
+
+
+def _listing(context: ToolContext, language: str) -> TurnOutcome:
+    outcome = TurnOutcome("")
+    result = _call(outcome, context, "list_documents", {})
+    failure = _failed(language, result)
+    if failure is not None:
+        outcome.reply = failure
+        return outcome
+    documents = result["documents"]
+    if not documents:
+        outcome.reply = phrase(language, phrases.LISTING_EMPTY)
+        return outcome
+    lines = [phrase(language, phrases.LISTING, count=len(documents))]
+    lines += [f"- {document['path']}" for document in documents]
+    outcome.reply = "\n".join(lines)
+    return outcome
+
+
+def tool_command(context: ToolContext, rest: str) -> TurnOutcome:
+    """The QA hook: call exactly the named tool once and reply with its result as JSON text."""
+    name, _, raw_arguments = rest.partition(" ")
+    if not name:
+        return TurnOutcome(messages.TOOL_COMMAND_INVALID.format(detail="no tool name"))
+    if name not in TOOLS:
+        return TurnOutcome(messages.UNKNOWN_TOOL.format(name=name, tools=", ".join(sorted(TOOLS))))
+    raw_arguments = raw_arguments.strip()
+    try:
+        arguments = jsontext.loads_exact(raw_arguments) if raw_arguments else {}
+        jsontext.dumps_exact(arguments)  # echoed in toolCalls: it must encode back
+    except ValueError:
+        return TurnOutcome(
+            messages.TOOL_COMMAND_INVALID.format(detail="the arguments are not valid JSON")
+        )
+    if not isinstance(arguments, dict):
+        return TurnOutcome(messages.ARGUMENTS_NOT_OBJECT)
+    outcome = TurnOutcome("")
+    _call(outcome, context, name, arguments)
+    outcome.reply = outcome.tool_calls[0].result_json().decode("utf-8")
+    return outcome

@@ -1,0 +1,181 @@
+"""The phrasings the offline assistant recognises, per intent, in its seven languages.
+
+Phrases written in Latin script match whole words of the request (case and
+punctuation ignored); phrases in Japanese, Chinese or Korean match as substrings,
+since those languages do not separate words with spaces. Matching is plain
+substring search, linear in the request's size (R39).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+LANGUAGES: Final = ("en", "ja", "fr", "de", "es", "zh", "ko")
+
+COMPARE: Final = (
+    "compare", "comparison", "difference", "differences", "diff",
+    "comparer", "compare", "différence", "différences",
+    "vergleiche", "vergleich", "vergleichen", "unterschied", "unterschiede",
+    "compara", "comparar", "diferencia", "diferencias",
+    "比べ", "比較", "違い",
+    "比较", "对比", "区别",
+    "비교", "차이",
+)  # fmt: skip
+
+LISTING_VERBS: Final = (
+    "list", "show", "which", "what", "all", "my",
+    "liste", "lister", "montre", "quelles", "quels", "toutes", "mes",
+    "zeige", "zeig", "welche", "alle", "meine",
+    "lista", "listar", "muestra", "qué", "cuáles", "todas", "mis",
+)  # fmt: skip
+LISTING_NOUNS: Final = (
+    "notes", "documents", "files", "fichiers",
+    "notizen", "dokumente", "dateien", "notas", "documentos", "archivos",
+)  # fmt: skip
+LISTING_PHRASES: Final = (
+    "ノート一覧", "ノートの一覧", "ノートのリスト", "ノートを一覧", "どんなノート", "ノートを全部",
+    "列出笔记", "列出我的笔记", "笔记列表", "哪些笔记", "所有笔记",
+    "노트 목록", "노트 보여", "어떤 노트", "노트 리스트", "모든 노트",
+)  # fmt: skip
+
+FIND: Final = (
+    # The term comes after these.
+    "where do i mention", "where did i mention", "where do i talk about", "where did i write about",
+    "where does it mention", "where does it say", "lines about", "lines mentioning", "mentions of",
+    "où est-ce que je mentionne", "où est-ce que je parle de", "où est-ce que je parle du",
+    "où est-ce que je parle des", "où je mentionne", "où je parle de", "où je parle du",
+    "où ai-je parlé de", "où ai-je mentionné",
+    "wo erwähne ich", "wo schreibe ich über", "wo habe ich", "wo steht",
+    "dónde menciono", "donde menciono", "dónde hablo de", "dónde aparece", "dónde mencioné",
+    "在哪里提到了", "在哪里提到", "哪里提到了", "哪里提到", "在哪里写了", "在哪里写",
+)  # fmt: skip
+FIND_GENERIC: Final = (
+    # Also "the term comes after", but only about the note when the request says so.
+    "search for", "look for", "find", "search", "cherche", "trouve", "recherche", "suche nach",
+    "suche", "finde", "busca", "encuentra", "查找", "搜索", "找一下",
+)  # fmt: skip
+FIND_BEFORE: Final = (
+    # The term comes before these (Japanese, Korean word order).
+    "についてどこ", "について書", "のことをどこ", "をどこに書", "はどこに書", "がどこに書",
+    "どこに書", "って書いた", "어디에 언급", "어디에서 언급", "어디서 언급", "어디에 썼",
+    "어디에 적",
+)  # fmt: skip
+FIND_BEFORE_GENERIC: Final = (
+    "を探", "を検索", "はどこ", "をどこ", "がどこ", " 찾아", "를 찾아", "을 찾아", " 검색",
+    "는 어디", "은 어디", "를 어디", "을 어디", "在哪里", "在哪儿",
+)  # fmt: skip
+NOTE_REFERENCES: Final = (
+    "here", "this note", "my note", "my notes", "the note", "in it",
+    "ici", "cette note", "mes notes", "hier", "notiz", "aquí", "esta nota", "mis notas",
+    "ノート", "ここ", "笔记", "这里", "노트", "여기",
+)  # fmt: skip
+TERM_EDGES: Final = (
+    # Stripped from the start or end of a found term.
+    "the", "a", "an", "my", "le", "la", "les", "l", "un", "une", "der", "die", "das", "den",
+    "dem", "ein", "eine", "el", "los", "las", "una", "al", "del", "du", "des", "de", "au", "aux",
+    "von", "vom", "über", "a", "here", "in this note", "in the note",
+    "in my notes", "ici", "dans cette note", "dans mes notes", "hier", "in dieser notiz",
+    "aquí", "en esta nota", "en mis notas",
+)  # fmt: skip
+CJK_TERM_PREFIXES: Final = (
+    "このノートで", "このノートの", "このノートに", "ここで", "私は", "이 노트에서", "이 노트에",
+    "여기서", "我在", "我", "这个笔记里", "笔记里",
+)  # fmt: skip
+CJK_TERM_SUFFIXES: Final = (
+    "について", "のこと", "って", "は", "を", "が", "に", "も", "에 대해서", "에 대해", "을", "를",
+    "은", "는", "이", "가", "에", "了",
+)  # fmt: skip
+
+TASKS: Final = (
+    "open tasks", "open task", "tasks", "task", "todo", "todos", "to do list", "still open",
+    "open items", "s open", "left to do", "still to do", "still have to do", "need to do here",
+    "unticked", "unchecked", "not done", "remaining tasks", "remaining items", "what s left",
+    "tâches", "tâche", "à faire", "reste à faire", "en suspens", "pas encore fait", "non cochées",
+    "aufgaben", "aufgabe", "noch offen", "offene", "offenen", "zu erledigen", "unerledigt",
+    "pendiente", "pendientes", "tareas", "tarea", "por hacer", "sin marcar",
+    "やること", "タスク", "未完了", "残っている", "残ってる", "終わっていない", "終わってない",
+    "任务", "待办", "未完成", "没做", "要做的",
+    "할 일", "할일", "작업", "남은", "미완료", "안 끝난",
+)  # fmt: skip
+
+OUTLINE: Final = (
+    "headings", "heading", "outline", "structure", "sections", "table of contents", "toc",
+    "titres", "intertitres", "table des matières",
+    "überschriften", "gliederung", "struktur", "abschnitte", "inhaltsverzeichnis",
+    "encabezados", "títulos", "esquema", "estructura", "secciones", "índice",
+    "見出し", "構成", "目次", "アウトライン",
+    "标题", "大纲", "结构", "目录", "提纲",
+    "제목", "목차", "구조", "개요", "헤딩",
+)  # fmt: skip
+
+SUMMARY: Final = (
+    "summarise", "summarize", "summary", "sum up", "tl dr", "tldr", "recap", "gist",
+    "this note", "what does it say", "what does this say", "what s this about",
+    "what is this about", "what is this", "explain this", "explain it", "explain that",
+    "main points", "key points", "selection", "selected text",
+    "résume", "résumer", "résumé", "cette note", "explique ça", "explique ceci", "explique cela",
+    "de quoi parle", "que dit", "sélection",
+    "fasse", "zusammen", "zusammenfassung", "diese notiz", "erkläre das", "erkläre dies",
+    "erklär das", "worum geht", "auswahl", "markierten",
+    "resume", "resumen", "resumir", "esta nota", "explica esto", "explícame esto",
+    "de qué trata", "qué dice", "selección",
+    "要約", "まとめ", "これは何", "これ何", "このノート", "概要", "これを説明", "ここを説明",
+    "何が書いて", "選択",
+    "总结", "概括", "摘要", "这个笔记", "这篇笔记", "这条笔记", "解释一下这", "解释这", "讲了什么",
+    "说了什么", "选中", "选择的",
+    "요약", "이 노트", "정리", "이거 설명", "이것을 설명", "무슨 내용", "선택",
+)  # fmt: skip
+SUMMARY_WHOLE: Final = ("this", "これ", "ceci", "das", "esto", "这个", "이거", "ça")
+"""Whole requests that mean the open note on their own."""
+
+HELP: Final = (
+    "help", "what can you do", "what do you do", "how do i connect", "connect a model", "model",
+    "how does this work", "who are you", "what are you",
+    "aide", "que peux-tu faire", "que peux tu faire", "que sais-tu faire", "modèle",
+    "comment connecter",
+    "hilfe", "was kannst du", "modell", "wie verbinde",
+    "ayuda", "qué puedes hacer", "que puedes hacer", "modelo", "cómo conecto",
+    "ヘルプ", "何ができ", "使い方", "モデル",
+    "帮助", "你能做什么", "你会什么", "模型", "怎么用",
+    "도움말", "도와", "뭘 할 수", "무엇을 할 수", "모델",
+)  # fmt: skip
+
+GREETING: Final = (
+    "hello", "hi", "hey", "good morning", "good afternoon", "good evening", "howdy", "greetings",
+    "bonjour", "salut", "bonsoir", "coucou",
+    "hallo", "guten morgen", "guten tag", "guten abend", "servus", "moin",
+    "hola", "buenos días", "buenas tardes", "buenas noches", "buenas",
+    "こんにちは", "こんばんは", "おはよう", "やあ",
+    "你好", "您好", "早上好", "晚上好",
+    "안녕",
+)  # fmt: skip
+GREETING_MAX_WORDS: Final = 6
+"""A greeting is a short message; "hi" inside a longer request is not one."""
+
+LANGUAGE_WORDS: Final = {
+    "en": (
+        "the", "what", "whats", "this", "is", "my", "where", "do", "i", "are", "here", "still",
+        "open", "note", "mention", "please", "me", "can", "you", "with", "and", "it", "of", "in",
+        "a", "to", "show", "hello", "hi", "summarise", "summarize", "tasks", "headings", "find",
+    ),
+    "fr": (
+        "le", "la", "les", "des", "du", "de", "est", "cette", "ce", "quoi", "où", "je", "mes",
+        "ma", "mon", "quelles", "quels", "sont", "encore", "ici", "résume", "tâches", "bonjour",
+        "salut", "avec", "et", "parle", "mentionne", "titres", "montre", "aide", "peux", "tu",
+        "faire", "qui", "reste", "explique", "ça", "ceci", "cherche", "trouve",
+    ),
+    "de": (
+        "der", "die", "das", "den", "dem", "ist", "ich", "diese", "dieser", "was", "wo", "noch",
+        "hier", "zusammen", "fasse", "hallo", "notiz", "notizen", "erwähne", "aufgaben", "offen",
+        "offenen", "überschriften", "vergleiche", "mit", "und", "zeige", "hilfe", "kannst", "du",
+        "sind", "welche", "mir", "meine", "bitte", "gibt", "erkläre", "suche", "finde", "zu",
+        "unterschied", "guten", "morgen", "tag", "abend", "wie", "habe",
+    ),
+    "es": (
+        "el", "los", "las", "qué", "esta", "este", "dónde", "donde", "mis", "mi", "resume",
+        "resumen", "hola", "nota", "notas", "menciono", "tareas", "pendientes", "encabezados",
+        "compara", "con", "y", "muestra", "ayuda", "puedes", "hacer", "hay", "aquí", "está",
+        "son", "cuáles", "explica", "esto", "busca", "quedan", "buenos", "buenas", "días",
+        "tardes", "noches", "tengo", "diferencias",
+    ),
+}  # fmt: skip
