@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from workers import messages
 from workers.dependencies import BackendState, describe_validation
 from workers.errors import ApiError, envelope
-from workers.routers import agent, documents, key_sessions, system
+from workers.routers import agent, documents, key_sessions, system, workspaces
 from workers.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -37,7 +37,13 @@ def create_app(settings: Settings) -> FastAPI:
         openapi_url=None,
     )
     app.state.backend = state
-    for router in (system.router, key_sessions.router, documents.router, agent.router):
+    for router in (
+        system.router,
+        workspaces.router,
+        key_sessions.router,
+        documents.router,
+        agent.router,
+    ):
         app.include_router(router)
     _install_error_envelopes(app)
     return app
