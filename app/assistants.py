@@ -14,6 +14,9 @@ from PySide6.QtWidgets import QSplitter, QWidget
 from app.session import AppSession
 from renderer.frames.assistant import AssistantFrame
 
+ASSISTANT_MIN_WIDTH = 320
+"""R46: the assistant column's own minimum, so its contents never widen the window."""
+
 
 class WorkspaceAssistants:
     """Makes, shows and finally tears down the assistant frames of one window."""
@@ -45,6 +48,7 @@ class WorkspaceAssistants:
                 conversation=conversation or session.new_conversation(),
                 parent=self._shelf,
             )
+            assistant.setMinimumWidth(ASSISTANT_MIN_WIDTH)
             assistant.watch_activation()
             assistant.activated.connect(self._on_activated)
             self._frames[workspace] = assistant

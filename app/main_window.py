@@ -19,7 +19,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QMainWindow,
-    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -54,6 +53,8 @@ from renderer.frames.providers import (
 from renderer.qt.recovery import KeptNote
 
 BROWSER_FRAME_ID = "workspace"
+PROVIDERS_MIN_WIDTH = 160
+NOTES_MIN_WIDTH = 280
 
 
 class MainWindow(QMainWindow):
@@ -100,9 +101,10 @@ class MainWindow(QMainWindow):
         self.inbox_area.addWidget(self.inbox_column)
         self.inbox_area.addWidget(self.no_note)
         self.splitter.addWidget(self.inbox_area)
-        # R46: no column's content may widen the window past the screen.
-        for area in (self.providers_column, self.inbox_area):
-            area.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
+        # R46: explicit minimum widths, so no content (a long path, a long chip) can make a
+        # column, and so the window, wider: what does not fit is elided or clipped instead.
+        self.providers_column.setMinimumWidth(PROVIDERS_MIN_WIDTH)
+        self.inbox_area.setMinimumWidth(NOTES_MIN_WIDTH)
         layout = QVBoxLayout(centre)
         layout.setContentsMargins(10, 10, 10, 10)
         layout.setSpacing(8)
