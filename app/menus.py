@@ -127,11 +127,12 @@ class WindowMenus:
             return create_note(window, path)
         return None
 
-    def quick_open(self) -> QuickOpenDialog:
+    def quick_open(self, frame_id: str | None = None) -> QuickOpenDialog:
+        """Ctrl+P; the note chosen opens in a new frame (called ``frame_id`` when given)."""
         window = self._window
         known = [info for browser in window.browsers() for info in browser.documents]
         dialog = QuickOpenDialog(window.session.link, window.session.runner, known, window)
-        open_dialog(dialog, self._open_chosen)
+        open_dialog(dialog, lambda path: self._open_chosen(path, frame_id))
         return dialog
 
     def ask_workspace(self) -> WorkspacePickerDialog:
@@ -141,9 +142,9 @@ class WindowMenus:
         open_dialog(dialog, window.switch_workspace)
         return dialog
 
-    def _open_chosen(self, path: str) -> None:
+    def _open_chosen(self, path: str, frame_id: str | None = None) -> None:
         try:
-            self._window.open_note(path)
+            self._window.open_note(path, frame_id)
         except ValueError as error:
             self._window.banners.show_message(str(error), tone="error")
 

@@ -18,19 +18,25 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QProcess
+from PySide6.QtCore import QCoreApplication, QEvent, QProcess, Qt
 from PySide6.QtGui import QImage
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from app.main_window import MainWindow
+from app.note_commands import create_note
+from app.scenario.checks import check_now, check_pointer, check_stored
 from app.scenario.model import (
     NO_DROP,
     ActivateStep,
     CaptionStep,
     ExpectStep,
     MountStep,
+    NewNoteStep,
     OpenStep,
     PopoutStep,
+    QuickOpenStep,
+    RestartStep,
     Scenario,
     SelectStep,
     SendStep,
@@ -55,7 +61,6 @@ LOAD_TIMEOUT_SECONDS = 20.0
 TURN_TIMEOUT_SECONDS = 40.0
 FRAME_TIMEOUT_SECONDS = 20.0
 WINDOW_SIZE = (1360, 860)
-STORED_COLUMNS = ("ambient_path", "ambient_view", "ambient_meta")
 
 Log = Callable[[str], None]
 
@@ -145,16 +150,23 @@ class ScenarioReplay:
         self.result = result
         self.shots = shots
         workspace_dir = scratch / "workspace"
+        self._workspace_dir = workspace_dir
+        self._data_dir = scratch / "data"
         workspace_dir.mkdir()
         for path, text in scenario.workspace.items():
             target = workspace_dir.joinpath(*path.split("/"))
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="")
+        self._start()
+        self.latest: SendRecord | None = None
+
+    def _start(self) -> None:
+        """Start the app on this scenario's workspace folder and data folder."""
         self.session = AppSession.start(
             backend_url=None,
-            workspace_dir=workspace_dir,
-            data_dir=scratch / "data",
-            save_delay_seconds=scenario.save_delay,
+            workspace_dir=self._workspace_dir,
+            data_dir=self._data_dir,
+            save_delay_seconds=self.scenario.save_delay,
             demo=False,
         )
         try:
@@ -164,7 +176,17 @@ class ScenarioReplay:
             raise
         self.window.resize(*WINDOW_SIZE)
         self.window.show()
-        self.latest: SendRecord | None = None
+
+    def _restart(self) -> None:
+        """Quit as a person does (layout saved, saves landed) and start again (R45)."""
+        window = self.window
+        window.popouts.close_all()
+        window.close()
+        window.deleteLater()
+        self.session.close()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        self._start()
+        self._wait_all_loaded()
 
     # -- the run -----------------------------------------------------------
 
@@ -234,6 +256,12 @@ class ScenarioReplay:
             )
         elif isinstance(step, SwitchWorkspaceStep):
             self._switch_workspace(step.workspace)
+        elif isinstance(step, NewNoteStep):
+            self._new_note(step)
+        elif isinstance(step, QuickOpenStep):
+            self._quick_open(step)
+        elif isinstance(step, RestartStep):
+            self._restart()
         elif isinstance(step, CaptionStep):
             return
         else:  # pragma: no cover - the model admits no other step
@@ -253,6 +281,47 @@ class ScenarioReplay:
         if failures:
             raise StepError(f"the switch to workspace '{name}' failed: {failures[-1]}")
         self._wait_all_loaded()
+
+    def _new_note(self, step: NewNoteStep) -> None:
+        """File ▸ New note's own path: create through the document API, then open (R47)."""
+        if step.frame is not None and step.frame in self.window.frames:
+            raise StepError(f"a frame named '{step.frame}' is already mounted")
+        creation = create_note(self.window, step.path, step.frame)
+        wait_until(
+            lambda: creation.frame is not None or creation.error is not None,
+            timeout=FRAME_TIMEOUT_SECONDS,
+            what=f"{step.path} to be created and opened",
+            wake_on=[creation.opened, creation.failed],
+        )
+        if creation.frame is None:
+            raise StepError(f"the new note {step.path} failed: {creation.error}")
+        self._wait_loaded(creation.frame.frame_id)
+
+    def _quick_open(self, step: QuickOpenStep) -> None:
+        """Ctrl+P, type the query, Enter: the best fuzzy match opens (R47)."""
+        window = self.window
+        before = {frame.frame_id for frame in window.inbox_frames()}
+        dialog = window.menus.quick_open(step.frame)
+        try:
+            wait_until(
+                lambda: dialog.is_listed,
+                timeout=LOAD_TIMEOUT_SECONDS,
+                what="the quick-open listing",
+                wake_on=[dialog.listed],
+            )
+            dialog.filter.setText(step.query)
+            matches = dialog.matches()
+            if not matches:
+                raise StepError(f"no note matches {step.query!r} (notes: {len(dialog.entries)})")
+            QTest.keyClick(dialog.filter, Qt.Key.Key_Return)
+        finally:
+            if dialog.isVisible():
+                dialog.reject()
+        opened = [frame for frame in window.inbox_frames() if frame.path == matches[0]]
+        if not opened:
+            raise StepError(f"quick open chose {matches[0]} but no frame shows it")
+        if opened[0].frame_id not in before:
+            self._wait_loaded(opened[0].frame_id)
 
     def _pop_out(self, frame_id: str) -> None:
         """Pop out through the frame's own button path; wait for the child process to run."""
@@ -405,13 +474,14 @@ class ScenarioReplay:
         mismatches: list[Mismatch] = []
         if "resolves" in given:
             mismatches += self._check_resolves(step)
+        mismatches += check_now(step, self.window)
         if not step.about_send:
             return mismatches
         send = self.latest
         if send is None:
             return [*mismatches, Mismatch("send", "a send before this expect", "no send yet")]
         if "pointer" in given:
-            mismatches += _check_pointer(step, send)
+            mismatches += check_pointer(step, send)
         if "dropped" in given:
             actual_dropped = NO_DROP if send.dropped is None else send.dropped
             if actual_dropped != step.dropped:
@@ -419,7 +489,7 @@ class ScenarioReplay:
         if "ambientStatus" in given and send.ambient_status != step.ambientStatus:
             mismatches.append(Mismatch("ambientStatus", step.ambientStatus, send.ambient_status))
         if "stored" in given:
-            mismatches += _check_stored(step, send)
+            mismatches += check_stored(step, send)
         reply_keys = given & {"tools", "caveat", "partial", "replyContains"}
         if reply_keys and send.error is not None:
             mismatches.append(Mismatch("reply", "a reply from the assistant", send.error))
@@ -471,6 +541,9 @@ class ScenarioReplay:
         assert self.shots is not None
         self.shots.mkdir(parents=True, exist_ok=True)
         target = self.shots / f"{number:02d}-{_slug(step.verb)}.png"
+        if (self.window.width(), self.window.height()) != WINDOW_SIZE:
+            # Every picture of a run has the same size, whatever a step did to the window.
+            self.window.resize(*WINDOW_SIZE)
         picture = self.window.grab().toImage()
         if isinstance(step, PopoutStep):
             picture = self._beside_popout(picture, step.frame)
@@ -504,43 +577,3 @@ class ScenarioReplay:
             self.session.close()
             QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
             QCoreApplication.processEvents()
-
-
-def _check_pointer(step: ExpectStep, send: SendRecord) -> list[Mismatch]:
-    actual = send.pointer
-    if step.pointer is None:
-        return [] if actual is None else [Mismatch("pointer", None, actual)]
-    expected = step.pointer.expected()
-    if actual is None:
-        return [Mismatch("pointer", expected, f"no header was sent (dropped: {send.dropped})")]
-    return [
-        Mismatch(f"pointer.{key}", value, actual.get(key))
-        for key, value in expected.items()
-        if actual.get(key) != value
-    ]
-
-
-def _check_stored(step: ExpectStep, send: SendRecord) -> list[Mismatch]:
-    row = send.stored
-    columns = None if row is None else {key: row.get(key) for key in STORED_COLUMNS}
-    if step.stored is None:
-        if columns is None or all(value is None for value in columns.values()):
-            return []
-        return [Mismatch("stored", None, columns)]
-    expected = step.stored.expected()
-    if columns is None:
-        return [Mismatch("stored", expected, "no delivery row for this conversation")]
-    mismatches: list[Mismatch] = []
-    for key, value in expected.items():
-        actual = columns.get(key)
-        if key == "ambient_meta" and isinstance(value, dict) and isinstance(actual, dict):
-            for meta_key, meta_value in value.items():
-                if actual.get(meta_key) != meta_value:
-                    mismatches.append(
-                        Mismatch(
-                            f"stored.ambient_meta.{meta_key}", meta_value, actual.get(meta_key)
-                        )
-                    )
-        elif actual != value:
-            mismatches.append(Mismatch(f"stored.{key}", value, actual))
-    return mismatches
