@@ -166,6 +166,14 @@ class LayoutStore:
         except LayoutFileError as error:
             return self._set_aside(str(error))
 
+    def last_workspace(self) -> str | None:
+        """The workspace open when the app last quit; None when unknown. Changes nothing:
+        a broken file is set aside (and said so) by the window's :meth:`load`."""
+        try:
+            return state_from_json(json.loads(self.path.read_text(encoding="utf-8"))).workspace
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
+
     def save(self, state: SavedState) -> None:
         """Write atomically: a crash leaves the old file or the new one."""
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
 
 from app.assistants import WorkspaceAssistants
 from app.banner import BannerArea
-from app.demo import DEMO_FRAMES
 from app.kept_notes import KeptNotes
 from app.layout_state import LayoutStore
 from app.menus import NO_NOTE_OPEN, WindowMenus, no_note_page
@@ -37,8 +36,7 @@ from app.popout_host import PopoutHost
 from app.popouts import PopoutHandle, PopoutManager
 from app.session import AppSession
 from app.style import STYLESHEET
-from app.workspace_switch import WorkspaceSwitch
-from bridge.documents import DocumentInfo
+from app.workspace_switch import BROWSER_FRAME_ID, WorkspaceSwitch
 from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
@@ -52,7 +50,6 @@ from renderer.frames.providers import (
 )
 from renderer.qt.recovery import KeptNote
 
-BROWSER_FRAME_ID = "workspace"
 PROVIDERS_MIN_WIDTH = 160
 NOTES_MIN_WIDTH = 280
 
@@ -135,28 +132,8 @@ class MainWindow(QMainWindow):
         if remembered is not None:
             self.switcher.restore(remembered, providers=True)
         elif demo_layout if demo_layout is not None else session.demo:
-            self._open_starting_layout()
+            self.switcher.open_starting_layout()
         self.kept_notes.offer()
-
-    def _open_starting_layout(self) -> None:
-        """The browser and two notes: the demo's, or the first two the workspace lists."""
-        browser = self.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
-        if self._session.demo:
-            for frame_id, path in DEMO_FRAMES:
-                self.mount_inbox(frame_id, path)
-            # Start where a person would: typing in the first note, which is "this note".
-            self.frame(DEMO_FRAMES[0][0]).focus_target().setFocus()
-            return
-        assert isinstance(browser, WorkspaceBrowserFrame)
-
-        def open_first(documents: list[DocumentInfo]) -> None:
-            for index, info in enumerate(documents[: len(DEMO_FRAMES)], start=1):
-                if self.is_free_id(f"inbox-{index}") and not self.is_switching_workspace:
-                    self.mount_inbox(f"inbox-{index}", info.path)
-            if "inbox-1" in self.frames:
-                self.frame("inbox-1").focus_target().setFocus()
-
-        browser.listed_once(open_first)
 
     # -- what the runner and tests reach -----------------------------------------
 

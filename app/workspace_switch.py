@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from app.demo import DEMO_FRAMES
 from app.layout_state import (
     LayoutStore,
     NoteFrameSpec,
@@ -37,6 +38,7 @@ from workers.identity import is_workspace_id
 if TYPE_CHECKING:
     from app.main_window import MainWindow
 
+BROWSER_FRAME_ID = "workspace"
 WORKSPACE_TOPIC = "workspace"
 """Banners about switching share one topic: the newest replaces the older (R45)."""
 
@@ -96,6 +98,27 @@ class WorkspaceSwitch:
         active = layout.active
         if active is not None and active in window.frames:
             window.focus_frame(window.frames[active])
+
+    def open_starting_layout(self) -> None:
+        """The browser and two notes: the demo's, or the first two the workspace lists."""
+        window = self._window
+        browser = window.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
+        if window.session.demo:
+            for frame_id, path in DEMO_FRAMES:
+                window.mount_inbox(frame_id, path)
+            # Start where a person would: typing in the first note, which is "this note".
+            window.frame(DEMO_FRAMES[0][0]).focus_target().setFocus()
+            return
+        assert isinstance(browser, WorkspaceBrowserFrame)
+
+        def open_first(documents: list[DocumentInfo]) -> None:
+            for index, info in enumerate(documents[: len(DEMO_FRAMES)], start=1):
+                if window.is_free_id(f"inbox-{index}") and not self.switching:
+                    window.mount_inbox(f"inbox-{index}", info.path)
+            if "inbox-1" in window.frames:
+                window.frame("inbox-1").focus_target().setFocus()
+
+        browser.listed_once(open_first)
 
     # -- switching (R7) ----------------------------------------------------------
 

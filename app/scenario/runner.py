@@ -16,18 +16,13 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QProcess, Qt
-from PySide6.QtGui import QImage
-from PySide6.QtTest import QTest
+from PySide6.QtCore import QCoreApplication, QEvent, QProcess
 from PySide6.QtWidgets import QApplication
 
 from app.main_window import MainWindow
-from app.note_commands import create_note
-from app.scenario.checks import check_now, check_pointer, check_stored
+from app.scenario.checks import check_expectations
 from app.scenario.model import (
-    NO_DROP,
     ActivateStep,
     CaptionStep,
     ExpectStep,
@@ -46,16 +41,15 @@ from app.scenario.model import (
     UnmountStep,
     ViewStep,
 )
-from app.scenario.pictures import render_popout, side_by_side
+from app.scenario.note_steps import new_note, quick_open
+from app.scenario.pictures import save_window_picture
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
-from app.scenario.waiting import WaitTimeout, connected, wait_until
+from app.scenario.sends import observe_send
+from app.scenario.waiting import StepError, WaitTimeout, connected, wait_until
 from app.session import AppSession
-from bridge.pointer import AmbientPointer, decode_header
-from renderer.frames.assistant import ASSISTANT_FRAME_ID, chip_text
+from renderer.frames.assistant import ASSISTANT_FRAME_ID
 from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
-from renderer.frames.turns import TurnRecord
-from workers.messages import CAVEAT
 
 LOAD_TIMEOUT_SECONDS = 20.0
 TURN_TIMEOUT_SECONDS = 40.0
@@ -63,10 +57,6 @@ FRAME_TIMEOUT_SECONDS = 20.0
 WINDOW_SIZE = (1360, 860)
 
 Log = Callable[[str], None]
-
-
-class StepError(Exception):
-    """A step could not be carried out; the scenario stops here."""
 
 
 def _quiet(_line: str) -> None:
@@ -257,9 +247,11 @@ class ScenarioReplay:
         elif isinstance(step, SwitchWorkspaceStep):
             self._switch_workspace(step.workspace)
         elif isinstance(step, NewNoteStep):
-            self._new_note(step)
+            self._wait_loaded(new_note(window, step))
         elif isinstance(step, QuickOpenStep):
-            self._quick_open(step)
+            opened = quick_open(window, step)
+            if opened is not None:
+                self._wait_loaded(opened)
         elif isinstance(step, RestartStep):
             self._restart()
         elif isinstance(step, CaptionStep):
@@ -281,47 +273,6 @@ class ScenarioReplay:
         if failures:
             raise StepError(f"the switch to workspace '{name}' failed: {failures[-1]}")
         self._wait_all_loaded()
-
-    def _new_note(self, step: NewNoteStep) -> None:
-        """File ▸ New note's own path: create through the document API, then open (R47)."""
-        if step.frame is not None and step.frame in self.window.frames:
-            raise StepError(f"a frame named '{step.frame}' is already mounted")
-        creation = create_note(self.window, step.path, step.frame)
-        wait_until(
-            lambda: creation.frame is not None or creation.error is not None,
-            timeout=FRAME_TIMEOUT_SECONDS,
-            what=f"{step.path} to be created and opened",
-            wake_on=[creation.opened, creation.failed],
-        )
-        if creation.frame is None:
-            raise StepError(f"the new note {step.path} failed: {creation.error}")
-        self._wait_loaded(creation.frame.frame_id)
-
-    def _quick_open(self, step: QuickOpenStep) -> None:
-        """Ctrl+P, type the query, Enter: the best fuzzy match opens (R47)."""
-        window = self.window
-        before = {frame.frame_id for frame in window.inbox_frames()}
-        dialog = window.menus.quick_open(step.frame)
-        try:
-            wait_until(
-                lambda: dialog.is_listed,
-                timeout=LOAD_TIMEOUT_SECONDS,
-                what="the quick-open listing",
-                wake_on=[dialog.listed],
-            )
-            dialog.filter.setText(step.query)
-            matches = dialog.matches()
-            if not matches:
-                raise StepError(f"no note matches {step.query!r} (notes: {len(dialog.entries)})")
-            QTest.keyClick(dialog.filter, Qt.Key.Key_Return)
-        finally:
-            if dialog.isVisible():
-                dialog.reject()
-        opened = [frame for frame in window.inbox_frames() if frame.path == matches[0]]
-        if not opened:
-            raise StepError(f"quick open chose {matches[0]} but no frame shows it")
-        if opened[0].frame_id not in before:
-            self._wait_loaded(opened[0].frame_id)
 
     def _pop_out(self, frame_id: str) -> None:
         """Pop out through the frame's own button path; wait for the child process to run."""
@@ -414,7 +365,9 @@ class ScenarioReplay:
             )
         self.result.steps.extend(nested)
         record = assistant.records[-1]
-        self.latest = self._observe(outcome.number, step, record, bool(ran_during_flush))
+        self.latest = observe_send(
+            outcome.number, step, record, bool(ran_during_flush), self.session
+        )
         self.result.sends.append(self.latest)
         failed_inner = [inner for inner in nested if inner.status == "failed"]
         if step.during_flush and not ran_during_flush:
@@ -425,115 +378,10 @@ class ScenarioReplay:
         if failed_inner:
             raise StepError(f"step {failed_inner[0].number} failed: {failed_inner[0].error}")
 
-    def _observe(self, number: str, step: SendStep, record: TurnRecord, ran: bool) -> SendRecord:
-        capture = record.capture
-        pointer: dict[str, Any] | None = None
-        if capture.header is not None:
-            # R14: what the backend receives is the header; check it decodes to a pointer.
-            decoded = decode_header(capture.header)
-            pointer = (
-                decoded.model_dump(exclude_none=True)
-                if isinstance(decoded, AmbientPointer)
-                else {"undecodable": decoded.reason}
-            )
-        reply = record.reply
-        return SendRecord(
-            step=number,
-            message=step.message,
-            include_ambient=step.include_ambient,
-            pointer=pointer,
-            dropped=capture.dropped,
-            header_bytes=record.header_bytes,
-            flushed=record.flushed,
-            ambient_status=None if reply is None else reply.ambient_status,
-            ambient_reason=None if reply is None else reply.ambient_reason,
-            tools=[] if reply is None else [call.name for call in reply.tool_calls],
-            tool_results=[]
-            if reply is None
-            else [
-                {"name": call.name, "arguments": call.arguments, "result": call.result}
-                for call in reply.tool_calls
-            ],
-            caveats=record.caveats,
-            reply=None if reply is None else reply.reply,
-            error=record.error,
-            stored=self._read_delivery(record.conversation),
-            during_flush_ran=ran,
-        )
-
-    def _read_delivery(self, conversation: str) -> dict[str, Any] | None:
-        """The delivery row as the backend holds it now (not as the client thinks it sent it)."""
-        session = self.session
-        row = session.client().get_delivery(session.link.session, conversation)
-        return None if row is None else dict(row)
-
     # -- expectations ------------------------------------------------------------
 
     def _check(self, step: ExpectStep) -> list[Mismatch]:
-        given = step.model_fields_set
-        mismatches: list[Mismatch] = []
-        if "resolves" in given:
-            mismatches += self._check_resolves(step)
-        mismatches += check_now(step, self.window)
-        if not step.about_send:
-            return mismatches
-        send = self.latest
-        if send is None:
-            return [*mismatches, Mismatch("send", "a send before this expect", "no send yet")]
-        if "pointer" in given:
-            mismatches += check_pointer(step, send)
-        if "dropped" in given:
-            actual_dropped = NO_DROP if send.dropped is None else send.dropped
-            if actual_dropped != step.dropped:
-                mismatches.append(Mismatch("dropped", step.dropped, actual_dropped))
-        if "ambientStatus" in given and send.ambient_status != step.ambientStatus:
-            mismatches.append(Mismatch("ambientStatus", step.ambientStatus, send.ambient_status))
-        if "stored" in given:
-            mismatches += check_stored(step, send)
-        reply_keys = given & {"tools", "caveat", "partial", "replyContains"}
-        if reply_keys and send.error is not None:
-            mismatches.append(Mismatch("reply", "a reply from the assistant", send.error))
-            return mismatches
-        if "tools" in given and send.tools != step.tools:
-            mismatches.append(Mismatch("tools", step.tools, send.tools))
-        if "caveat" in given:
-            caveats = send.caveats
-            wrong_text = any(caveat != CAVEAT for caveat in caveats)
-            if bool(caveats) != step.caveat or (step.caveat and wrong_text):
-                mismatches.append(Mismatch("caveat", CAVEAT if step.caveat else None, caveats))
-        if "partial" in given:
-            partial = any(
-                isinstance(result.get("result"), dict) and result["result"].get("partial") is True
-                for result in send.tool_results
-            )
-            if partial != step.partial:
-                mismatches.append(Mismatch("partial", step.partial, partial))
-        if "replyContains" in given:
-            assert step.replyContains is not None
-            if step.replyContains not in (send.reply or ""):
-                mismatches.append(Mismatch("replyContains", step.replyContains, send.reply))
-        return mismatches
-
-    def _check_resolves(self, step: ExpectStep) -> list[Mismatch]:
-        resolution = self.window.store.resolve()
-        shown = self.window.assistant.chip.text()
-        if not shown.startswith(chip_text(resolution)):
-            # The user reads "this note" off the chip: it must say what the store resolves.
-            return [Mismatch("resolves (the chip)", chip_text(resolution), shown)]
-        actual = (
-            None
-            if resolution is None
-            else {"frameId": resolution.frame_id, "path": resolution.path, "view": resolution.view}
-        )
-        if step.resolves is None:
-            return [] if actual is None else [Mismatch("resolves", None, actual)]
-        if actual is None:
-            return [Mismatch("resolves", step.resolves.expected(), None)]
-        return [
-            Mismatch(f"resolves.{key}", value, actual.get(key))
-            for key, value in step.resolves.expected().items()
-            if actual.get(key) != value
-        ]
+        return check_expectations(step, self.latest, self.window)
 
     # -- screenshots and teardown ----------------------------------------------
 
@@ -541,29 +389,9 @@ class ScenarioReplay:
         assert self.shots is not None
         self.shots.mkdir(parents=True, exist_ok=True)
         target = self.shots / f"{number:02d}-{_slug(step.verb)}.png"
-        if (self.window.width(), self.window.height()) != WINDOW_SIZE:
-            # Every picture of a run has the same size, whatever a step did to the window.
-            self.window.resize(*WINDOW_SIZE)
-        picture = self.window.grab().toImage()
-        if isinstance(step, PopoutStep):
-            picture = self._beside_popout(picture, step.frame)
-        if not picture.save(str(target)):
-            return None
-        return str(target)
-
-    def _beside_popout(self, main: QImage, frame_id: str) -> QImage:
-        """R29 side by side: the main window and the window the popped-out note lives in."""
-        handles = [handle for handle in self.window.popouts.handles if handle.frame_id == frame_id]
-        if not handles:
-            return main
-        handle = handles[-1]
-        try:
-            popout = render_popout(
-                self.session, handle.workspace, handle.frame_id, handle.path, handle.view
-            )
-        except Exception:
-            return main  # a picture is a nicety; the step itself already passed
-        return side_by_side(main, popout)
+        popped = step.frame if isinstance(step, PopoutStep) else None
+        saved = save_window_picture(self.window, WINDOW_SIZE, target, popped_out=popped)
+        return str(target) if saved else None
 
     def close(self) -> None:
         """Close the window, pop-out processes, threads and the backend; nothing outlives it."""

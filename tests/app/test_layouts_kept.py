@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 
 from app.layout_state import LAYOUT_FILE
 from app.main_window import MainWindow
@@ -105,3 +111,35 @@ def test_a_broken_state_file_is_set_aside_with_a_plain_message_R45(
         window.close()
         session.close()
         window.deleteLater()
+
+
+@pytest.mark.slow
+def test_python_m_app_starts_in_the_workspace_it_was_quit_in_R45(tmp_path: Path) -> None:
+    state = {
+        "version": 1,
+        "workspace": "personal",
+        "workspaces": {
+            "personal": {
+                "notes": [{"id": "inbox-7", "path": "diary.md", "view": "preview"}],
+                "providers": [],
+                "active": "inbox-7",
+                "conversation": "main-kept",
+            }
+        },
+    }
+    (tmp_path / LAYOUT_FILE).write_text(json.dumps(state), encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "app", "--data-dir", str(tmp_path), "--quit-after", "1"],
+        cwd=Path(__file__).resolve().parents[2],
+        env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    # Quitting wrote the layout of the workspace it had opened: "personal", not the demo.
+    saved = json.loads((tmp_path / LAYOUT_FILE).read_text(encoding="utf-8"))
+    assert saved["workspace"] == "personal"
+    assert saved["workspaces"]["personal"]["notes"] == state["workspaces"]["personal"]["notes"]
+    assert saved["workspaces"]["personal"]["conversation"] == "main-kept"
