@@ -20,6 +20,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEvent, QProcess
 from PySide6.QtWidgets import QApplication
 
+from app.layout_state import LayoutStore
 from app.main_window import MainWindow
 from app.scenario.checks import check_expectations
 from app.scenario.model import (
@@ -175,8 +176,12 @@ class ScenarioReplay:
         window.deleteLater()
         self.session.close()
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        last = LayoutStore(self._data_dir).last_workspace()
         self._start()
         self._wait_all_loaded()
+        if last is not None and last != self.session.workspace:
+            # As `python -m app` does: it opens the workspace it was quit in.
+            self._switch_workspace(last)
 
     # -- the run -----------------------------------------------------------
 
