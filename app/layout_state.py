@@ -64,8 +64,15 @@ class LayoutFileError(ValueError):
 
 
 def _text(value: object, what: str) -> str:
-    if not isinstance(value, str) or not value:
+    if not isinstance(value, str) or not value.strip():
         raise LayoutFileError(f"{what} is not a text")
+    return value
+
+
+def _list(raw: dict[str, Any], key: str) -> list[Any]:
+    value = raw.get(key, [])
+    if not isinstance(value, list):
+        raise LayoutFileError(f"the {key} entry is not a list")
     return value
 
 
@@ -73,7 +80,7 @@ def _layout_from_json(raw: object) -> WorkspaceLayout:
     if not isinstance(raw, dict):
         raise LayoutFileError("a workspace layout is not an object")
     notes: list[NoteFrameSpec] = []
-    for item in raw.get("notes", []):
+    for item in _list(raw, "notes"):
         if not isinstance(item, dict):
             raise LayoutFileError("a note frame is not an object")
         path = _text(item.get("path"), "a note path")
@@ -89,7 +96,7 @@ def _layout_from_json(raw: object) -> WorkspaceLayout:
         ProviderFrameSpec(
             _text(item.get("id"), "a frame id"), _text(item.get("provider"), "a provider")
         )
-        for item in raw.get("providers", [])
+        for item in _list(raw, "providers")
         if isinstance(item, dict)
     ]
     active = raw.get("active")

@@ -92,7 +92,7 @@ class WorkspaceSwitch:
         window = self._window
         if providers:
             for spec in layout.providers:
-                if spec.frame_id not in window.frames:
+                if window.is_free_id(spec.frame_id):
                     window.mount_provider(spec.frame_id, spec.provider)
         self._mount_notes(layout.notes, None)
         active = layout.active
@@ -211,7 +211,10 @@ class WorkspaceSwitch:
                 continue
             # R49: an id held meanwhile (a popped-out note) is not given out twice.
             frame_id = spec.frame_id if window.is_free_id(spec.frame_id) else window.free_inbox_id()
-            window.mount_inbox(frame_id, spec.path, spec.view)
+            try:
+                window.mount_inbox(frame_id, spec.path, spec.view)
+            except ValueError:
+                closed.append(spec.path)  # a remembered path this app no longer accepts
         if closed:
             workspace = window.session.workspace
             window.banners.show_message(
