@@ -139,7 +139,12 @@ class WindowMenus:
         window = self._window
         session = window.session
         dialog = WorkspacePickerDialog(session.backend, session.runner, session.workspace, window)
-        open_dialog(dialog, window.switch_workspace)
+
+        def chosen(name: str) -> None:
+            if name != session.workspace:  # the open workspace stays open as it is
+                window.switch_workspace(name)
+
+        open_dialog(dialog, chosen)
         return dialog
 
     def _open_chosen(self, path: str, frame_id: str | None = None) -> None:

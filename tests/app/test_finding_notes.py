@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from app.finding import QuickOpenDialog, WorkspacePickerDialog, fuzzy_filter, open_dialog
+from app.finding import QuickOpenDialog, WorkspacePickerDialog, fuzzy_filter
 from app.main_window import BROWSER_FRAME_ID
 from app.note_commands import create_note
 from renderer.frames.inbox import InboxFrame
@@ -68,10 +68,8 @@ def test_the_workspace_picker_lists_existing_workspaces_and_takes_a_new_name_R47
     app = make_app()
     window = app.window
     app.session.client().create_workspace("archive")
-    dialog = WorkspacePickerDialog(
-        app.session.backend, app.session.runner, app.session.workspace, window
-    )
-    open_dialog(dialog, window.switch_workspace)
+    dialog = window.menus.ask_workspace()
+    assert isinstance(dialog, WorkspacePickerDialog)
     app.qtbot.waitUntil(lambda: dialog.is_listed, timeout=LISTING_TIMEOUT_MS)
     assert "archive" in dialog.entries
     assert app.session.workspace not in dialog.entries  # the open one is not offered
