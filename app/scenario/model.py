@@ -20,6 +20,7 @@ from pydantic import (
     ValidationError,
 )
 
+from app.scenario.problems import Problem, ScenarioFileError, describe_pydantic
 from app.scenario.steps import (
     ASSISTANT_FRAME,
     NO_DROP,
@@ -80,32 +81,6 @@ SCENARIO_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 
 
 # -- problems ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a scenario file, located by step and field."""
-
-    file: str
-    message: str
-    step: str | None = None
-    field: str | None = None
-
-    def __str__(self) -> str:
-        where = [self.file]
-        if self.step is not None:
-            where.append(f"step {self.step}")
-        if self.field is not None:
-            where.append(f"field '{self.field}'")
-        return ": ".join([*where, self.message])
-
-
-class ScenarioFileError(Exception):
-    """A scenario file could not be read or did not validate; nothing of it has run."""
-
-    def __init__(self, problems: Sequence[Problem]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("\n".join(str(problem) for problem in self.problems))
 
 
 _MAPPING_VERBS: dict[str, type[_Body]] = {
@@ -194,20 +169,6 @@ _UniqueKeyLoader.add_constructor(
 )
 
 
-def _describe_pydantic(error: ValidationError, prefix: str) -> list[tuple[str, str]]:
-    located: list[tuple[str, str]] = []
-    for item in error.errors():
-        loc = [str(part) for part in item.get("loc", ())]
-        where = ".".join([prefix, *loc]) if prefix else ".".join(loc)
-        if item.get("type") == "extra_forbidden":
-            located.append((where, f"unknown key '{loc[-1] if loc else ''}'"))
-            continue
-        message = str(item.get("msg", "is invalid"))
-        message = message.removeprefix("Value error, ")
-        located.append((where, message))
-    return located
-
-
 class _StepParser:
     def __init__(self, file: str) -> None:
         self.file = file
@@ -257,7 +218,7 @@ class _StepParser:
         try:
             parsed = model.model_validate(dict(body))
         except ValidationError as error:
-            for field_name, message in _describe_pydantic(error, where):
+            for field_name, message in describe_pydantic(error, where):
                 # A one-value verb has no keys of its own to name: the verb is the field.
                 self.problem(step, where if scalar else field_name, message)
             return None
@@ -272,7 +233,7 @@ class _StepParser:
         try:
             parsed = _SendBody.model_validate(dict(body))
         except ValidationError as error:
-            for field_name, message in _describe_pydantic(error, where):
+            for field_name, message in describe_pydantic(error, where):
                 self.problem(step, field_name, message)
             return None
         during: list[Step] = []
@@ -366,7 +327,7 @@ def _parse_backend(raw: object, parser: _StepParser) -> float:
     try:
         return _BackendBody.model_validate(dict(raw)).saveDelay
     except ValidationError as error:
-        for field_name, message in _describe_pydantic(error, "backend"):
+        for field_name, message in describe_pydantic(error, "backend"):
             parser.problem(None, field_name, message)
         return 0.0
 
