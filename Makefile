@@ -12,6 +12,7 @@ $(INSTALLED): pyproject.toml
 	touch $(INSTALLED)
 
 run: $(INSTALLED)
+	$(PY) -m app.system_packages
 	$(PY) -m app
 
 lint: $(INSTALLED)

@@ -54,6 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("--quit-after must be zero or more seconds.", file=sys.stderr)
         return 2
 
+    from app.demo import default_data_dir
+    from app.layout_state import LayoutStore
     from app.main_window import MainWindow
     from app.session import AppSession, SessionError
     from app.shutdown import close_on_signal
@@ -64,6 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # keeps its own folders, so there --workspace names the workspace (a path's last part).
     workspace_dir = Path(args.workspace) if args.workspace and args.backend is None else None
     workspace_name = Path(args.workspace).name if args.workspace and args.backend else None
+    if not args.workspace:
+        # R45: without --workspace the app opens the workspace it was quit in.
+        workspace_name = LayoutStore(args.data_dir or default_data_dir()).last_workspace()
     try:
         session = AppSession.start(
             backend_url=args.backend,

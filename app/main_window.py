@@ -1,4 +1,4 @@
-"""The main window: the frameset (Inbox, AI Assistant, providers), menus, shortcuts, pop-outs.
+"""The main window: the frameset (Inbox, AI Assistant, providers), pop-outs and frame ids.
 
 Every driver method here is what the matching user action does, through the same
 code: :meth:`MainWindow.activate_frame` is the one activation path into the
@@ -6,43 +6,39 @@ store (R2, R5); frames are mounted only by :meth:`mount_inbox` and
 :meth:`mount_provider`, and every unmount (close, pop-out, switch, quit) tears the
 frame down the same way, its pending save queued first.
 
-Workspace switching (R7): pending saves are queued into the old workspace, the
-store crosses the boundary (choice and history cleared, captures in flight
-invalidated), and once the new workspace is open and those saves have landed the
-Inbox frames are remounted on it. A frame whose note does not exist in the new
-workspace is closed, with a banner naming it.
-
-No note text is lost: a save that fails after its frame is gone (closed, switched
-away from, quitting) keeps its text in the session's recovery folder; a banner
-offers to restore it, now or whenever its workspace is opened again.
+Frame ids are unique within a session (R49): an id stays taken while its frame is
+open here or popped out, and a note brought back from its own window returns to
+the place it left. Workspace switching and layouts live in
+:mod:`app.workspace_switch`, kept text in :mod:`app.kept_notes`, menus in
+:mod:`app.menus`.
 """
 
 from __future__ import annotations
 
-from typing import cast
-
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
-    QInputDialog,
-    QLabel,
     QMainWindow,
-    QPushButton,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from app.banner import BannerArea, save_failed_text_on_screen
-from app.demo import DEMO_FRAMES
+from app.assistants import WorkspaceAssistants
+from app.banner import BannerArea
+from app.kept_notes import KeptNotes
+from app.layout_state import LayoutStore
+from app.menus import NO_NOTE_OPEN, WindowMenus, no_note_page
+
+__all__ = ["BROWSER_FRAME_ID", "NO_NOTE_OPEN", "MainWindow"]
+from app.popout_host import PopoutHost
 from app.popouts import PopoutHandle, PopoutManager
-from app.session import AppSession, SessionError, connect_workspace, invalid_workspace_message
+from app.session import AppSession
 from app.style import STYLESHEET
-from bridge.documents import DocumentInfo
-from bridge.errors import BackendError
+from app.workspace_switch import BROWSER_FRAME_ID, WorkspaceSwitch
 from bridge.frames import ASSISTANT_FRAME_ID
-from bridge.paths import check_workspace_path, is_workspace_id
+from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
 from renderer.frames.assistant import AssistantFrame
@@ -53,15 +49,10 @@ from renderer.frames.providers import (
     PlaceholderProviderFrame,
     WorkspaceBrowserFrame,
 )
-from renderer.qt.backend import WorkspaceLink
 from renderer.qt.recovery import KeptNote
 
-BROWSER_FRAME_ID = "workspace"
-_MAX_FRAME_SHORTCUTS = 9
-NO_NOTE_OPEN = (
-    "No note is open. Double-click one in the workspace list, or open one by its path "
-    "(a new path starts a new note). The assistant then knows which note “this note” means."
-)
+PROVIDERS_MIN_WIDTH = 160
+NOTES_MIN_WIDTH = 280
 
 
 class MainWindow(QMainWindow):
@@ -69,6 +60,7 @@ class MainWindow(QMainWindow):
 
     ``demo_layout`` opens the starting layout (the workspace browser and two notes);
     by default only a demo-workspace session gets it, so QA starts from an empty frameset.
+    A layout saved in the data folder for the workspace (R45) comes before either.
     """
 
     workspace_switched = Signal(str)
@@ -81,10 +73,13 @@ class MainWindow(QMainWindow):
         super().__init__()
         self._session = session
         self.frames: dict[str, FrameBase] = {}
-        self._switching = False
+        self._closed = False
         self.setWindowTitle(f"Ambient Notes — {session.workspace}")
         self.setStyleSheet(STYLESHEET)
         self.resize(1360, 820)
+        layouts = LayoutStore(session.data_dir)
+        saved = layouts.load()
+        self.switcher = WorkspaceSwitch(self, layouts, saved)
 
         centre = QWidget(self)
         centre.setObjectName("centre")
@@ -98,12 +93,16 @@ class MainWindow(QMainWindow):
         self.splitter.setHandleWidth(8)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.providers_column)
-        self.no_note = self._build_no_note_page()
+        self.no_note = no_note_page(lambda: self.menus.ask_open_note())
         # With no note open the middle column says how to open one instead of vanishing.
         self.inbox_area = QStackedWidget()
         self.inbox_area.addWidget(self.inbox_column)
         self.inbox_area.addWidget(self.no_note)
         self.splitter.addWidget(self.inbox_area)
+        # R46: explicit minimum widths, so no content (a long path, a long chip) can make a
+        # column, and so the window, wider: what does not fit is elided or clipped instead.
+        self.providers_column.setMinimumWidth(PROVIDERS_MIN_WIDTH)
+        self.inbox_area.setMinimumWidth(NOTES_MIN_WIDTH)
         layout = QVBoxLayout(centre)
         layout.setContentsMargins(10, 10, 10, 10)
         layout.setSpacing(8)
@@ -111,50 +110,31 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(centre)
 
-        self.assistant = AssistantFrame(
-            store=session.store,
-            runner=session.runner,
-            autosave=session.autosave,
-            link=lambda: self._session.link,
-            conversation=session.new_conversation(),
-        )
-        self._adopt(self.assistant)
-        self.splitter.addWidget(self.assistant)
+        # Each workspace has its own assistant frame and conversation; the others wait hidden.
+        shelf = QWidget(self)
+        shelf.hide()
+        self.assistants = WorkspaceAssistants(session, self.splitter, shelf, self.activate_frame)
+        remembered = saved.layouts.get(session.workspace)
+        conversation = remembered.conversation if remembered else None
+        self.show_assistant(self.assistant_for(session.workspace, conversation))
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 5)
         self.splitter.setStretchFactor(2, 4)
         self.splitter.setSizes([270, 610, 480])
 
         self._update_inbox_area()
-        session.popouts.attach_host(self._detach_for_popout)
-        session.popouts.return_offered.connect(self._offer_return)
-        session.autosave.save_failed.connect(self._on_save_failed)
+        self.popout_host = PopoutHost(self)
         session.autosave.state_changed.connect(self._on_save_state)
-        self._build_menus()
+        self.kept_notes = KeptNotes(self)
+        self.menus = WindowMenus(self)
 
-        if demo_layout if demo_layout is not None else session.demo:
-            self._open_starting_layout()
-        self.offer_kept_notes()
-
-    def _open_starting_layout(self) -> None:
-        """The browser and two notes: the demo's, or the first two the workspace lists."""
-        browser = self.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
-        if self._session.demo:
-            for frame_id, path in DEMO_FRAMES:
-                self.mount_inbox(frame_id, path)
-            # Start where a person would: typing in the first note, which is "this note".
-            self.frame(DEMO_FRAMES[0][0]).focus_target().setFocus()
-            return
-        assert isinstance(browser, WorkspaceBrowserFrame)
-
-        def open_first(documents: list[DocumentInfo]) -> None:
-            for index, info in enumerate(documents[: len(DEMO_FRAMES)], start=1):
-                if f"inbox-{index}" not in self.frames and not self._switching:
-                    self.mount_inbox(f"inbox-{index}", info.path)
-            if "inbox-1" in self.frames:
-                self.frame("inbox-1").focus_target().setFocus()
-
-        browser.listed_once(open_first)
+        if layouts.set_aside_message is not None:
+            self.banners.show_message(layouts.set_aside_message, tone="error", topic="layout-file")
+        if remembered is not None:
+            self.switcher.restore(remembered, providers=True)
+        elif demo_layout if demo_layout is not None else session.demo:
+            self.switcher.open_starting_layout()
+        self.kept_notes.offer()
 
     # -- what the runner and tests reach -----------------------------------------
 
@@ -170,6 +150,12 @@ class MainWindow(QMainWindow):
     def popouts(self) -> PopoutManager:
         return self._session.popouts
 
+    @property
+    def assistant(self) -> AssistantFrame:
+        """The open workspace's AI Assistant frame."""
+        assert self.assistants.current is not None
+        return self.assistants.current
+
     def frame(self, frame_id: str) -> FrameBase:
         try:
             return self.frames[frame_id]
@@ -179,15 +165,23 @@ class MainWindow(QMainWindow):
     def inbox_frames(self) -> list[InboxFrame]:
         return [frame for frame in self.frames.values() if isinstance(frame, InboxFrame)]
 
+    def browsers(self) -> list[WorkspaceBrowserFrame]:
+        return [frame for frame in self.frames.values() if isinstance(frame, WorkspaceBrowserFrame)]
+
     @property
     def is_switching_workspace(self) -> bool:
-        return self._switching
+        return self.switcher.switching
 
     # -- mounting ------------------------------------------------------------------
 
-    def mount_inbox(self, frame_id: str, path: str, view: View = "edit") -> InboxFrame:
-        """Add an Inbox frame on ``path``: it publishes at once (R1), loads off the GUI thread."""
-        if self._switching:
+    def mount_inbox(
+        self, frame_id: str, path: str, view: View = "edit", *, position: int | None = None
+    ) -> InboxFrame:
+        """Add an Inbox frame on ``path``: it publishes at once (R1), loads off the GUI thread.
+
+        ``position`` is its place in the notes column (default: last).
+        """
+        if self.is_switching_workspace:
             raise ValueError("A workspace is being opened; open notes once it is ready.")
         self._check_new_frame_id(frame_id)
         check_workspace_path(path)
@@ -203,8 +197,11 @@ class MainWindow(QMainWindow):
             autosave=self._session.autosave,
         )
         self._adopt(frame)
-        frame.popout_requested.connect(self._on_popout_requested)
-        self.inbox_column.addWidget(frame)
+        frame.popout_requested.connect(self.popout_host.pop_out)
+        if position is None:
+            self.inbox_column.addWidget(frame)
+        else:
+            self.inbox_column.insertWidget(max(0, position), frame)
         frame.mount()
         self.frames_changed.emit()
         return frame
@@ -231,17 +228,17 @@ class MainWindow(QMainWindow):
         if frame_id == ASSISTANT_FRAME_ID:
             raise ValueError("The AI Assistant frame cannot be closed.")
         frame = self.frame(frame_id)
-        self._remove(frame)
+        self.remove_frame(frame)
         self.frames_changed.emit()
 
-    def open_note(self, path: str) -> InboxFrame:
+    def open_note(self, path: str, frame_id: str | None = None) -> InboxFrame:
         """Open a note in a new Inbox frame (what the workspace browser does), or focus it."""
         for existing in self.inbox_frames():
             if existing.path == path:
-                self._focus_frame(existing)
+                self.focus_frame(existing)
                 return existing
-        frame = self.mount_inbox(self._free_inbox_id(), path)
-        self._focus_frame(frame)
+        frame = self.mount_inbox(frame_id or self.free_inbox_id(), path)
+        self.focus_frame(frame)
         return frame
 
     def move_frame(self, frame_id: str, offset: int) -> None:
@@ -253,12 +250,8 @@ class MainWindow(QMainWindow):
                 target = max(0, min(column.count() - 1, index + offset))
                 if target != index:
                     column.insertWidget(target, frame)
+                    self.frames_changed.emit()
                 return
-
-    def _move_active(self, offset: int) -> None:
-        active = self.store.last_activated_frame
-        if active is not None and active in self.frames:
-            self.move_frame(active, offset)
 
     def _open_from_browser(self, path: str) -> None:
         try:
@@ -277,147 +270,55 @@ class MainWindow(QMainWindow):
             for other in self.frames.values():
                 other.set_active(other.frame_id == frame_id)
 
-    # -- workspace boundary (R7) -----------------------------------------------------
+    # -- workspaces (R7, R45) ------------------------------------------------------------
 
     def switch_workspace(self, name: str) -> None:
         """Cross into workspace ``name`` (created empty if new); ``workspace_switched`` follows."""
-        if self._switching:
-            self._fail_switch("A workspace is already being opened; wait for it to finish.")
-            return
-        if not is_workspace_id(name):
-            self._fail_switch(invalid_workspace_message(name))
-            return
-        self._switching = True
-        previous = self._session.link
-        specs = [(frame.frame_id, frame.path, frame.view) for frame in self.inbox_frames()]
-        for inbox in self.inbox_frames():
-            self._remove(inbox)  # queues each pending save into the old workspace
-        self.store.cross_workspace_boundary()
-        for frame in self.frames.values():
-            frame.set_active(False)
-        flush = self._session.autosave.flush()
-        backend = self._session.backend
-        outcome: dict[str, object] = {}
+        self.switcher.switch(name)
 
-        recovery = self._session.recovery
+    def assistant_for(self, workspace: str, conversation: str | None) -> AssistantFrame:
+        """The workspace's assistant frame, made on first use (with ``conversation`` if given)."""
+        return self.assistants.for_workspace(workspace, conversation)
 
-        def open_new() -> tuple[WorkspaceLink, list[DocumentInfo], list[KeptNote]]:
-            link = connect_workspace(backend, name)
-            documents = link.call(lambda client, session: client.list_documents(session))
-            return link, documents, recovery.kept_for(link.workspace)
+    def show_assistant(self, assistant: AssistantFrame) -> None:
+        self.assistants.show(assistant)
+        self.frames[ASSISTANT_FRAME_ID] = assistant
 
-        def proceed() -> None:
-            if "flushed" not in outcome or "opened" not in outcome:
-                return
-            opened = outcome["opened"]
-            self._switching = False
-            if isinstance(opened, BaseException):
-                self._remount(previous, specs, None)
-                self.offer_kept_notes()
-                message = str(opened) if isinstance(opened, BackendError | SessionError) else ""
-                self._fail_switch(message or f"The workspace “{name}” could not be opened.")
-                return
-            link, documents, kept = cast(
-                tuple[WorkspaceLink, list[DocumentInfo], list[KeptNote]], opened
-            )
-            self._remount(link, specs, {info.path for info in documents})
-            self.offer_kept_notes(kept)
-            self.workspace_switched.emit(link.workspace)
+    def offer_kept_notes(self, kept: list[KeptNote] | None = None) -> None:
+        self.kept_notes.offer(kept)
 
-        def on_flushed(_ok: bool) -> None:
-            outcome["flushed"] = True
-            proceed()
+    def restore_kept(self, workspace: str, path: str) -> InboxFrame | None:
+        return self.kept_notes.restore(workspace, path)
 
-        def on_opened(value: object) -> None:
-            outcome["opened"] = value
-            proceed()
-
-        flush.finished.connect(on_flushed)
-        self._session.runner.submit(open_new, on_done=on_opened, on_error=on_opened)
-
-    def _remount(
-        self,
-        link: WorkspaceLink,
-        specs: list[tuple[str, str, View]],
-        existing: set[str] | None,
-    ) -> None:
-        self._session.link = link
-        self.setWindowTitle(f"Ambient Notes — {link.workspace}")
-        closed: list[str] = []
-        for frame_id, path, view in specs:
-            if existing is not None and path not in existing:
-                closed.append(path)
-                continue
-            if frame_id not in self.frames:
-                self.mount_inbox(frame_id, path, view)
-        for frame in self.frames.values():
-            if isinstance(frame, WorkspaceBrowserFrame):
-                frame.refresh()
-        if closed:
-            self.banners.show_message(
-                f"Workspace “{link.workspace}” has no {', '.join(closed)}, so "
-                f"{'that frame was' if len(closed) == 1 else 'those frames were'} closed.",
-            )
-
-    def _fail_switch(self, message: str) -> None:
-        self.banners.show_message(message, tone="error")
-        self.workspace_switch_failed.emit(message)
-
-    # -- pop-out (R29) -----------------------------------------------------------------
-
-    def _on_popout_requested(self, frame_id: str) -> None:
-        frame = self.frames.get(frame_id)
-        if isinstance(frame, InboxFrame):
-            path = frame.path
-            self.popouts.pop_out(frame)
-            self.banners.show_message(
-                f"{path} is now in its own window, with its own assistant. "
-                "The assistant here no longer sees it.",
-                topic=f"popout:{frame_id}",
-            )
-
-    def _detach_for_popout(self, frame_id: str) -> str:
-        frame = self.frame(frame_id)
-        if not isinstance(frame, InboxFrame):
-            raise ValueError(f"“{frame_id}” is not an Inbox frame; only notes pop out.")
-        workspace = frame.link.workspace
-        self._remove(frame)  # withdraws from the store first: the host no longer resolves it
-        self.frames_changed.emit()
-        return workspace
-
-    def _offer_return(self, handle: PopoutHandle) -> None:
-        self.banners.dismiss_topic(f"popout:{handle.frame_id}")
-        ended = "ended unexpectedly" if handle.crashed else "was closed"
-        self.banners.show_message(
-            f"The window for {handle.path} {ended}. Bring the note back into this window?",
-            tone="error" if handle.crashed else "info",
-            actions=[("Bring back", lambda: self.bring_back(handle))],
-        )
+    # -- frame ids (R49) -----------------------------------------------------------------
 
     def bring_back(self, handle: PopoutHandle) -> InboxFrame | None:
-        """Reopen a popped-out note here (when it belongs to the open workspace)."""
-        self.popouts.forget(handle)
-        if handle.workspace != self._session.workspace:
-            self.banners.show_message(
-                f"{handle.path} belongs to workspace “{handle.workspace}”, which is not open."
-            )
-            return None
-        frame_id = handle.frame_id if handle.frame_id not in self.frames else self._free_inbox_id()
-        return self.mount_inbox(frame_id, handle.path, handle.view)
+        """Reopen a popped-out note here, under its id and in its old place (R49)."""
+        return self.popout_host.bring_back(handle)
 
-    # -- internals -------------------------------------------------------------------
+    def is_free_id(self, frame_id: str) -> bool:
+        """True unless a frame here or a popped-out window holds ``frame_id`` (R49)."""
+        return frame_id not in self.frames and frame_id not in self._popped_out_ids()
+
+    def free_inbox_id(self) -> str:
+        """The lowest ``inbox-N`` no frame holds, here or popped out (R49)."""
+        number = 1
+        while not self.is_free_id(f"inbox-{number}"):
+            number += 1
+        return f"inbox-{number}"
+
+    def _popped_out_ids(self) -> set[str]:
+        return {handle.frame_id for handle in self.popouts.handles}
 
     def _check_new_frame_id(self, frame_id: str) -> None:
         if not frame_id or not frame_id.strip():
             raise ValueError("A frame id may not be empty.")
         if frame_id in self.frames:
             raise ValueError(f"A frame called “{frame_id}” is already open.")
+        if frame_id in self._popped_out_ids():
+            raise ValueError(f"A frame called “{frame_id}” is open in its own window.")
 
-    def _free_inbox_id(self) -> str:
-        number = 1
-        while f"inbox-{number}" in self.frames:
-            number += 1
-        return f"inbox-{number}"
+    # -- internals -------------------------------------------------------------------
 
     def _adopt(self, frame: FrameBase) -> None:
         self.frames[frame.frame_id] = frame
@@ -427,7 +328,8 @@ class MainWindow(QMainWindow):
         if isinstance(frame, InboxFrame):
             self._update_inbox_area()
 
-    def _remove(self, frame: FrameBase) -> None:
+    def remove_frame(self, frame: FrameBase) -> None:
+        """Tear a frame down (its pending save queued first) and take it out of the window."""
         frame.teardown()
         self.frames.pop(frame.frame_id, None)
         frame.hide()
@@ -435,39 +337,31 @@ class MainWindow(QMainWindow):
         frame.deleteLater()
         self._update_inbox_area()
 
-    def _build_no_note_page(self) -> QWidget:
-        page = QWidget()
-        page.setObjectName("noNotePage")
-        label = QLabel(NO_NOTE_OPEN, page)
-        label.setObjectName("noNoteHint")
-        label.setWordWrap(True)
-        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        button = QPushButton("Open a note…", page)
-        button.setAccessibleName("Open a note by its path")
-        button.setToolTip("File ▸ Open note… (Ctrl+O)")
-        button.clicked.connect(self._ask_open_note)
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(32, 32, 32, 32)
-        layout.addStretch(1)
-        layout.addWidget(label)
-        layout.addSpacing(12)
-        layout.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addStretch(2)
-        return page
-
     def _update_inbox_area(self) -> None:
         has_notes = any(isinstance(frame, InboxFrame) for frame in self.frames.values())
         self.inbox_area.setCurrentWidget(self.inbox_column if has_notes else self.no_note)
 
-    def _focus_frame(self, frame: FrameBase) -> None:
+    def _on_save_state(self, workspace: str, path: str, state: str) -> None:
+        # R47: a note the app just saved for the first time appears in the list by itself.
+        if state == "saved" and workspace == self._session.workspace:
+            for browser in self.browsers():
+                if path not in {info.path for info in browser.documents}:
+                    browser.refresh()
+
+    # -- focus -------------------------------------------------------------------------
+
+    def focus_frame(self, frame: FrameBase) -> None:
         frame.focus_target().setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.activate_frame(frame.frame_id)
 
     def focus_frame_number(self, number: int) -> None:
         """Ctrl+N: focus the N-th Inbox frame, top to bottom."""
-        frames = [frame for frame in self.frames_in_order() if isinstance(frame, InboxFrame)]
+        frames = self.note_frames_in_order()
         if 1 <= number <= len(frames):
-            self._focus_frame(frames[number - 1])
+            self.focus_frame(frames[number - 1])
+
+    def note_frames_in_order(self) -> list[InboxFrame]:
+        return [frame for frame in self.frames_in_order() if isinstance(frame, InboxFrame)]
 
     def frames_in_order(self) -> list[FrameBase]:
         """Every frame as laid out: providers, then notes top to bottom, then the assistant."""
@@ -486,198 +380,24 @@ class MainWindow(QMainWindow):
         current = self.store.last_activated_frame
         ids = [frame.frame_id for frame in ordered]
         index = ids.index(current) if current in ids else -1
-        self._focus_frame(ordered[(index + step) % len(ordered)])
+        self.focus_frame(ordered[(index + step) % len(ordered)])
 
     def focus_assistant(self) -> None:
-        self._focus_frame(self.assistant)
+        self.focus_frame(self.assistant)
 
-    def _on_save_failed(self, workspace: str, path: str, message: str) -> None:
-        topic = _save_topic(workspace, path)
-        still_open = workspace == self._session.workspace and any(
-            frame.path == path for frame in self.inbox_frames()
-        )
-        if still_open:
-            self.banners.show_message(
-                save_failed_text_on_screen(path, message),
-                tone="error",
-                topic=topic,
-            )
-            return
-        if not self._session.recovery.holds(workspace, path):
-            self.banners.show_message(
-                f"{path} could not be saved: {message}", tone="error", topic=topic
-            )
-            return
-        kept = f"{path} could not be saved: {message} Your text is kept in this app's data folder."
-        if workspace != self._session.workspace or self._switching:
-            self.banners.show_message(
-                f"{kept} Open workspace “{workspace}” again to restore it.",
-                tone="error",
-                topic=topic,
-            )
-            return
-        self.banners.show_message(
-            kept,
-            tone="error",
-            actions=[("Restore", lambda: self.restore_kept(workspace, path))],
-            topic=topic,
-        )
-
-    def _on_save_state(self, workspace: str, path: str, state: str) -> None:
-        if state == "saved":  # a failure reported earlier no longer holds
-            self.banners.dismiss_topic(_save_topic(workspace, path))
-
-    # -- kept text (no note text lost) -------------------------------------------------
-
-    def offer_kept_notes(self, kept: list[KeptNote] | None = None) -> None:
-        """Offer the text kept for the open workspace (from this run or an earlier one).
-
-        ``kept`` is that workspace's kept notes when a worker already read the folder.
-        """
-        workspace = self._session.workspace
-        if kept is None:
-            kept = self._session.recovery.kept_for(workspace)
-        if not kept:
-            return
-        paths = [note.path for note in kept]
-        names = ", ".join(paths)
-        self.banners.show_message(
-            f"Text that could not be saved earlier is kept for {names}. "
-            "Restore it to open the note with that text and save it.",
-            actions=[("Restore", lambda: self._restore_all(workspace, paths))],
-            topic="kept-notes",
-        )
-
-    def _restore_all(self, workspace: str, paths: list[str]) -> None:
-        for path in paths:
-            self.restore_kept(workspace, path)
-
-    def restore_kept(self, workspace: str, path: str) -> InboxFrame | None:
-        """Open ``path`` with the text kept for it; autosave then saves it (and drops the copy)."""
-        recovery = self._session.recovery
-        if workspace != self._session.workspace:
-            self.banners.show_message(
-                f"The kept text of {path} belongs to workspace “{workspace}”; open it first."
-            )
-            return None
-        kept = recovery.get(workspace, path)
-        if kept is None:
-            self.banners.show_message(f"No text is kept for {path} any more.")
-            return None
-        try:
-            frame = self.open_note(path)
-        except ValueError as error:
-            self.banners.show_message(str(error), tone="error")
-            return None
-
-        def apply() -> None:
-            frame.loaded.disconnect(apply)
-            frame.load_failed.disconnect(refused)
-            recovery.adopt(workspace, path)
-            frame.replace_text(kept.text)
-
-        def refused(message: str) -> None:
-            frame.loaded.disconnect(apply)
-            frame.load_failed.disconnect(refused)
-            self.banners.show_message(
-                f"{path} could not be opened to restore its text ({message}); "
-                "the text stays kept. Try again later.",
-                tone="error",
-            )
-
-        if frame.is_loaded:
-            recovery.adopt(workspace, path)
-            frame.replace_text(kept.text)
-        else:
-            frame.loaded.connect(apply)
-            frame.load_failed.connect(refused)
-        return frame
-
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        self._add_action(file_menu, "&Open note…", "Ctrl+O", self._ask_open_note)
-        self._add_action(file_menu, "&Switch workspace…", "Ctrl+Shift+O", self._ask_workspace)
-        file_menu.addSeparator()
-        self._add_action(file_menu, "&Quit", "Ctrl+Q", self.close)
-        frames_menu = self.menuBar().addMenu("F&rames")
-        self._add_action(frames_menu, "Focus the &assistant", "Ctrl+L", self.focus_assistant)
-        self._add_action(frames_menu, "&Next frame", "F6", lambda: self.focus_next_frame(1))
-        self._add_action(
-            frames_menu, "&Previous frame", "Shift+F6", lambda: self.focus_next_frame(-1)
-        )
-        for number in range(1, _MAX_FRAME_SHORTCUTS + 1):
-            self._add_action(
-                frames_menu,
-                f"Focus note frame &{number}",
-                f"Ctrl+{number}",
-                lambda _checked=False, n=number: self.focus_frame_number(n),
-            )
-        self._add_action(
-            frames_menu,
-            "Focus the &workspace browser",
-            "Ctrl+Shift+E",
-            self._focus_browser,
-        )
-        self._add_action(frames_menu, "Add a &workspace browser", "", self._add_browser)
-        frames_menu.addSeparator()
-        self._add_action(
-            frames_menu, "Move frame &up", "Ctrl+Shift+Up", lambda: self._move_active(-1)
-        )
-        self._add_action(
-            frames_menu, "Move frame &down", "Ctrl+Shift+Down", lambda: self._move_active(1)
-        )
-        self._add_action(frames_menu, "&Close frame", "Ctrl+W", self._close_active)
-
-    def _add_action(self, menu: object, title: str, shortcut: str, slot: object) -> QAction:
-        action = QAction(title, self)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        menu.addAction(action)  # type: ignore[attr-defined]
-        return action
-
-    def _close_active(self) -> None:
-        active = self.store.last_activated_frame
-        if active is not None and active in self.frames and active != ASSISTANT_FRAME_ID:
-            self.close_frame(active)
-
-    def _focus_browser(self) -> None:
-        for frame in self.frames.values():
-            if isinstance(frame, WorkspaceBrowserFrame):
-                self._focus_frame(frame)
-                return
-
-    def _add_browser(self) -> None:
-        if BROWSER_FRAME_ID not in self.frames:
-            self.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
-
-    def _ask_open_note(self) -> None:
-        path, accepted = QInputDialog.getText(self, "Open note", "Workspace path of the note:")
-        if accepted and path.strip():
-            try:
-                self.open_note(path.strip())
-            except ValueError as error:
-                self.banners.show_message(str(error), tone="error")
-
-    def _ask_workspace(self) -> None:
-        name, accepted = QInputDialog.getText(
-            self, "Switch workspace", "Workspace name (created empty if new):"
-        )
-        if accepted and name.strip():
-            self.switch_workspace(name.strip())
+    # -- quitting ------------------------------------------------------------------------
 
     def shutdown_frames(self) -> None:
         """Unmount every frame (pending saves are queued) and end popped-out children."""
         self.popouts.close_all()
         for frame in list(self.frames.values()):
-            if frame is not self.assistant:
-                self._remove(frame)
-        self.assistant.teardown()
+            if not isinstance(frame, AssistantFrame):
+                self.remove_frame(frame)
+        self.assistants.teardown()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.shutdown_frames()
+        if not self._closed:
+            self._closed = True
+            self.switcher.persist()  # R45: the next start opens this layout
+            self.shutdown_frames()
         super().closeEvent(event)
-
-
-def _save_topic(workspace: str, path: str) -> str:
-    return f"save:{workspace}:{path}"

@@ -53,6 +53,8 @@ class PopoutHandle(QObject):
         self.process = QProcess(self)
         self.crashed = False
         self.exit_code: int | None = None
+        self.position: int | None = None
+        """Where the frame stood in the host's notes column: it comes back there (R49)."""
 
     @property
     def running(self) -> bool:

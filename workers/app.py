@@ -17,7 +17,7 @@ from workers import messages
 from workers.connections import RequestLimits
 from workers.dependencies import BackendState, describe_validation
 from workers.errors import ApiError, envelope
-from workers.routers import agent, documents, key_sessions, system
+from workers.routers import agent, documents, key_sessions, system, workspaces
 from workers.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -40,7 +40,13 @@ def create_app(settings: Settings) -> FastAPI:
         openapi_url=None,
     )
     app.state.backend = state
-    for router in (system.router, key_sessions.router, documents.router, agent.router):
+    for router in (
+        system.router,
+        workspaces.router,
+        key_sessions.router,
+        documents.router,
+        agent.router,
+    ):
         app.include_router(router)
     app.add_middleware(RequestLimits, body_timeout=settings.body_timeout_seconds)
     _install_error_envelopes(app)

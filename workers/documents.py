@@ -6,6 +6,7 @@ path refused here is refused everywhere, with the same message (R28).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
@@ -87,6 +88,18 @@ class Workspaces:
         root = self.root(workspace)
         configured = workspace in self._settings.workspace_roots
         return root.is_dir() and (configured or not root.is_symlink())
+
+    def names(self) -> list[str]:
+        """Every workspace: the folders under the workspaces folder and the extra roots."""
+        found = set(self._settings.workspace_roots)
+        folder = self._settings.workspaces_dir
+        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+            found.update(
+                entry.name
+                for entry in folder.iterdir()
+                if entry.is_dir() and is_workspace_id(entry.name)
+            )
+        return sorted(name for name in found if is_workspace_id(name))
 
     def create(self, workspace: str) -> bool:
         """Make the workspace folder; True when it was new."""

@@ -8,372 +8,93 @@ anything runs.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any
 
 import yaml
 from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
     Field,
     ValidationError,
-    field_validator,
-    model_validator,
 )
 
-from bridge.drops import DROP_REASONS
-from bridge.frames import ASSISTANT_FRAME_ID
-from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
-from bridge.pointer import View
+from app.scenario.problems import Problem, ScenarioFileError, describe_pydantic
+from app.scenario.steps import (
+    ASSISTANT_FRAME,
+    NO_DROP,
+    ActivateStep,
+    CaptionStep,
+    ExpectStep,
+    MountStep,
+    NewNoteStep,
+    OpenStep,
+    PopoutStep,
+    QuickOpenStep,
+    RestartStep,
+    SelectStep,
+    SendStep,
+    Step,
+    SwitchWorkspaceStep,
+    TypeStep,
+    UnmountStep,
+    ViewStep,
+    _Body,
+    _SendBody,
+    _Strict,
+)
+from bridge.paths import WorkspacePathError, check_workspace_path
 
-ASSISTANT_FRAME = ASSISTANT_FRAME_ID
+# The step types are part of this module's API: scenario code imports them from here.
+__all__ = [
+    "ASSISTANT_FRAME",
+    "NO_DROP",
+    "SCENARIO_SUFFIXES",
+    "VERBS",
+    "ActivateStep",
+    "CaptionStep",
+    "ExpectStep",
+    "MountStep",
+    "NewNoteStep",
+    "OpenStep",
+    "PopoutStep",
+    "Problem",
+    "QuickOpenStep",
+    "RestartStep",
+    "Scenario",
+    "ScenarioFileError",
+    "SelectStep",
+    "SendStep",
+    "Step",
+    "SwitchWorkspaceStep",
+    "TypeStep",
+    "UnmountStep",
+    "ViewStep",
+    "expand_sources",
+    "load_all",
+    "load_scenario",
+    "parse_scenario",
+]
+
 SCENARIO_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
-NO_DROP = "none"
-AmbientStatus = Literal["stored", "absent", "rejected"]
-
-FrameId = Annotated[str, Field(min_length=1, max_length=256)]
-NonNegative = Annotated[int, Field(ge=0)]
 
 
 # -- problems ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a scenario file, located by step and field."""
-
-    file: str
-    message: str
-    step: str | None = None
-    field: str | None = None
-
-    def __str__(self) -> str:
-        where = [self.file]
-        if self.step is not None:
-            where.append(f"step {self.step}")
-        if self.field is not None:
-            where.append(f"field '{self.field}'")
-        return ": ".join([*where, self.message])
-
-
-class ScenarioFileError(Exception):
-    """A scenario file could not be read or did not validate; nothing of it has run."""
-
-    def __init__(self, problems: Sequence[Problem]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("\n".join(str(problem) for problem in self.problems))
-
-
-# -- step bodies -----------------------------------------------------------------
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class _Body(_Strict):
-    verb: ClassVar[str]
-    # The step's line in reports, filled from its fields (``{frame}``); or override describe().
-    summary: ClassVar[str]
-
-    def describe(self) -> str:
-        """One line for reports and screenshots' captions."""
-        return self.summary.format_map(dict(self))
-
-
-class _Subset(_Strict):
-    """Expected values: only the keys the scenario gives are compared."""
-
-    def expected(self) -> dict[str, Any]:
-        return self.model_dump(exclude_unset=True)
-
-
-_SHOWN_PATH_CHARS = 72
-
-
-def _shown(path: str | None) -> str:
-    """A path short enough for a report line; the middle of a very long one is elided."""
-    text = path or ""
-    if len(text) <= _SHOWN_PATH_CHARS:
-        return text
-    half = _SHOWN_PATH_CHARS // 2
-    return f"{text[:half]}…{text[-half:]}"
-
-
-def _workspace_path(value: str) -> str:
-    try:
-        return check_workspace_path(value)
-    except WorkspacePathError as error:
-        raise ValueError(str(error)) from error
-
-
-WorkspacePath = Annotated[str, AfterValidator(_workspace_path)]
-
-
-class MountStep(_Body):
-    """Mount an Inbox frame on a note, or a non-Inbox provider frame."""
-
-    verb: ClassVar[str] = "mount"
-    frame: FrameId
-    path: WorkspacePath | None = None
-    view: View | None = None
-    provider: str | None = Field(default=None, min_length=1)
-    wait: bool = True
-    """False: go on at once, while the note is still loading (an Inbox frame only)."""
-
-    @field_validator("frame")
-    @classmethod
-    def _not_assistant(cls, value: str) -> str:
-        if value == ASSISTANT_FRAME:
-            raise ValueError("the assistant frame always exists and cannot be mounted")
-        return value
-
-    @model_validator(mode="after")
-    def _inbox_or_provider(self) -> MountStep:
-        if (self.path is None) == (self.provider is None):
-            raise ValueError("give either 'path' (an Inbox frame) or 'provider', not both")
-        if self.provider is not None and self.view is not None:
-            raise ValueError("'view' applies to Inbox frames only")
-        if self.provider is not None and not self.wait:
-            raise ValueError("'wait' applies to Inbox frames only")
-        return self
-
-    @property
-    def inbox_view(self) -> View:
-        return self.view or "edit"
-
-    def describe(self) -> str:
-        if self.provider is not None:
-            return f"mount provider {self.provider} as {self.frame}"
-        described = f"mount {self.frame} on {_shown(self.path)} ({self.inbox_view})"
-        return described + ("" if self.wait else ", without waiting for it to load")
-
-
-class ActivateStep(_Body):
-    """Activate a frame the way a click does."""
-
-    verb: ClassVar[str] = "activate"
-    summary: ClassVar[str] = "activate {frame}"
-    frame: FrameId
-
-
-class TypeStep(_Body):
-    """Type text into an Inbox frame's editor."""
-
-    verb: ClassVar[str] = "type"
-    summary: ClassVar[str] = "type {text!r} into {frame} at {at}"
-    frame: FrameId
-    text: str
-    at: Literal["end"] | NonNegative = "end"
-
-    @field_validator("at", mode="before")
-    @classmethod
-    def _end_or_offset(cls, value: object) -> object:
-        if value == "end" or (type(value) is int and value >= 0):
-            return value
-        raise ValueError("'at' is 'end' or an offset (a whole number, 0 or more)")
-
-
-class SelectStep(_Body):
-    """Select a range in an Inbox frame's editor (UTF-16 offsets)."""
-
-    verb: ClassVar[str] = "select"
-    summary: ClassVar[str] = "select {anchor}..{head} in {frame}"
-    frame: FrameId
-    anchor: NonNegative
-    head: NonNegative
-
-
-class ViewStep(_Body):
-    """Switch an Inbox frame's view."""
-
-    verb: ClassVar[str] = "view"
-    summary: ClassVar[str] = "show {frame} as {view}"
-    frame: FrameId
-    view: View
-
-
-class OpenStep(_Body):
-    """Make an Inbox frame show another note."""
-
-    verb: ClassVar[str] = "open"
-    frame: FrameId
-    path: WorkspacePath
-    wait: bool = True
-    """False: go on at once, while the note is still loading."""
-
-    def describe(self) -> str:
-        described = f"open {_shown(self.path)} in {self.frame}"
-        return described + ("" if self.wait else ", without waiting for it to load")
-
-
-class PopoutStep(_Body):
-    """Move an Inbox frame into its own process (R29)."""
-
-    verb: ClassVar[str] = "popout"
-    summary: ClassVar[str] = "pop out {frame}"
-    frame: FrameId
-
-
-class UnmountStep(_Body):
-    """Close a frame."""
-
-    verb: ClassVar[str] = "unmount"
-    summary: ClassVar[str] = "unmount {frame}"
-    frame: FrameId
-
-
-class SwitchWorkspaceStep(_Body):
-    """Cross the workspace boundary into another workspace (R7)."""
-
-    verb: ClassVar[str] = "switch-workspace"
-    summary: ClassVar[str] = "switch to workspace {workspace}"
-    workspace: str
-
-    @field_validator("workspace")
-    @classmethod
-    def _workspace_id(cls, value: str) -> str:
-        if not is_workspace_id(value):
-            raise ValueError(
-                "a workspace name is 1-64 letters, digits, '.', '_' or '-', "
-                "starting with a letter or digit"
-            )
-        return value
-
-
-class CaptionStep(_Body):
-    """A sentence for the reader of a report; does nothing to the app."""
-
-    verb: ClassVar[str] = "caption"
-    summary: ClassVar[str] = "{text}"
-    text: str = Field(min_length=1)
-
-
-class _SendBody(_Strict):
-    message: str = Field(min_length=1)
-    duringFlush: list[Any] = Field(default_factory=list)
-    includeAmbient: bool = True
-
-
-@dataclass(frozen=True)
-class SendStep:
-    """Send a message from the assistant; ``during_flush`` runs while its flush is in flight."""
-
-    verb: ClassVar[str] = "send"
-    message: str
-    during_flush: tuple[Step, ...] = ()
-    include_ambient: bool = True
-
-    def describe(self) -> str:
-        extra = "" if self.include_ambient else " (ambient context excluded)"
-        return f"send {self.message!r}{extra}"
-
-
-class SelectionExpectation(_Strict):
-    anchor: NonNegative
-    head: NonNegative
-
-
-class PointerExpectation(_Subset):
-    """A subset of the pointer's fields."""
-
-    v: int | None = None
-    path: str | None = None
-    view: View | None = None
-    frameId: str | None = None
-    selection: SelectionExpectation | None = None
-    bytes: NonNegative | None = None
-    sha256: str | None = None
-    flushed: bool | None = None
-    capturedAt: str | None = None
-
-
-class StoredExpectation(_Subset):
-    """A subset of the backend's delivery row columns; ``ambient_meta`` is a subset too."""
-
-    ambient_path: str | None = None
-    ambient_view: View | None = None
-    ambient_meta: dict[str, Any] | None = None
-
-
-class ResolvesExpectation(_Subset):
-    """What "this note" resolves to right now, before any send."""
-
-    frameId: str | None = None
-    path: str | None = None
-    view: View | None = None
-
-
-class ExpectStep(_Body):
-    """Expectations about the latest send (and ``resolves``: about now); every key optional."""
-
-    verb: ClassVar[str] = "expect"
-    pointer: PointerExpectation | None = None
-    dropped: str | None = None
-    stored: StoredExpectation | None = None
-    tools: list[str] | None = None
-    caveat: bool | None = None
-    partial: bool | None = None
-    replyContains: str | None = None
-    ambientStatus: AmbientStatus | None = None
-    resolves: ResolvesExpectation | None = None
-
-    @field_validator("dropped")
-    @classmethod
-    def _known_reason(cls, value: str | None) -> str | None:
-        allowed = (NO_DROP, *DROP_REASONS)
-        if value is not None and value not in allowed:
-            raise ValueError(f"dropped is one of: {', '.join(allowed)}")
-        return value
-
-    @model_validator(mode="after")
-    def _something_expected(self) -> ExpectStep:
-        if not self.model_fields_set:
-            raise ValueError("expect needs at least one key")
-        for key in ("dropped", "tools", "caveat", "partial", "replyContains", "ambientStatus"):
-            if key in self.model_fields_set and getattr(self, key) is None:
-                raise ValueError(f"'{key}' cannot be null")
-        return self
-
-    @property
-    def about_send(self) -> bool:
-        """True when any key looks at the latest send (all but ``resolves``)."""
-        return bool(self.model_fields_set - {"resolves"})
-
-    def describe(self) -> str:
-        parts: list[str] = []
-        for key in type(self).model_fields:
-            if key not in self.model_fields_set:
-                continue
-            value = getattr(self, key)
-            if isinstance(value, BaseModel):
-                value = value.model_dump(exclude_unset=True)
-            parts.append(f"{key} {json.dumps(value, ensure_ascii=False)}")
-        return "expect " + ", ".join(parts)
-
-
-Step = (
-    MountStep
-    | ActivateStep
-    | TypeStep
-    | SelectStep
-    | ViewStep
-    | OpenStep
-    | PopoutStep
-    | UnmountStep
-    | SwitchWorkspaceStep
-    | SendStep
-    | ExpectStep
-    | CaptionStep
-)
-
 _MAPPING_VERBS: dict[str, type[_Body]] = {
-    model.verb: model for model in (MountStep, TypeStep, SelectStep, ViewStep, OpenStep, ExpectStep)
+    model.verb: model
+    for model in (
+        MountStep,
+        TypeStep,
+        SelectStep,
+        ViewStep,
+        OpenStep,
+        ExpectStep,
+        NewNoteStep,
+        QuickOpenStep,
+    )
 }
 # Verbs whose value is one plain string, and the field it fills.
 _SCALAR_VERBS: dict[str, tuple[type[_Body], str]] = {
@@ -386,9 +107,11 @@ _SCALAR_VERBS: dict[str, tuple[type[_Body], str]] = {
         (CaptionStep, "text"),
     )
 }
-VERBS: tuple[str, ...] = (*_MAPPING_VERBS, *_SCALAR_VERBS, SendStep.verb)
+VERBS: tuple[str, ...] = (*_MAPPING_VERBS, *_SCALAR_VERBS, SendStep.verb, RestartStep.verb)
 # Steps that make sense while a flush is in flight: the user keeps working.
-_DURING_FLUSH_EXCLUDED = frozenset({SendStep.verb, ExpectStep.verb, CaptionStep.verb})
+_DURING_FLUSH_EXCLUDED = frozenset(
+    {SendStep.verb, ExpectStep.verb, CaptionStep.verb, RestartStep.verb}
+)
 
 
 # -- the scenario ----------------------------------------------------------------
@@ -422,7 +145,7 @@ class _BackendBody(_Strict):
 
 
 _TOP_KEYS = frozenset({"name", "description", "rules", "workspace", "backend", "steps"})
-_RULE = re.compile(r"^R([1-9]|[1-3][0-9]|4[0-9])$")  # R1–R49, as numbered in the requirements
+_RULE = re.compile(r"^R([1-9]|[1-4][0-9])$")
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
@@ -446,20 +169,6 @@ _UniqueKeyLoader.add_constructor(
     yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
     _construct_unique_mapping,
 )
-
-
-def _describe_pydantic(error: ValidationError, prefix: str) -> list[tuple[str, str]]:
-    located: list[tuple[str, str]] = []
-    for item in error.errors():
-        loc = [str(part) for part in item.get("loc", ())]
-        where = ".".join([prefix, *loc]) if prefix else ".".join(loc)
-        if item.get("type") == "extra_forbidden":
-            located.append((where, f"unknown key '{loc[-1] if loc else ''}'"))
-            continue
-        message = str(item.get("msg", "is invalid"))
-        message = message.removeprefix("Value error, ")
-        located.append((where, message))
-    return located
 
 
 class _StepParser:
@@ -489,6 +198,11 @@ class _StepParser:
             return None
         if verb == SendStep.verb:
             return self._parse_send(body, step, where)
+        if verb == RestartStep.verb:
+            if body not in (None, {}, True):
+                self.problem(step, where, "'restart' takes no value: write '- restart: {}'")
+                return None
+            return RestartStep()
         if verb in _SCALAR_VERBS:
             model, field_name = _SCALAR_VERBS[verb]
             if not isinstance(body, str):
@@ -506,7 +220,7 @@ class _StepParser:
         try:
             parsed = model.model_validate(dict(body))
         except ValidationError as error:
-            for field_name, message in _describe_pydantic(error, where):
+            for field_name, message in describe_pydantic(error, where):
                 # A one-value verb has no keys of its own to name: the verb is the field.
                 self.problem(step, where if scalar else field_name, message)
             return None
@@ -521,7 +235,7 @@ class _StepParser:
         try:
             parsed = _SendBody.model_validate(dict(body))
         except ValidationError as error:
-            for field_name, message in _describe_pydantic(error, where):
+            for field_name, message in describe_pydantic(error, where):
                 self.problem(step, field_name, message)
             return None
         during: list[Step] = []
@@ -616,7 +330,7 @@ def _parse_backend(raw: object, parser: _StepParser) -> _BackendBody:
     try:
         return _BackendBody.model_validate(dict(raw))
     except ValidationError as error:
-        for field_name, message in _describe_pydantic(error, "backend"):
+        for field_name, message in describe_pydantic(error, "backend"):
             parser.problem(None, field_name, message)
         return _BackendBody()
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import io
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
@@ -18,6 +20,9 @@ from app.scenario.waiting import wait_until
 from app.session import AppSession, connect_workspace
 from bridge.pointer import View
 
+if TYPE_CHECKING:
+    from app.main_window import MainWindow
+
 _GAP = 24
 _CAPTION_HEIGHT = 40
 _BACKGROUND = QColor("#e9ecf2")
@@ -25,6 +30,29 @@ _INK = QColor("#1f2430")
 _LOAD_SECONDS = 20.0
 MAIN_CAPTION = "Main window: its assistant cannot see the popped-out note"
 POPOUT_CAPTION = "Popped-out window: a separate process with its own store"
+
+
+def save_window_picture(
+    window: MainWindow, size: tuple[int, int], target: Path, *, popped_out: str | None = None
+) -> bool:
+    """Save the window at ``size`` (R46: every picture of a run has the same size, whatever a
+    step did to the window); after a pop-out, beside the popped-out note's window (R29)."""
+    if (window.width(), window.height()) != size:
+        window.resize(*size)
+    picture = window.grab().toImage()
+    if popped_out is not None:
+        handles = [handle for handle in window.popouts.handles if handle.frame_id == popped_out]
+        if handles:
+            handle = handles[-1]
+            try:
+                popout = render_popout(
+                    window.session, handle.workspace, handle.frame_id, handle.path, handle.view
+                )
+            except Exception:
+                popout = None  # a picture is a nicety; the step itself already passed
+            if popout is not None:
+                picture = side_by_side(picture, popout)
+    return picture.save(str(target))
 
 
 def render_popout(

@@ -78,6 +78,7 @@ class ScenarioRecorder:
         self._send_at: int | None = None
         self._disconnects: list[Callable[[], None]] = []
         self._store_originals: dict[str, Callable[..., None]] = {}
+        self._hooked_assistants: set[int] = set()
         self._attach()
 
     # -- wiring ------------------------------------------------------------------
@@ -91,12 +92,19 @@ class ScenarioRecorder:
             setattr(store, method, self._observer(method, original))
         self._connect(window.frames_changed, self._on_frames_changed)
         self._connect(window.workspace_switched, self._on_workspace_switched)
-        assistant = window.assistant
+        self._hook_assistant()
+        for frame_id, frame in window.frames.items():
+            self._adopt(frame_id, frame, record=False)
+
+    def _hook_assistant(self) -> None:
+        """Each workspace has its own assistant frame: hook the open one, once."""
+        assistant = self.window.assistant
+        if id(assistant) in self._hooked_assistants:
+            return
+        self._hooked_assistants.add(id(assistant))
         self._connect(assistant.busy_changed, self._on_busy_changed)
         self._connect(assistant.flush_started, self._on_flush_started)
         self._connect(assistant.turn_finished, self._on_turn_finished)
-        for frame_id, frame in window.frames.items():
-            self._adopt(frame_id, frame, record=False)
 
     def _connect(self, signal: Any, slot: Callable[..., None]) -> None:
         signal.connect(slot)
@@ -215,6 +223,7 @@ class ScenarioRecorder:
         self._known.clear()
         self._cursors.clear()
         # The replayed switch remounts the same frames itself; only hook the new objects.
+        self._hook_assistant()
         for frame_id, frame in self.window.frames.items():
             self._adopt(frame_id, frame, record=False)
 

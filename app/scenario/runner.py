@@ -16,21 +16,23 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QProcess
-from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
+from app.layout_state import LayoutStore
 from app.main_window import MainWindow
+from app.scenario.checks import check_expectations
 from app.scenario.model import (
-    NO_DROP,
     ActivateStep,
     CaptionStep,
     ExpectStep,
     MountStep,
+    NewNoteStep,
     OpenStep,
     PopoutStep,
+    QuickOpenStep,
+    RestartStep,
     Scenario,
     SelectStep,
     SendStep,
@@ -40,29 +42,22 @@ from app.scenario.model import (
     UnmountStep,
     ViewStep,
 )
-from app.scenario.pictures import render_popout, side_by_side
+from app.scenario.note_steps import new_note, quick_open
+from app.scenario.pictures import save_window_picture
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
-from app.scenario.waiting import WaitTimeout, connected, wait_until
+from app.scenario.sends import observe_send
+from app.scenario.waiting import StepError, WaitTimeout, connected, wait_until
 from app.session import AppSession
-from bridge.caveat import CAVEAT
 from bridge.frames import ASSISTANT_FRAME_ID
-from bridge.pointer import AmbientPointer, decode_header
 from renderer.frames.base import FrameBase
-from renderer.frames.chip import chip_text
 from renderer.frames.inbox import InboxFrame
-from renderer.frames.turns import TurnRecord
 
 LOAD_TIMEOUT_SECONDS = 20.0
 TURN_TIMEOUT_SECONDS = 40.0
 FRAME_TIMEOUT_SECONDS = 20.0
 WINDOW_SIZE = (1360, 860)
-STORED_COLUMNS = ("ambient_path", "ambient_view", "ambient_meta")
 
 Log = Callable[[str], None]
-
-
-class StepError(Exception):
-    """A step could not be carried out; the scenario stops here."""
 
 
 def _quiet(_line: str) -> None:
@@ -146,17 +141,24 @@ class ScenarioReplay:
         self.result = result
         self.shots = shots
         workspace_dir = scratch / "workspace"
+        self._workspace_dir = workspace_dir
+        self._data_dir = scratch / "data"
         workspace_dir.mkdir()
         for path, text in scenario.workspace.items():
             target = workspace_dir.joinpath(*path.split("/"))
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="")
+        self._start()
+        self.latest: SendRecord | None = None
+
+    def _start(self) -> None:
+        """Start the app on this scenario's workspace folder and data folder."""
         self.session = AppSession.start(
             backend_url=None,
-            workspace_dir=workspace_dir,
-            data_dir=scratch / "data",
-            save_delay_seconds=scenario.save_delay,
-            load_delay_seconds=scenario.load_delay,
+            workspace_dir=self._workspace_dir,
+            data_dir=self._data_dir,
+            save_delay_seconds=self.scenario.save_delay,
+            load_delay_seconds=self.scenario.load_delay,
             demo=False,
         )
         try:
@@ -166,7 +168,21 @@ class ScenarioReplay:
             raise
         self.window.resize(*WINDOW_SIZE)
         self.window.show()
-        self.latest: SendRecord | None = None
+
+    def _restart(self) -> None:
+        """Quit as a person does (layout saved, saves landed) and start again (R45)."""
+        window = self.window
+        window.popouts.close_all()
+        window.close()
+        window.deleteLater()
+        self.session.close()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        last = LayoutStore(self._data_dir).last_workspace()
+        self._start()
+        self._wait_all_loaded()
+        if last is not None and last != self.session.workspace:
+            # As `python -m app` does: it opens the workspace it was quit in.
+            self._switch_workspace(last)
 
     # -- the run -----------------------------------------------------------
 
@@ -238,6 +254,14 @@ class ScenarioReplay:
             )
         elif isinstance(step, SwitchWorkspaceStep):
             self._switch_workspace(step.workspace)
+        elif isinstance(step, NewNoteStep):
+            self._wait_loaded(new_note(window, step))
+        elif isinstance(step, QuickOpenStep):
+            opened = quick_open(window, step)
+            if opened is not None:
+                self._wait_loaded(opened)
+        elif isinstance(step, RestartStep):
+            self._restart()
         elif isinstance(step, CaptionStep):
             return
         else:  # pragma: no cover - the model admits no other step
@@ -349,7 +373,9 @@ class ScenarioReplay:
             )
         self.result.steps.extend(nested)
         record = assistant.records[-1]
-        self.latest = self._observe(outcome.number, step, record, bool(ran_during_flush))
+        self.latest = observe_send(
+            outcome.number, step, record, bool(ran_during_flush), self.session
+        )
         self.result.sends.append(self.latest)
         failed_inner = [inner for inner in nested if inner.status == "failed"]
         if step.during_flush and not ran_during_flush:
@@ -360,114 +386,10 @@ class ScenarioReplay:
         if failed_inner:
             raise StepError(f"step {failed_inner[0].number} failed: {failed_inner[0].error}")
 
-    def _observe(self, number: str, step: SendStep, record: TurnRecord, ran: bool) -> SendRecord:
-        capture = record.capture
-        pointer: dict[str, Any] | None = None
-        if capture.header is not None:
-            # R14: what the backend receives is the header; check it decodes to a pointer.
-            decoded = decode_header(capture.header)
-            pointer = (
-                decoded.model_dump(exclude_none=True)
-                if isinstance(decoded, AmbientPointer)
-                else {"undecodable": decoded.reason}
-            )
-        reply = record.reply
-        return SendRecord(
-            step=number,
-            message=step.message,
-            include_ambient=step.include_ambient,
-            pointer=pointer,
-            dropped=capture.dropped,
-            header_bytes=record.header_bytes,
-            flushed=record.flushed,
-            ambient_status=None if reply is None else reply.ambient_status,
-            ambient_reason=None if reply is None else reply.ambient_reason,
-            tools=[] if reply is None else [call.name for call in reply.tool_calls],
-            tool_results=[]
-            if reply is None
-            else [
-                {"name": call.name, "arguments": call.arguments, "result": call.result}
-                for call in reply.tool_calls
-            ],
-            caveats=record.caveats,
-            reply=None if reply is None else reply.reply,
-            error=record.error,
-            stored=self._read_delivery(record.conversation),
-            during_flush_ran=ran,
-        )
-
-    def _read_delivery(self, conversation: str) -> dict[str, Any] | None:
-        """The delivery row as the backend holds it now (not as the client thinks it sent it)."""
-        session = self.session
-        row = session.client().get_delivery(session.link.session, conversation)
-        return None if row is None else dict(row)
-
     # -- expectations ------------------------------------------------------------
 
     def _check(self, step: ExpectStep) -> list[Mismatch]:
-        given = step.model_fields_set
-        mismatches: list[Mismatch] = []
-        if "resolves" in given:
-            mismatches += self._check_resolves(step)
-        if not step.about_send:
-            return mismatches
-        send = self.latest
-        if send is None:
-            return [*mismatches, Mismatch("send", "a send before this expect", "no send yet")]
-        if "pointer" in given:
-            mismatches += _check_pointer(step, send)
-        if "dropped" in given:
-            actual_dropped = NO_DROP if send.dropped is None else send.dropped
-            if actual_dropped != step.dropped:
-                mismatches.append(Mismatch("dropped", step.dropped, actual_dropped))
-        if "ambientStatus" in given and send.ambient_status != step.ambientStatus:
-            mismatches.append(Mismatch("ambientStatus", step.ambientStatus, send.ambient_status))
-        if "stored" in given:
-            mismatches += _check_stored(step, send)
-        reply_keys = given & {"tools", "caveat", "partial", "replyContains"}
-        if reply_keys and send.error is not None:
-            mismatches.append(Mismatch("reply", "a reply from the assistant", send.error))
-            return mismatches
-        if "tools" in given and send.tools != step.tools:
-            mismatches.append(Mismatch("tools", step.tools, send.tools))
-        if "caveat" in given:
-            caveats = send.caveats
-            wrong_text = any(caveat != CAVEAT for caveat in caveats)
-            if bool(caveats) != step.caveat or (step.caveat and wrong_text):
-                mismatches.append(Mismatch("caveat", CAVEAT if step.caveat else None, caveats))
-        if "partial" in given:
-            partial = any(
-                isinstance(result.get("result"), dict) and result["result"].get("partial") is True
-                for result in send.tool_results
-            )
-            if partial != step.partial:
-                mismatches.append(Mismatch("partial", step.partial, partial))
-        if "replyContains" in given:
-            assert step.replyContains is not None
-            if step.replyContains not in (send.reply or ""):
-                mismatches.append(Mismatch("replyContains", step.replyContains, send.reply))
-        return mismatches
-
-    def _check_resolves(self, step: ExpectStep) -> list[Mismatch]:
-        resolution = self.window.store.resolve()
-        shown = self.window.assistant.chip.text()
-        if not shown.startswith(chip_text(resolution)):
-            # The user reads "this note" off the chip: it must say what the store resolves.
-            return [Mismatch("resolves (the chip)", chip_text(resolution), shown)]
-        actual = (
-            None
-            if resolution is None
-            else {"frameId": resolution.frame_id, "path": resolution.path, "view": resolution.view}
-        )
-        if step.resolves is None:
-            return [] if actual is None else [Mismatch("resolves", None, actual)]
-        if actual is None:
-            return [Mismatch("resolves", step.resolves.expected(), None)]
-        return [
-            Mismatch(f"resolves.{key}", value, actual.get(key))
-            for key, value in step.resolves.expected().items()
-            if actual.get(key) != value
-        ]
+        return check_expectations(step, self.latest, self.window)
 
     # -- screenshots and teardown ----------------------------------------------
 
@@ -475,26 +397,9 @@ class ScenarioReplay:
         assert self.shots is not None
         self.shots.mkdir(parents=True, exist_ok=True)
         target = self.shots / f"{number:02d}-{_slug(step.verb)}.png"
-        picture = self.window.grab().toImage()
-        if isinstance(step, PopoutStep):
-            picture = self._beside_popout(picture, step.frame)
-        if not picture.save(str(target)):
-            return None
-        return str(target)
-
-    def _beside_popout(self, main: QImage, frame_id: str) -> QImage:
-        """R29 side by side: the main window and the window the popped-out note lives in."""
-        handles = [handle for handle in self.window.popouts.handles if handle.frame_id == frame_id]
-        if not handles:
-            return main
-        handle = handles[-1]
-        try:
-            popout = render_popout(
-                self.session, handle.workspace, handle.frame_id, handle.path, handle.view
-            )
-        except Exception:
-            return main  # a picture is a nicety; the step itself already passed
-        return side_by_side(main, popout)
+        popped = step.frame if isinstance(step, PopoutStep) else None
+        saved = save_window_picture(self.window, WINDOW_SIZE, target, popped_out=popped)
+        return str(target) if saved else None
 
     def close(self) -> None:
         """Close the window, pop-out processes, threads and the backend; nothing outlives it."""
@@ -508,43 +413,3 @@ class ScenarioReplay:
             self.session.close()
             QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
             QCoreApplication.processEvents()
-
-
-def _check_pointer(step: ExpectStep, send: SendRecord) -> list[Mismatch]:
-    actual = send.pointer
-    if step.pointer is None:
-        return [] if actual is None else [Mismatch("pointer", None, actual)]
-    expected = step.pointer.expected()
-    if actual is None:
-        return [Mismatch("pointer", expected, f"no header was sent (dropped: {send.dropped})")]
-    return [
-        Mismatch(f"pointer.{key}", value, actual.get(key))
-        for key, value in expected.items()
-        if actual.get(key) != value
-    ]
-
-
-def _check_stored(step: ExpectStep, send: SendRecord) -> list[Mismatch]:
-    row = send.stored
-    columns = None if row is None else {key: row.get(key) for key in STORED_COLUMNS}
-    if step.stored is None:
-        if columns is None or all(value is None for value in columns.values()):
-            return []
-        return [Mismatch("stored", None, columns)]
-    expected = step.stored.expected()
-    if columns is None:
-        return [Mismatch("stored", expected, "no delivery row for this conversation")]
-    mismatches: list[Mismatch] = []
-    for key, value in expected.items():
-        actual = columns.get(key)
-        if key == "ambient_meta" and isinstance(value, dict) and isinstance(actual, dict):
-            for meta_key, meta_value in value.items():
-                if actual.get(meta_key) != meta_value:
-                    mismatches.append(
-                        Mismatch(
-                            f"stored.ambient_meta.{meta_key}", meta_value, actual.get(meta_key)
-                        )
-                    )
-        elif actual != value:
-            mismatches.append(Mismatch(f"stored.{key}", value, actual))
-    return mismatches

@@ -16,6 +16,10 @@ from PySide6.QtCore import QEventLoop, QTimer, SignalInstance
 _RECHECK_MS = 25
 
 
+class StepError(Exception):
+    """A step could not be carried out; the scenario stops here."""
+
+
 class WaitTimeout(Exception):
     """The condition did not hold in time; the message says what was awaited."""
 

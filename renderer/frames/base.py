@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QFontMetrics, QMouseEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -62,6 +62,15 @@ class ElidedLabel(QLabel):
         self._full = text
         self.setToolTip(text)
         self._update_elided()
+
+    def minimumSizeHint(self) -> QSize:
+        # QLabel's own hint is the width of the text shown now: the elided text would then
+        # hold the label at that width, and a title never grows back or shrinks (R46).
+        return QSize(_ELIDED_MIN_WIDTH, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        metrics = QFontMetrics(self.font())
+        return QSize(metrics.horizontalAdvance(self._full) + 4, super().sizeHint().height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QWidget
 
 from bridge.documents import DocumentInfo
@@ -18,6 +18,10 @@ from renderer.qt.backend import WorkspaceLink
 from renderer.qt.tasks import TaskRunner
 
 WORKSPACE_PROVIDER = "workspace"
+LISTING_POLL_MS = 3000
+"""R47: how often the browser asks for the listing again, so notes added or removed on disk
+(or by another program, or a remote backend's other clients) appear by themselves. A file
+watcher would see only an embedded backend's folders; a listing is one small request."""
 
 
 def _human_size(size: int) -> str:
@@ -46,8 +50,12 @@ class WorkspaceBrowserFrame(FrameBase):
         self._link = link
         self._runner = runner
         self._generation = 0
+        self._in_flight = False
         self.documents: list[DocumentInfo] = []
         self._last_ok = False
+        self._poll = QTimer(self)
+        self._poll.setInterval(LISTING_POLL_MS)
+        self._poll.timeout.connect(self._poll_listing)
         self.list = QListWidget(self.body)
         self.list.setObjectName("documentList")
         self.list.setAccessibleName("Documents in this workspace")
@@ -62,6 +70,7 @@ class WorkspaceBrowserFrame(FrameBase):
         self.title_bar.add_control(refresh)
         self.add_close_control()
         self.refresh()
+        self._poll.start()
 
     def activation_target(self) -> QWidget:
         return self.list.viewport()
@@ -69,13 +78,15 @@ class WorkspaceBrowserFrame(FrameBase):
     def focus_target(self) -> QWidget:
         return self.list
 
-    def refresh(self) -> None:
-        """List the documents again (off the GUI thread)."""
+    def refresh(self, *, quietly: bool = False) -> None:
+        """List the documents again (off the GUI thread); ``quietly`` keeps the status line."""
         self._generation += 1
         generation = self._generation
+        self._in_flight = True
         link = self._link()
         self.set_title(f"Workspace · {link.workspace}")
-        self.status.setText("Loading…")
+        if not quietly:
+            self.status.setText("Loading…")
 
         def fetch() -> list[DocumentInfo]:
             return link.call(lambda client, session: client.list_documents(session))
@@ -98,13 +109,24 @@ class WorkspaceBrowserFrame(FrameBase):
 
     def teardown(self) -> None:
         super().teardown()
+        self._poll.stop()
         self._generation += 1  # a listing still in flight is dropped
+
+    def _poll_listing(self) -> None:
+        if not self._in_flight:
+            self.refresh(quietly=True)
 
     def _on_listed(self, generation: int, documents: list[DocumentInfo]) -> None:
         if generation != self._generation:
             return
+        self._in_flight = False
+        unchanged = self._last_ok and documents == self.documents
         self.documents = documents
         self._last_ok = True
+        if unchanged:  # a poll that found nothing new leaves the list (and its selection) alone
+            self._show_count()
+            self.listed.emit()
+            return
         self.list.clear()
         for info in documents:
             item = QListWidgetItem(info.path)
@@ -113,17 +135,21 @@ class WorkspaceBrowserFrame(FrameBase):
                 f"{info.path} · {_human_size(info.bytes)} — Enter or double-click opens"
             )
             self.list.addItem(item)
-        count = len(documents)
+        self._show_count()
+        self.listed.emit()
+
+    def _show_count(self) -> None:
+        count = len(self.documents)
         self.status.setText(
             f"{count} document{'s' if count != 1 else ''} · double-click to open"
             if count
             else "No notes yet. Open a note by a new path (File ▸ Open note…, Ctrl+O) to start one."
         )
-        self.listed.emit()
 
     def _on_failed(self, generation: int, error: BaseException) -> None:
         if generation != self._generation:
             return
+        self._in_flight = False
         self._last_ok = False
         message = error.message if isinstance(error, BackendError) else "unexpected problem"
         self.status.setText(f"The document list could not be loaded: {message}")

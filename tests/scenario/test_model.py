@@ -13,8 +13,11 @@ from app.scenario.model import (
     CaptionStep,
     ExpectStep,
     MountStep,
+    NewNoteStep,
     OpenStep,
     PopoutStep,
+    QuickOpenStep,
+    RestartStep,
     ScenarioFileError,
     SelectStep,
     SendStep,
@@ -107,6 +110,27 @@ def test_the_contract_example_parses_into_every_verb(tmp_path: Path) -> None:
     }
 
 
+def test_the_desktop_verbs_and_now_keys_parse_R45_R47(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "rules: [R45, R47, R49]\n"
+        "steps:\n"
+        "  - new-note: {path: ideas/a.md, frame: inbox-3}\n"
+        "  - quick-open: {query: lnch}\n"
+        "  - restart: {}\n"
+        "  - expect: {frames: [{id: inbox-3, path: ideas/a.md}, {view: edit}],"
+        " activeFrame: inbox-3, workspace: w}\n",
+    )
+    scenario = load_scenario(path)
+    new_note, quick, restart, expect = scenario.steps
+    assert isinstance(new_note, NewNoteStep) and new_note.frame == "inbox-3"
+    assert isinstance(quick, QuickOpenStep) and quick.frame is None
+    assert isinstance(restart, RestartStep)
+    assert isinstance(expect, ExpectStep) and not expect.about_send
+    assert expect.frames is not None and expect.frames[1].expected() == {"view": "edit"}
+    assert scenario.rules == ("R45", "R47", "R49")
+
+
 def test_json_is_accepted_as_yaml(tmp_path: Path) -> None:
     text = '{"name": "json", "steps": [{"activate": "assistant"}, {"caption": "hello"}]}'
     scenario = load_scenario(write(tmp_path, text, "case.json"))
@@ -151,6 +175,18 @@ def test_null_pointer_and_stored_mean_no_header_and_null_columns(tmp_path: Path)
         ),
         ("  - send: {message: hi, later: true}\n", "step 1: field 'send.later': unknown key"),
         ("  - [activate, a]\n", "step 1: a step is a mapping with exactly one verb"),
+        ("  - new-note: {path: ../up.md}\n", "step 1: field 'new-note.path'"),
+        ("  - new-note: {frame: inbox-1}\n", "step 1: field 'new-note.path'"),
+        ("  - new-note: {path: a.md, frame: assistant}\n", "step 1: field 'new-note.frame'"),
+        ("  - quick-open: {query: ''}\n", "step 1: field 'quick-open.query'"),
+        ("  - quick-open: {qury: a}\n", "step 1: field 'quick-open.qury': unknown key"),
+        ("  - restart: now\n", "step 1: field 'restart': 'restart' takes no value"),
+        ("  - expect: {frames: [{idd: a}]}\n", "step 1: field 'expect.frames.0.idd': unknown key"),
+        ("  - expect: {frames: null}\n", "step 1: field 'expect': 'frames' cannot be null"),
+        (
+            "  - send: {message: hi, duringFlush: [{restart: {}}]}\n",
+            "step 1.1: field 'send.duringFlush[1].restart': 'restart' cannot run during a flush",
+        ),
         ("  - {activate: a, popout: a}\n", "step 1: a step is a mapping with exactly one verb"),
     ],
 )

@@ -285,6 +285,37 @@ VERB_CASES: list[tuple[str, str, str]] = [
         """,
         "pointer",
     ),
+    (
+        "R47 new-note creates, opens and names the frame",
+        """
+        - mount: {frame: inbox-1, path: notes/a.md}
+        - new-note: {path: ideas/c.md}
+        - expect: {frames: [{id: inbox-1}, {id: inbox-2, path: ideas/c.md}], activeFrame: inbox-2}
+        - expect: {frames: [{id: inbox-1}]}
+        """,
+        "frames",
+    ),
+    (
+        "R47 quick-open opens the fuzzy match",
+        """
+        - quick-open: {query: "ntsb", frame: found}
+        - expect: {frames: [{id: found, path: notes/b.md, view: edit}], activeFrame: found}
+        - expect: {activeFrame: inbox-1}
+        """,
+        "activeFrame",
+    ),
+    (
+        "R45 restart restores the frames and the workspace",
+        """
+        - mount: {frame: inbox-1, path: notes/a.md, view: todo}
+        - switch-workspace: side
+        - new-note: {path: s.md}
+        - restart: {}
+        - expect: {workspace: side, frames: [{id: inbox-1, path: s.md}]}
+        - expect: {workspace: elsewhere}
+        """,
+        "workspace",
+    ),
 ]
 
 

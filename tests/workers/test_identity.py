@@ -131,3 +131,19 @@ def test_create_workspace_extension(backend: Backend) -> None:
     assert not (backend.settings.data_dir / "up").exists()
     anonymous = backend.client.post("/v1/workspaces", json={"workspace": "x"})
     assert anonymous.status_code == 401
+
+
+def test_listing_workspaces_extension_R47(backend: Backend) -> None:
+    """``GET /v1/workspaces``: the workspace folders, sorted, for the app's picker (R47)."""
+    backend.client.post("/v1/workspaces", json={"workspace": "zeta"}, headers=backend.auth)
+    backend.client.post("/v1/workspaces", json={"workspace": "alpha"}, headers=backend.auth)
+    # A folder whose name is no workspace id, and a plain file, are not workspaces.
+    (backend.settings.workspaces_dir / "not a workspace").mkdir()
+    (backend.settings.workspaces_dir / "stray.txt").write_text("x", encoding="utf-8")
+    listed = backend.client.get("/v1/workspaces", headers=backend.auth)
+    assert listed.status_code == 200
+    names = listed.json()["workspaces"]
+    assert names == sorted(names)
+    assert {"alpha", "zeta", WORKSPACE} <= set(names)
+    assert "not a workspace" not in names and "stray.txt" not in names
+    assert backend.client.get("/v1/workspaces").status_code == 401

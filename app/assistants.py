@@ -1,0 +1,75 @@
+"""One AI Assistant frame per workspace (R45): its conversation and transcript stay with it.
+
+The open workspace's assistant stands in the assistant column; the others wait
+hidden, with their transcripts, until their workspace opens again. A restarted
+app gives each workspace's new assistant the conversation id it had.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import QSplitter, QWidget
+
+from app.session import AppSession
+from renderer.frames.assistant import AssistantFrame
+
+ASSISTANT_MIN_WIDTH = 320
+"""R46: the assistant column's own minimum, so its contents never widen the window."""
+
+
+class WorkspaceAssistants:
+    """Makes, shows and finally tears down the assistant frames of one window."""
+
+    def __init__(
+        self,
+        session: AppSession,
+        column: QSplitter,
+        shelf: QWidget,
+        on_activated: Callable[[str], None],
+    ) -> None:
+        self._session = session
+        self._column = column
+        self._shelf = shelf
+        self._on_activated = on_activated
+        self._frames: dict[str, AssistantFrame] = {}
+        self.current: AssistantFrame | None = None
+
+    def for_workspace(self, workspace: str, conversation: str | None) -> AssistantFrame:
+        """The workspace's assistant, made on first use (with ``conversation`` if given)."""
+        assistant = self._frames.get(workspace)
+        if assistant is None:
+            session = self._session
+            assistant = AssistantFrame(
+                store=session.store,
+                runner=session.runner,
+                autosave=session.autosave,
+                link=lambda: session.link,
+                conversation=conversation or session.new_conversation(),
+                parent=self._shelf,
+            )
+            assistant.setMinimumWidth(ASSISTANT_MIN_WIDTH)
+            assistant.watch_activation()
+            assistant.activated.connect(self._on_activated)
+            self._frames[workspace] = assistant
+        return assistant
+
+    def show(self, assistant: AssistantFrame) -> None:
+        """Put ``assistant`` in the column (appended the first time); the previous one waits."""
+        current = self.current
+        if assistant is current:
+            return
+        if current is None:
+            self._column.addWidget(assistant)
+        else:
+            sizes = self._column.sizes()
+            self._column.replaceWidget(self._column.indexOf(current), assistant)
+            current.hide()
+            current.setParent(self._shelf)
+            assistant.show()
+            self._column.setSizes(sizes)
+        self.current = assistant
+
+    def teardown(self) -> None:
+        for assistant in self._frames.values():
+            assistant.teardown()

@@ -1,0 +1,134 @@
+"""No note text is lost: failed saves are announced, and kept text is offered back.
+
+A save that fails while its note is open keeps the text on screen; one that fails
+after its frame is gone (closed, switched away from, quitting) keeps the text in
+the session's recovery folder, and a banner offers to restore it, now or whenever
+its workspace is opened again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.banner import save_failed_text_on_screen
+from renderer.frames.inbox import InboxFrame
+from renderer.qt.recovery import KeptNote
+
+if TYPE_CHECKING:
+    from app.main_window import MainWindow
+
+
+def save_topic(workspace: str, path: str) -> str:
+    return f"save:{workspace}:{path}"
+
+
+class KeptNotes:
+    """The window's side of failed saves and kept text."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self._window = window
+        session = window.session
+        session.autosave.save_failed.connect(self.on_save_failed)
+        session.autosave.state_changed.connect(self.on_save_state)
+
+    def on_save_failed(self, workspace: str, path: str, message: str) -> None:
+        window = self._window
+        session = window.session
+        banners = window.banners
+        topic = save_topic(workspace, path)
+        still_open = workspace == session.workspace and any(
+            frame.path == path for frame in window.inbox_frames()
+        )
+        if still_open:
+            banners.show_message(
+                save_failed_text_on_screen(path, message), tone="error", topic=topic
+            )
+            return
+        if not session.recovery.holds(workspace, path):
+            banners.show_message(f"{path} could not be saved: {message}", tone="error", topic=topic)
+            return
+        kept = f"{path} could not be saved: {message} Your text is kept in this app's data folder."
+        if workspace != session.workspace or window.is_switching_workspace:
+            banners.show_message(
+                f"{kept} Open workspace “{workspace}” again to restore it.",
+                tone="error",
+                topic=topic,
+            )
+            return
+        banners.show_message(
+            kept,
+            tone="error",
+            actions=[("Restore", lambda: self.restore(workspace, path))],
+            topic=topic,
+        )
+
+    def on_save_state(self, workspace: str, path: str, state: str) -> None:
+        if state == "saved":  # a failure reported earlier no longer holds
+            self._window.banners.dismiss_topic(save_topic(workspace, path))
+
+    def offer(self, kept: list[KeptNote] | None = None) -> None:
+        """Offer the text kept for the open workspace (from this run or an earlier one).
+
+        ``kept`` is that workspace's kept notes when a worker already read the folder.
+        """
+        session = self._window.session
+        workspace = session.workspace
+        if kept is None:
+            kept = session.recovery.kept_for(workspace)
+        if not kept:
+            return
+        paths = [note.path for note in kept]
+        names = ", ".join(paths)
+        self._window.banners.show_message(
+            f"Text that could not be saved earlier is kept for {names}. "
+            "Restore it to open the note with that text and save it.",
+            actions=[("Restore", lambda: self._restore_all(workspace, paths))],
+            topic="kept-notes",
+        )
+
+    def _restore_all(self, workspace: str, paths: list[str]) -> None:
+        for path in paths:
+            self.restore(workspace, path)
+
+    def restore(self, workspace: str, path: str) -> InboxFrame | None:
+        """Open ``path`` with the text kept for it; autosave then saves it (and drops the copy)."""
+        window = self._window
+        recovery = window.session.recovery
+        banners = window.banners
+        if workspace != window.session.workspace:
+            banners.show_message(
+                f"The kept text of {path} belongs to workspace “{workspace}”; open it first."
+            )
+            return None
+        kept = recovery.get(workspace, path)
+        if kept is None:
+            banners.show_message(f"No text is kept for {path} any more.")
+            return None
+        try:
+            frame = window.open_note(path)
+        except ValueError as error:
+            banners.show_message(str(error), tone="error")
+            return None
+
+        def apply() -> None:
+            frame.loaded.disconnect(apply)
+            frame.load_failed.disconnect(refused)
+            recovery.adopt(workspace, path)
+            frame.replace_text(kept.text)
+
+        def refused(message: str) -> None:
+            frame.loaded.disconnect(apply)
+            frame.load_failed.disconnect(refused)
+            banners.show_message(
+                f"{path} could not be opened to restore its text ({message}); "
+                "the text stays kept. Try again later.",
+                tone="error",
+            )
+
+        if frame.is_loaded:
+            recovery.adopt(workspace, path)
+            frame.replace_text(kept.text)
+        else:
+            frame.loaded.connect(apply)
+            frame.load_failed.connect(refused)
+        return frame

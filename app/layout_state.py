@@ -1,0 +1,208 @@
+"""What a person set up, per workspace, kept across switches and restarts (R45).
+
+Each workspace remembers its Inbox frames (id, path, view, in column order), its
+provider frames, the active frame and its conversation id. The whole state is
+one small JSON file in the app's data folder, written atomically. A file that
+cannot be read is set aside under another name (never deleted: it may be the
+only copy of a layout someone wants back) and the app starts with its default
+layout and a plain message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
+from bridge.pointer import VIEWS, View
+
+LAYOUT_FILE = "layout.json"
+_VERSION = 1
+
+
+@dataclass(frozen=True)
+class NoteFrameSpec:
+    """One Inbox frame: which note, in which view, under which id."""
+
+    frame_id: str
+    path: str
+    view: View = "edit"
+
+
+@dataclass(frozen=True)
+class ProviderFrameSpec:
+    frame_id: str
+    provider: str
+
+
+@dataclass
+class WorkspaceLayout:
+    """One workspace's frames, the active one and its conversation."""
+
+    notes: list[NoteFrameSpec] = field(default_factory=list)
+    providers: list[ProviderFrameSpec] = field(default_factory=list)
+    active: str | None = None
+    conversation: str | None = None
+
+
+@dataclass
+class SavedState:
+    """The last workspace open and every workspace's layout."""
+
+    workspace: str | None = None
+    layouts: dict[str, WorkspaceLayout] = field(default_factory=dict)
+
+
+class LayoutFileError(ValueError):
+    """The state file is not what this app writes."""
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise LayoutFileError(f"{what} is not a text")
+    return value
+
+
+def _list(raw: dict[str, Any], key: str) -> list[Any]:
+    value = raw.get(key, [])
+    if not isinstance(value, list):
+        raise LayoutFileError(f"the {key} entry is not a list")
+    return value
+
+
+def _layout_from_json(raw: object) -> WorkspaceLayout:
+    if not isinstance(raw, dict):
+        raise LayoutFileError("a workspace layout is not an object")
+    notes: list[NoteFrameSpec] = []
+    for item in _list(raw, "notes"):
+        if not isinstance(item, dict):
+            raise LayoutFileError("a note frame is not an object")
+        path = _text(item.get("path"), "a note path")
+        try:
+            check_workspace_path(path)
+        except WorkspacePathError as error:
+            raise LayoutFileError(f"the note path {path!r} is not allowed: {error}") from error
+        view = item.get("view", "edit")
+        if view not in VIEWS:
+            raise LayoutFileError(f"unknown view {view!r}")
+        notes.append(NoteFrameSpec(_text(item.get("id"), "a frame id"), path, view))
+    providers = [
+        ProviderFrameSpec(
+            _text(item.get("id"), "a frame id"), _text(item.get("provider"), "a provider")
+        )
+        for item in _list(raw, "providers")
+        if isinstance(item, dict)
+    ]
+    active = raw.get("active")
+    conversation = raw.get("conversation")
+    if active is not None and not isinstance(active, str):
+        raise LayoutFileError("the active frame is not a text")
+    if conversation is not None and (
+        not isinstance(conversation, str) or not 1 <= len(conversation) <= 128
+    ):
+        raise LayoutFileError("the conversation id is not 1-128 characters")
+    return WorkspaceLayout(notes, providers, active, conversation)
+
+
+def state_from_json(data: object) -> SavedState:
+    """Validate the file's JSON; anything unexpected raises :class:`LayoutFileError`."""
+    if not isinstance(data, dict) or data.get("version") != _VERSION:
+        raise LayoutFileError("not a layout file of this app's version")
+    workspace = data.get("workspace")
+    if workspace is not None and not (isinstance(workspace, str) and is_workspace_id(workspace)):
+        raise LayoutFileError("the last workspace is not a workspace name")
+    layouts_raw = data.get("workspaces", {})
+    if not isinstance(layouts_raw, dict):
+        raise LayoutFileError("the workspaces entry is not an object")
+    layouts = {}
+    for name, raw in layouts_raw.items():
+        if not is_workspace_id(name):
+            raise LayoutFileError(f"{name!r} is not a workspace name")
+        layouts[name] = _layout_from_json(raw)
+    return SavedState(workspace, layouts)
+
+
+def state_to_json(state: SavedState) -> dict[str, Any]:
+    return {
+        "version": _VERSION,
+        "workspace": state.workspace,
+        "workspaces": {
+            name: {
+                "notes": [
+                    {"id": note.frame_id, "path": note.path, "view": note.view}
+                    for note in layout.notes
+                ],
+                "providers": [
+                    {"id": provider.frame_id, "provider": provider.provider}
+                    for provider in layout.providers
+                ],
+                "active": layout.active,
+                "conversation": layout.conversation,
+            }
+            for name, layout in sorted(state.layouts.items())
+        },
+    }
+
+
+class LayoutStore:
+    """Reads and writes the state file in ``data_dir``."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = data_dir / LAYOUT_FILE
+        self.set_aside_message: str | None = None
+        """Set by :meth:`load` when a broken file was moved away: what to tell the person."""
+
+    def load(self) -> SavedState:
+        """The saved state; an empty one when there is none or it was broken (set aside)."""
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return SavedState()
+        except (OSError, UnicodeDecodeError) as error:
+            return self._set_aside(f"it could not be read ({error})")
+        try:
+            return state_from_json(json.loads(text))
+        except json.JSONDecodeError as error:
+            return self._set_aside(f"it is not valid JSON (line {error.lineno})")
+        except LayoutFileError as error:
+            return self._set_aside(str(error))
+
+    def last_workspace(self) -> str | None:
+        """The workspace open when the app last quit; None when unknown. Changes nothing:
+        a broken file is set aside (and said so) by the window's :meth:`load`."""
+        try:
+            return state_from_json(json.loads(self.path.read_text(encoding="utf-8"))).workspace
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
+
+    def save(self, state: SavedState) -> None:
+        """Write atomically: a crash leaves the old file or the new one."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(state_to_json(state), indent=1, ensure_ascii=False)
+        handle, temporary = tempfile.mkstemp(prefix=".layout-", dir=self.path.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.replace(temporary, self.path)
+        except OSError:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+    def _set_aside(self, why: str) -> SavedState:
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.stem}.broken-{stamp}.json")
+        try:
+            os.replace(self.path, target)
+            where = f"It was set aside as {target.name} in the app's data folder"
+        except OSError:
+            where = "It could not be moved aside and will be replaced"
+        self.set_aside_message = (
+            f"The saved window layout could not be used: {why}. {where}; "
+            "the app started with its default layout."
+        )
+        return SavedState()

@@ -1,0 +1,89 @@
+"""New note (Ctrl+N, R47): create the note through the document API, then open it.
+
+The note is written empty off the GUI thread (the same worker plumbing as every
+backend call); a path that already holds a note is opened as it is, never
+overwritten. The outcome comes back on :class:`NoteCreation`'s signals.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+
+from bridge.errors import BackendError
+from bridge.paths import WorkspacePathError, check_workspace_path
+from renderer.frames.inbox import InboxFrame
+
+if TYPE_CHECKING:
+    from app.main_window import MainWindow
+
+
+class NoteCreation(QObject):
+    """One New note request: ``opened`` with the Inbox frame, or ``failed`` with why."""
+
+    opened = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, path: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.path = path
+        self.existed = False
+        self.frame: InboxFrame | None = None
+        self.error: str | None = None
+
+    def _fail(self, message: str) -> None:
+        self.error = message
+        self.failed.emit(message)
+
+
+def create_note(window: MainWindow, path: str, frame_id: str | None = None) -> NoteCreation:
+    """Create ``path`` (empty) in the open workspace and open it in an Inbox frame."""
+    path = path.strip()
+    creation = NoteCreation(path, window)
+    session = window.session
+    try:
+        check_workspace_path(path)
+    except WorkspacePathError as error:
+        message = f"“{path}” cannot be a note's path: {error}"
+        window.banners.show_message(message, tone="error", topic="new-note")
+        creation.error = message
+        return creation  # nothing was started; the caller reads ``error``
+    link = session.link
+
+    def write() -> bool:
+        listed = link.call(lambda client, key: client.list_documents(key, prefix=path))
+        if any(info.path == path for info in listed):
+            return False
+        link.call(lambda client, key: client.put_document(key, path, ""))
+        return True
+
+    def written(created: object) -> None:
+        creation.existed = created is False
+        if session.link is not link:
+            creation._fail(f"{path} was created in workspace “{link.workspace}”, which is closed.")
+            return
+        try:
+            frame = window.open_note(path, frame_id)
+        except ValueError as error:
+            window.banners.show_message(str(error), tone="error", topic="new-note")
+            creation._fail(str(error))
+            return
+        if creation.existed:
+            window.banners.show_message(
+                f"{path} already exists; it is open as it was.", topic="new-note"
+            )
+        for browser in window.browsers():
+            browser.refresh()
+        creation.frame = frame
+        creation.opened.emit(frame)
+
+    def refused(error: BaseException) -> None:
+        reason = error.message if isinstance(error, BackendError) else "unexpected problem"
+        message = f"{path} could not be created: {reason}"
+        window.banners.show_message(message, tone="error", topic="new-note")
+        creation._fail(message)
+
+    if session.runner.submit(write, on_done=written, on_error=refused) is None:
+        creation.error = "The app is closing."
+    return creation

@@ -1,0 +1,38 @@
+"""R46: a long real path never widens the window past the screen; titles elide in the middle."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QApplication
+
+from tests.app.conftest import AppFactory
+
+LONG_PATH = (
+    "projects/2026/customer-research/interviews/north-region/"
+    "follow-ups-with-the-operations-team/summary-of-all-notes12.md"
+)
+
+
+def test_a_117_character_path_keeps_the_window_within_the_screen_R46(
+    make_app: AppFactory,
+) -> None:
+    assert len(LONG_PATH) == 117
+    app = make_app({LONG_PATH: "# Long\nbody\n", "notes/a.md": "# A\n"})
+    window = app.window
+    screen = QApplication.primaryScreen().availableGeometry()
+    before = window.width()
+    frame = app.mount("inbox-1", LONG_PATH)
+    app.mount("inbox-2", "notes/a.md")
+    window.activate_frame("inbox-1")
+    QApplication.processEvents()
+    window.grab().save("/tmp/h5/r46-long.png")
+    assert window.width() == before  # the long path did not widen the window
+    # Nothing in the window asks for more width than the screen has (offscreen: 800 px).
+    assert window.minimumSizeHint().width() <= screen.width()
+    title = frame.title_bar.title
+    shown = title.text()
+    assert shown != LONG_PATH and "…" in shown  # elided in the middle:
+    assert shown.startswith(LONG_PATH[:8]) and shown.endswith("md")
+    assert title.toolTip() == LONG_PATH
+    window.close_frame("inbox-1")
+    QApplication.processEvents()
+    assert window.width() == before
