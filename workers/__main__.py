@@ -23,8 +23,14 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     arguments = _parser().parse_args(argv)
     if arguments.command == "serve":
+        settings = Settings(data_dir=arguments.data_dir)
         try:
-            serve_forever(Settings(data_dir=arguments.data_dir), arguments.host, arguments.port)
+            settings.resolve_sweep_interval()
+        except ValueError as error:  # from the environment: say so, no traceback
+            print(f"workers: {error}", file=sys.stderr)
+            return 2
+        try:
+            serve_forever(settings, arguments.host, arguments.port)
         except OSError as error:
             print(
                 f"workers: cannot listen on {arguments.host}:{arguments.port}: {error}",

@@ -15,6 +15,7 @@ from workers.deliveries import DeliveryCredentials
 from workers.documents import Workspaces
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession, KeySessions, account_id, is_workspace_id, token_matches
+from workers.retention import Sweeper
 from workers.settings import Settings
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -36,12 +37,15 @@ class BackendState:
     deliveries: DeliveryCredentials
     workspaces: Workspaces
     assistant: DefaultAssistant
+    sweeper: Sweeper
 
     @classmethod
     def open(cls, settings: Settings) -> BackendState:
         token = settings.resolve_device_token()
         database = Database(settings.resolve_database_url())
         database.migrate()
+        sweeper = Sweeper(database, settings.clock, settings.resolve_sweep_interval())
+        sweeper.sweep()  # R41: what expired while no instance ran goes before the first request
         settings.workspaces_dir.mkdir(parents=True, exist_ok=True)
         return cls(
             settings=settings,
@@ -52,6 +56,7 @@ class BackendState:
             deliveries=DeliveryCredentials(database, settings),
             workspaces=Workspaces(settings),
             assistant=DefaultAssistant(),
+            sweeper=sweeper,
         )
 
 
