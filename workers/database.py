@@ -61,6 +61,11 @@ def create_database_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+def _is_sqlite_file(url: str) -> bool:
+    parsed = make_url(url)
+    return parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:")
+
+
 def _migrate_sqlite(url: str) -> None:
     engine = create_database_engine(url)
 
@@ -109,10 +114,11 @@ class Database:
         instances starting at once migrate one after the other; the later ones find the
         schema current and change nothing (R42). PostgreSQL: a transaction-scoped
         advisory lock. SQLite: ``BEGIN IMMEDIATE``, its write lock, taken before the
-        first statement (pysqlite would otherwise run the DDL outside any transaction).
+        first statement (pysqlite would otherwise run the DDL outside any transaction);
+        an in-memory database belongs to this process alone and needs no lock.
         """
         with self._write_lock:
-            if self.dialect == "sqlite":
+            if _is_sqlite_file(self.url):
                 _migrate_sqlite(self.url)
                 return
             with self.engine.begin() as connection:
