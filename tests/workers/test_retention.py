@@ -27,6 +27,7 @@ from workers import messages
 from workers.app import create_app
 from workers.database import Database
 from workers.dependencies import BackendState
+from workers.errors import AccessDenied
 from workers.retention import sweep_expired
 from workers.schema import agent_delivery_credentials, key_sessions
 from workers.settings import SWEEP_SECONDS_ENV, Settings
@@ -244,3 +245,16 @@ def test_r42_two_instances_sweeping_at_once_delete_each_row_once(tmp_path: Path)
     finally:
         first.close()
         second.close()
+
+
+def test_r19_a_key_swept_between_check_and_send_is_a_403_not_a_500(backend: Backend) -> None:
+    """The sweep may land after a turn checked its key and before it writes the row."""
+    state = _state(backend.client)
+    key = backend.key()
+    session = state.key_sessions.check(state.account, key)  # the turn's check passes
+    backend.clock.advance(timedelta(minutes=15))
+    state.sweeper.sweep()  # then the key expires and is swept
+    with pytest.raises(AccessDenied) as refused:
+        state.deliveries.record_send(session, "c1", None)
+    assert refused.value.message == messages.KEY_SESSION_EXPIRED
+    assert _counts(state.database) == (0, 0)
