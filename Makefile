@@ -4,11 +4,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test lint bench stress demo clean
+.PHONY: run test test-postgres lint bench stress demo clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,postgres]'
 	touch $(INSTALLED)
 
 run: $(INSTALLED)
@@ -21,8 +21,17 @@ lint: $(INSTALLED)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
+# Under CI=true the PostgreSQL tests are left to test-postgres, which .ci/run runs next;
+# elsewhere they run when AMBIENT_DATABASE_URL names a server, else skip saying why.
 test: lint
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest $(if $(filter true,$(CI)),-m 'not postgres')
+
+# The backend suite and the two-instance test on a throwaway PostgreSQL server.
+test-postgres: $(INSTALLED)
+	scripts/postgres.sh start >/dev/null
+	url="$$(scripts/postgres.sh url)"; \
+	AMBIENT_DATABASE_URL="$$url" QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest tests/workers; \
+	status=$$?; scripts/postgres.sh stop; exit $$status
 
 bench: $(INSTALLED)
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks

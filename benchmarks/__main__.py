@@ -30,6 +30,7 @@ BENCHMARKS: Final = (
     "bench_workers",
     "bench_typing",
     "bench_adversarial",
+    "bench_retention",
 )
 
 

@@ -16,3 +16,6 @@ DATABASE_URL_ENV: Final = "AMBIENT_DATABASE_URL"
 
 DEVICE_TOKEN_FILE: Final = "device-token"
 """The device token's file in the data folder (created 0600 on the backend's first start)."""
+
+SWEEP_SECONDS_ENV: Final = "AMBIENT_SWEEP_SECONDS"
+"""Seconds between the backend's sweeps of expired rows (R41; at most 60)."""

@@ -49,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     arguments = _parser().parse_args(argv)
     if arguments.command == "serve":
+        settings = Settings(data_dir=arguments.data_dir)
         try:
             settings = Settings(
                 data_dir=arguments.data_dir,
@@ -56,6 +57,12 @@ def main(argv: list[str] | None = None) -> int:
                 body_timeout_seconds=arguments.body_timeout,
                 idle_timeout_seconds=arguments.idle_timeout,
             )
+            settings.resolve_sweep_interval()
+        except ValueError as error:  # from the environment: say so, no traceback
+            print(f"workers: {error}", file=sys.stderr)
+            return 2
+        try:
+            serve_forever(settings, arguments.host, arguments.port)
             serve_forever(settings, arguments.host, arguments.port)
         except OSError as error:
             print(

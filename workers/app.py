@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -29,8 +30,14 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        yield
-        state.database.close()
+        sweeping = asyncio.create_task(state.sweeper.run(), name="workers-sweeper")
+        try:
+            yield
+        finally:
+            sweeping.cancel()
+            with suppress(asyncio.CancelledError):
+                await sweeping
+            state.database.close()
 
     app = FastAPI(
         title="Ambient Notes workers",

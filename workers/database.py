@@ -12,11 +12,13 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+MIGRATION_LOCK_ID = 0x616D6269656E74
+"""The PostgreSQL advisory lock key that instances starting together queue on ("ambient")."""
 
 
 def alembic_config(connection: Connection | None = None, url: str | None = None) -> Config:
@@ -59,6 +61,29 @@ def create_database_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+def _is_sqlite_file(url: str) -> bool:
+    parsed = make_url(url)
+    return parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:")
+
+
+def _migrate_sqlite(url: str) -> None:
+    engine = create_database_engine(url)
+
+    def _manual_transactions(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+
+    def _begin_immediate(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    event.listen(engine, "connect", _manual_transactions)
+    event.listen(engine, "begin", _begin_immediate)
+    try:
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "head")
+    finally:
+        engine.dispose()
+
+
 def as_utc(moment: datetime) -> datetime:
     """SQLite hands datetimes back without a zone; every stored time is UTC."""
     if moment.tzinfo is None:
@@ -83,9 +108,25 @@ class Database:
         return self.engine.dialect.name
 
     def migrate(self) -> None:
-        """Bring the schema to the newest revision."""
-        with self._write_lock, self.engine.begin() as connection:
-            command.upgrade(alembic_config(connection), "head")
+        """Bring the schema to the newest revision, safely while other instances do the same.
+
+        All revisions run in one transaction that first takes a database-wide lock, so
+        instances starting at once migrate one after the other; the later ones find the
+        schema current and change nothing (R42). PostgreSQL: a transaction-scoped
+        advisory lock. SQLite: ``BEGIN IMMEDIATE``, its write lock, taken before the
+        first statement (pysqlite would otherwise run the DDL outside any transaction);
+        an in-memory database belongs to this process alone and needs no lock.
+        """
+        with self._write_lock:
+            if _is_sqlite_file(self.url):
+                _migrate_sqlite(self.url)
+                return
+            with self.engine.begin() as connection:
+                if self.dialect == "postgresql":
+                    connection.execute(
+                        text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": MIGRATION_LOCK_ID}
+                    )
+                command.upgrade(alembic_config(connection), "head")
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:

@@ -15,9 +15,12 @@ from typing import Any
 
 from sqlalchemy import Connection, Insert, Table, and_, bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
 
 from bridge.pointer import AmbientPointer
+from workers import messages
 from workers.database import Database, as_utc
+from workers.errors import AccessDenied
 from workers.identity import KeySession
 from workers.schema import agent_delivery_credentials as deliveries
 from workers.settings import Settings
@@ -109,17 +112,22 @@ class DeliveryCredentials:
             "created_at": now,
             **values,
         }
-        with self._database.writing() as connection:
-            if self._upsert is not None:
-                connection.execute(self._upsert, row)
-                return
-            key = and_(
-                deliveries.c.key_session_id == session.id,
-                deliveries.c.conversation == conversation,
-            )
-            changed = connection.execute(update(deliveries).where(key).values(**values))
-            if changed.rowcount == 0:
-                connection.execute(insert(deliveries).values(**row))
+        try:
+            with self._database.writing() as connection:
+                if self._upsert is not None:
+                    connection.execute(self._upsert, row)
+                    return
+                key = and_(
+                    deliveries.c.key_session_id == session.id,
+                    deliveries.c.conversation == conversation,
+                )
+                changed = connection.execute(update(deliveries).where(key).values(**values))
+                if changed.rowcount == 0:
+                    connection.execute(insert(deliveries).values(**row))
+        except IntegrityError as error:
+            # The key session was checked, then expired and was swept (R41) before this
+            # write: its row is gone, so the foreign key refuses; the same 403 as expiry.
+            raise AccessDenied("key_session_expired", messages.KEY_SESSION_EXPIRED) from error
 
     def forget_conversation(self, account: str, conversation: str) -> None:
         """R18: a send without a key session leaves no delivery row for the conversation."""

@@ -17,6 +17,7 @@ from workers.deliveries import DeliveryCredentials
 from workers.documents import Workspaces
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession, KeySessions, account_id, token_matches
+from workers.retention import Sweeper
 from workers.settings import Settings
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -37,12 +38,15 @@ class BackendState:
     deliveries: DeliveryCredentials
     workspaces: Workspaces
     assistant: DefaultAssistant
+    sweeper: Sweeper
 
     @classmethod
     def open(cls, settings: Settings) -> BackendState:
         token = settings.resolve_device_token()
         database = Database(settings.resolve_database_url())
         database.migrate()
+        sweeper = Sweeper(database, settings.clock, settings.resolve_sweep_interval())
+        sweeper.sweep()  # R41: what expired while no instance ran goes before the first request
         settings.workspaces_dir.mkdir(parents=True, exist_ok=True)
         workspaces = Workspaces(settings)
         workspaces.remove_interrupted_saves()  # R43: an interrupted save leaves nothing behind
@@ -55,6 +59,7 @@ class BackendState:
             deliveries=DeliveryCredentials(database, settings),
             workspaces=workspaces,
             assistant=DefaultAssistant(),
+            sweeper=sweeper,
         )
 
 

@@ -9,7 +9,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bridge.environment import DATABASE_URL_ENV, DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE
+from bridge.environment import (
+    DATABASE_URL_ENV,
+    DEVICE_TOKEN_ENV,
+    DEVICE_TOKEN_FILE,
+    SWEEP_SECONDS_ENV,
+)
 
 ACCESS_TTL = timedelta(minutes=15)
 """How long a key session and a delivery row live (R19): one constant for both."""
@@ -20,6 +25,11 @@ BODY_TIMEOUT_SECONDS = 60.0
 """R44: a request's whole body must arrive within this time after the app asks for it."""
 IDLE_TIMEOUT_SECONDS = 5
 """R44: a kept-alive connection with no new request is closed after this time."""
+
+SWEEP_INTERVAL = timedelta(seconds=30)
+"""Time between sweeps of expired rows; with a sweep's own run time, inside R41's minute."""
+LONGEST_SWEEP_INTERVAL = timedelta(seconds=60)
+"""R41: nothing outlives its expiry by more than a minute, so no interval may exceed one."""
 
 DATABASE_FILE = "ambient.db"
 WORKSPACES_FOLDER = "workspaces"
@@ -46,6 +56,7 @@ class Settings:
     header_timeout_seconds: float = HEADER_TIMEOUT_SECONDS
     body_timeout_seconds: float = BODY_TIMEOUT_SECONDS
     idle_timeout_seconds: int = IDLE_TIMEOUT_SECONDS
+    sweep_interval: timedelta | None = None
 
     @property
     def workspaces_dir(self) -> Path:
@@ -63,6 +74,28 @@ class Settings:
             _explicit_or_env(self.database_url, DATABASE_URL_ENV)
             or f"sqlite:///{(self.data_dir / DATABASE_FILE).resolve()}"
         )
+
+    def resolve_sweep_interval(self) -> timedelta:
+        """The explicit interval, else ``AMBIENT_SWEEP_SECONDS``, else 30 s; at most 60 s."""
+        if self.sweep_interval is not None:
+            interval = self.sweep_interval
+        else:
+            configured = _explicit_or_env(None, SWEEP_SECONDS_ENV)
+            interval = SWEEP_INTERVAL if configured is None else _seconds(configured)
+        if not timedelta(0) < interval <= LONGEST_SWEEP_INTERVAL:
+            raise ValueError(
+                f"{SWEEP_SECONDS_ENV} must be more than 0 and at most "
+                f"{LONGEST_SWEEP_INTERVAL.total_seconds():g} seconds."
+            )
+        return interval
+
+
+def _seconds(value: str) -> timedelta:
+    try:
+        return timedelta(seconds=float(value))
+    except (ValueError, OverflowError):
+        message = f"{SWEEP_SECONDS_ENV} must be a number of seconds, not {value!r}."
+        raise ValueError(message) from None
 
 
 def _explicit_or_env(explicit: str | None, variable: str) -> str | None:

@@ -118,6 +118,18 @@ class Backend:
         return body
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _database_per_module() -> Iterator[None]:
+    """Module-scoped fixtures (a backend shared by a module's tests) get a database of their own."""
+    server_url = configured_server_url()
+    if server_url is None:
+        yield
+        return
+    with fresh_server_database(server_url) as url, pytest.MonkeyPatch.context() as patch:
+        patch.setenv(DATABASE_URL_ENV, url)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _database_per_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """With a database server configured, each test (and any backend it starts) gets its own."""

@@ -11,6 +11,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import UniqueConstraint, inspect
 
 from tests.support.database import database_url_for
@@ -99,5 +100,64 @@ def test_migrations_run_from_any_working_directory(tmp_path: Path) -> None:
     try:
         with database.engine.connect() as connection:
             assert MigrationContext.configure(connection).get_current_revision() == "0002"
+    finally:
+        database.close()
+
+
+_MIGRATE_ON_SIGNAL = """
+import sys
+from workers.database import Database
+database = Database(sys.argv[1])
+print("ready", flush=True)
+sys.stdin.readline()
+database.migrate()
+"""
+
+
+@pytest.mark.slow
+def test_r42_eight_instances_starting_at_once_all_migrate(tmp_path: Path) -> None:
+    """Eight processes, imports done, migrate an empty database at the same moment.
+
+    Each takes the database-wide lock first, so one creates the schema and the others
+    find it current; none fails on a half-made ``alembic_version`` (issue: 4 of 8 did).
+    """
+    url = database_url_for(tmp_path)
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", _MIGRATE_ON_SIGNAL, url],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment,
+        )
+        for _ in range(8)
+    ]
+    try:
+        for process in processes:
+            assert process.stdout is not None
+            assert process.stdout.readline() == "ready\n"
+        for process in processes:
+            assert process.stdin is not None
+            process.stdin.write("go\n")
+            process.stdin.flush()
+        failures = [
+            stderr
+            for process in processes
+            for _stdout, stderr in [process.communicate(timeout=120)]
+            if process.returncode != 0
+        ]
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+    assert failures == []
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    database = Database(url)
+    try:
+        with database.engine.connect() as connection:
+            assert MigrationContext.configure(connection).get_current_revision() == head
     finally:
         database.close()

@@ -87,9 +87,9 @@ def _run_turn(
     else:
         try:
             session = state.key_sessions.check(account, key)
+            state.deliveries.record_send(session, turn.conversation, pointer)
         except AccessDenied as denied:
             raise access_error(denied) from denied
-        state.deliveries.record_send(session, turn.conversation, pointer)
     context = ToolContext(
         session=session,
         conversation=turn.conversation,
