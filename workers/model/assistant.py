@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import openai
 
@@ -55,15 +55,18 @@ class _Answer:
 
 def open_client(base_url: str, api_key: str | None, read_timeout: float) -> openai.OpenAI:
     """An SDK client for the endpoint: no retries, connecting gives up within 10 s."""
-    headers: dict[str, Any] = {} if api_key else {"Authorization": openai.Omit()}
     return openai.OpenAI(
         base_url=base_url,
-        # The SDK insists on a key; without one no Authorization header is sent at all.
+        # The SDK insists on a key; without one, key_headers() leaves Authorization out.
         api_key=api_key or "unused",
-        default_headers=cast(dict[str, str], headers),
         timeout=openai.Timeout(read_timeout, connect=MODEL_CONNECT_TIMEOUT_SECONDS),
         max_retries=0,  # a failure is reported at once (R36); the user retries
     )
+
+
+def key_headers(api_key: str | None) -> dict[str, Any]:
+    """Per-request headers: without a key no Authorization header is sent at all."""
+    return {} if api_key else {"Authorization": openai.Omit()}
 
 
 class ModelAssistant:
@@ -84,6 +87,7 @@ class ModelAssistant:
         self.model: str | None = model
         self._first_tool_choice = first_tool_choice
         self._client = open_client(self.base_url, api_key, read_timeout)
+        self._headers = key_headers(api_key)
 
     @property
     def endpoint(self) -> str:
@@ -141,6 +145,7 @@ class ModelAssistant:
             "messages": history,
             "tools": TOOL_SCHEMAS,
             "tool_choice": choice,
+            "extra_headers": self._headers,
         }
         separator = [PART_SEPARATOR] if separate else []
         try:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from workers.model import failures
-from workers.model.assistant import open_client
+from workers.model.assistant import key_headers, open_client
 from workers.model.prompt import TOOL_SCHEMAS
 
 LISTED: Final = "{endpoint} answers and offers {count} model(s)."
@@ -34,10 +34,11 @@ def verify_endpoint(
     except failures.ModelUnavailable as error:
         return Verification(False, error.message)
     endpoint = failures.endpoint_name(base)
+    headers = key_headers(api_key)
     with open_client(base, api_key, read_timeout) as client:
         models: list[str] = []
         try:
-            models = [str(item.id) for item in client.models.list()]
+            models = [str(item.id) for item in client.models.list(extra_headers=headers)]
         except Exception as error:
             failure = failures.from_sdk(error, base, model or "")
             # Some servers list no models (404); the chat request below still tells.
@@ -57,6 +58,7 @@ def verify_endpoint(
                 "tools": TOOL_SCHEMAS,
                 "tool_choice": "auto",
                 "max_tokens": 16,
+                "extra_headers": headers,
             }
             completion = client.chat.completions.create(**probe, stream=False)
             completion.choices[0].message  # noqa: B018 - a malformed answer raises here
