@@ -12,10 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Generator
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from typing import Any, Final
 
 from fastapi.concurrency import run_in_threadpool
+from starlette.types import Message
 
 from workers import jsontext
 from workers.assistants import Cancellation
@@ -44,11 +45,22 @@ def sse_json(event: str, value: Any) -> bytes:
 
 
 async def relay(
-    produce: Callable[[], Generator[bytes, None, None]], cancellation: Cancellation
+    produce: Callable[[], Generator[bytes, None, None]],
+    cancellation: Cancellation,
+    disconnected: Callable[[], Awaitable[None]],
 ) -> AsyncIterator[bytes]:
-    """The pieces ``produce()`` makes on a worker thread, in order, as they come."""
+    """The pieces ``produce()`` makes on a worker thread, in order, as they come.
+
+    ``disconnected()`` returns when the client goes away: the response may be
+    waiting on the model with nothing to send, so a failed write would come too late.
+    """
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[object] = asyncio.Queue()
+
+    async def watch() -> None:
+        await disconnected()
+        cancellation.cancel()
+        queue.put_nowait(_END)
 
     def put(item: object) -> None:
         with contextlib.suppress(RuntimeError):  # the loop has closed: nobody listens
@@ -67,6 +79,7 @@ async def relay(
     worker = asyncio.ensure_future(run_in_threadpool(pump))
     _running.add(worker)
     worker.add_done_callback(_finished)
+    watcher = asyncio.ensure_future(watch())
     try:
         while True:
             item = await queue.get()
@@ -75,7 +88,14 @@ async def relay(
             assert isinstance(item, bytes)
             yield item
     finally:
+        watcher.cancel()
         cancellation.cancel()
+
+
+async def until_disconnected(receive: Callable[[], Awaitable[Message]]) -> None:
+    """Wait for the ASGI ``http.disconnect`` (the body has been read already)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def _finished(worker: asyncio.Future[None]) -> None:

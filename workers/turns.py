@@ -89,6 +89,8 @@ def turn_events(
         cancellation=cancellation,
     )
     for event in assistant.run(request):
+        if cancellation.cancelled:
+            return  # a stopped turn is not kept: the app keeps the message for a retry
         if isinstance(event, Done) and turn.session is not None:
             state.conversations.record_turn(
                 turn.account,

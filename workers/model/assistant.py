@@ -10,6 +10,7 @@ invalid arguments and unknown tool names get a refusing tool result, and
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -182,7 +183,7 @@ class ModelAssistant:
         self, request: dict[str, Any], turn: TurnInput, separator: list[str]
     ) -> Generator[TurnEvent, None, _Answer | None]:
         stream = self._client.chat.completions.create(**request, stream=True)
-        forget = turn.cancellation.on_cancel(stream.close)
+        forget = turn.cancellation.on_cancel(lambda: _abort(stream))
         answer = _Answer()
         by_index: dict[int, _RequestedCall] = {}
         try:
@@ -208,6 +209,8 @@ class ModelAssistant:
         finally:
             forget()
             stream.close()
+        if turn.cancellation.cancelled:
+            return None  # a cut-off answer is not an answer
         answer.calls = [by_index[index] for index in sorted(by_index)]
         return answer
 
@@ -224,6 +227,22 @@ class ModelAssistant:
             raise failures.ModelUnavailable(
                 failures.NO_TOOLS.format(model=self.model, endpoint=self.endpoint)
             )
+
+
+def _abort(stream: Any) -> None:
+    """Wake the worker blocked reading the model's answer, from another thread (R35).
+
+    Shutting the socket down interrupts a blocked read and tells the server at once;
+    closing the response from another thread would do neither. The reader then sees
+    the turn cancelled and closes the stream itself.
+    """
+    try:
+        network = stream.response.extensions.get("network_stream")
+        sock = network.get_extra_info("socket") if network is not None else None
+        if sock is not None:
+            sock.shutdown(socket.SHUT_RDWR)
+    except (AttributeError, OSError):
+        pass  # already closed: nothing left to wake
 
 
 def _assistant_message(answer: _Answer) -> dict[str, Any]:

@@ -39,7 +39,15 @@ from workers.dependencies import (
 )
 from workers.errors import AccessDenied, ApiError, envelope
 from workers.model.failures import ModelUnavailable
-from workers.streaming import HEADERS, MEDIA_TYPE, relay, sse, sse_json, wants_stream
+from workers.streaming import (
+    HEADERS,
+    MEDIA_TYPE,
+    relay,
+    sse,
+    sse_json,
+    until_disconnected,
+    wants_stream,
+)
 from workers.turns import (
     assistant_label,
     prepare_turn,
@@ -157,6 +165,7 @@ async def post_turn(request: Request, state: State, account: Account) -> Respons
         pieces = relay(
             lambda: _stream(state, account, key, turn, pointer, ambient, cancellation),
             cancellation,
+            lambda: until_disconnected(request.receive),
         )
         return StreamingResponse(pieces, media_type=MEDIA_TYPE, headers=HEADERS)
     body = await run_in_threadpool(_answer, state, account, key, turn, pointer, ambient)
