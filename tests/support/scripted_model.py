@@ -52,6 +52,8 @@ def error(status: int, message: str = "scripted failure") -> Reply:
 
 @dataclass
 class Recorded:
+    """One request the server received; header names in lower case."""
+
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
@@ -182,7 +184,11 @@ class ScriptedModel:
         except ValueError:
             body = {}
         with self._lock:
-            self.requests.append(Recorded(handler.path, dict(handler.headers.items()), body, raw))
+            self.requests.append(
+                Recorded(
+                    handler.path, {k.lower(): v for k, v in handler.headers.items()}, body, raw
+                )
+            )
         return body if isinstance(body, dict) else {}
 
 
