@@ -35,6 +35,8 @@ class Reply:
     stall: bool = False  # wait, sending nothing, until the server is released or closed
     stall_after_first_piece: bool = False
     first_piece_delay: float = 0.0  # seconds before the first piece (a model's prefill)
+    empty_stream: bool = False  # a streamed request is answered 200 and closed at once
+    repeat_tool_name: bool = False  # every tool-call piece repeats id and name (llama.cpp)
 
 
 def text(content: str | None, **changes: Any) -> Reply:
@@ -135,6 +137,8 @@ class ScriptedModel:
                     return
                 if reply.body is not None:
                     self._send(reply.status, reply.body, reply.content_type)
+                elif body.get("stream") and reply.empty_stream:
+                    self._stream(Reply(), pieces=0)
                 elif body.get("stream"):
                     self._stream(reply)
                 else:
@@ -147,7 +151,7 @@ class ScriptedModel:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def _stream(self, reply: Reply) -> None:
+            def _stream(self, reply: Reply, pieces: int | None = None) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
@@ -155,6 +159,8 @@ class ScriptedModel:
                 self.close_connection = True
                 if reply.first_piece_delay:
                     time.sleep(reply.first_piece_delay)
+                if pieces == 0:
+                    return  # closed before the first piece, without [DONE]
                 try:
                     for index, chunk in enumerate(_chunks(reply)):
                         self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
@@ -249,9 +255,11 @@ def _chunks(reply: Reply) -> Iterator[dict[str, Any]]:
                 ]
             }
         )
-        yield _chunk(
-            {"tool_calls": [{"index": index, "function": {"arguments": arguments[half:]}}]}
-        )
+        rest: dict[str, Any] = {"index": index, "function": {"arguments": arguments[half:]}}
+        if reply.repeat_tool_name:
+            rest["id"] = f"call_{index}"
+            rest["function"]["name"] = name
+        yield _chunk({"tool_calls": [rest]})
     yield _chunk({}, "tool_calls" if reply.tool_calls else "stop")
 
 

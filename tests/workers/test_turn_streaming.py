@@ -164,3 +164,36 @@ def test_r35_bridge_stream_yields_tool_delta_and_done(
     assert events[-1].reply.assistant_model == MODEL_ID
     assert "".join(e.text for e in events if isinstance(e, DeltaEvent)) == "You have three notes."
     assert not any(isinstance(e, ErrorEvent) for e in events)
+
+
+def test_r35_an_endpoint_that_cannot_stream_with_tools_is_asked_plainly(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    """llama-cpp-python's server closes a streamed "auto" request before its first piece."""
+    scripted.then(
+        Reply(empty_stream=True),
+        tool("read_active_note"),
+        text("About alpha."),
+        text("Again."),
+    )
+    key = model_backend.key()
+    events = _stream(model_backend, "summarise this", key)
+    assert [name for name, _ in events] == ["tool", "delta", "done"]
+    assert events[-1][1]["reply"] == "About alpha."
+    assert [r.body["stream"] for r in scripted.chat_requests] == [True, False, False]
+    _stream(model_backend, "and again", key, conversation="s2")
+    assert scripted.chat_requests[-1].body["stream"] is False  # remembered, not re-tried
+
+
+def test_r32_tool_call_pieces_that_repeat_the_name_make_one_call(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(
+        tool("read_document", '{"path": "notes/b.md"}', repeat_tool_name=True),
+        text("Beta."),
+    )
+    events = _stream(model_backend, "read notes/b.md", model_backend.key())
+    tool_event = events[0][1]
+    assert tool_event["name"] == "read_document"
+    assert tool_event["arguments"] == {"path": "notes/b.md"}
+    assert tool_event["result"]["status"] == "ok"

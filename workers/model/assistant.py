@@ -41,6 +41,13 @@ ARGUMENTS_NOT_JSON: Final = "The tool arguments are not valid JSON: send a JSON 
 PART_SEPARATOR: Final = "\n\n"
 
 
+class _NotStreamed:
+    """The endpoint closed a streamed answer before its first piece."""
+
+
+_NOT_STREAMED: Final = _NotStreamed()
+
+
 @dataclass
 class _RequestedCall:
     id: str = ""
@@ -89,6 +96,7 @@ class ModelAssistant:
         self._first_tool_choice = first_tool_choice
         self._client = open_client(self.base_url, api_key, read_timeout)
         self._headers = key_headers(api_key)
+        self._streams_with_tools = True
 
     @property
     def endpoint(self) -> str:
@@ -150,8 +158,14 @@ class ModelAssistant:
         }
         separator = [PART_SEPARATOR] if separate else []
         try:
-            if turn.streaming:
-                return (yield from self._ask_streaming(request, turn, separator))
+            if turn.streaming and self._streams_with_tools:
+                streamed = yield from self._ask_streaming(request, turn, separator)
+                if not isinstance(streamed, _NotStreamed):
+                    return streamed
+                # llama-cpp-python's server refuses a streamed request with tool choice
+                # "auto" by closing the stream before its first piece; this endpoint is
+                # then asked without streaming, and each answer is relayed whole.
+                self._streams_with_tools = False
             return (yield from self._ask_once(request, separator))
         except failures.ModelUnavailable:
             raise
@@ -181,13 +195,15 @@ class ModelAssistant:
 
     def _ask_streaming(
         self, request: dict[str, Any], turn: TurnInput, separator: list[str]
-    ) -> Generator[TurnEvent, None, _Answer | None]:
+    ) -> Generator[TurnEvent, None, _Answer | _NotStreamed | None]:
         stream = self._client.chat.completions.create(**request, stream=True)
         forget = turn.cancellation.on_cancel(lambda: _abort(stream))
         answer = _Answer()
         by_index: dict[int, _RequestedCall] = {}
+        pieces = 0
         try:
             for chunk in stream:
+                pieces += 1
                 if turn.cancellation.cancelled:
                     return None
                 if not chunk.choices:
@@ -204,13 +220,17 @@ class ModelAssistant:
                     call = by_index.setdefault(index, _RequestedCall(id=f"call_{index}"))
                     call.id = piece.id or call.id
                     if piece.function is not None:
-                        call.name += piece.function.name or ""
+                        name = piece.function.name or ""
+                        if name != call.name:  # llama.cpp repeats the whole name each piece
+                            call.name += name
                         call.arguments += piece.function.arguments or ""
         finally:
             forget()
             stream.close()
         if turn.cancellation.cancelled:
             return None  # a cut-off answer is not an answer
+        if pieces == 0:
+            return _NOT_STREAMED
         answer.calls = [by_index[index] for index in sorted(by_index)]
         return answer
 
