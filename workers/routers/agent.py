@@ -7,7 +7,14 @@
   session: nothing stored, the conversation's rows deleted) or ``rejected`` (the
   header was refused; ``reason`` says why; the turn still runs). An unknown or
   expired ``X-Key-Session`` is 403, like the document API: the client opens a new
-  key session and sends again.
+  key session and sends again. The answer also names the assistant: ``"assistant":
+  {"kind": "offline"|"model", "model"}``. A provider failure is 502
+  ``model_unavailable`` (R36), after the delivery row was written.
+- The same with ``Accept: text/event-stream`` (R35) → 200 ``text/event-stream``:
+  ``delta`` ``{"text"}`` pieces in order, a ``tool`` event per tool call, then ``done``
+  with exactly the JSON above, or ``error`` with the error envelope (any failure,
+  403 and 502 included). A client that disconnects stops the turn: no further model
+  call is made and the turn is not kept in the conversation.
 - ``GET /v1/agent/deliveries/{conversation}`` with ``X-Key-Session`` (extension, for QA)
   → 200 ``{"conversation", "workspace", "ambient_path", "ambient_view", "ambient_meta",
   "expiresAt"}`` for the live delivery row; 404 ``no_delivery`` when there is none or it
