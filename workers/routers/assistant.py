@@ -49,7 +49,9 @@ async def get_assistant(state: State, _account: Account) -> JSONResponse:
 async def put_assistant(request: Request, state: State, _account: Account) -> JSONResponse:
     body = await read_json_model(request, AssistantRequest)
     try:
-        assistant = make_assistant(state.settings, body.baseUrl, body.model, body.apiKey)
+        assistant = await run_in_threadpool(
+            make_assistant, state.settings, body.baseUrl, body.model, body.apiKey
+        )
     except AssistantChoiceError as error:
         raise ApiError(400, "invalid_assistant", str(error)) from error
     await run_in_threadpool(state.assistants.replace, assistant)
