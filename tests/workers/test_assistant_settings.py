@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -129,3 +132,17 @@ def test_r30_serve_flags_choose_the_model_assistant(
     with start_backend_process(tmp_path, extra_args=flags) as running:
         response = requests.get(f"{running.url}/v1/assistant", headers=running.auth, timeout=10)
     assert response.json() == {"kind": "model", "model": MODEL_ID, "baseUrl": scripted.url}
+
+
+def test_r30_serve_refuses_an_endpoint_without_a_model(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "workers", "serve", "--data-dir", str(tmp_path)]
+    finished = subprocess.run(
+        [*command, "--model-base-url", "http://127.0.0.1:8080/v1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if not k.startswith("AMBIENT_MODEL")},
+    )
+    assert finished.returncode == 2
+    assert "needs both an endpoint URL and a model name" in finished.stderr
+    assert "Traceback" not in finished.stderr
