@@ -215,3 +215,16 @@ def test_r36_delivery_row_is_written_before_the_model_is_called(
     delivery = model_backend.delivery(key)
     assert delivery is not None
     assert delivery["ambient_path"] == NOTE
+
+
+def test_r31_without_a_note_or_a_workspace_the_model_is_told_so(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(text("Which note?"), text("Open a workspace."))
+    model_backend.turn("summarise this", key=model_backend.key())  # no pointer header
+    no_note = scripted.chat_requests[0].body["messages"][0]["content"]
+    assert "No note is open" in no_note
+    assert "notes/" not in no_note.split("No note is open")[0]
+    model_backend.turn("summarise this", key=None, conversation="c2")
+    no_workspace = scripted.chat_requests[1].body["messages"][0]["content"]
+    assert "No workspace is open" in no_workspace
