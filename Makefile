@@ -4,12 +4,22 @@ VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test test-postgres lint bench stress demo clean
+MODEL_INSTALLED := $(VENV)/.model-installed
+MODEL_SERVER := $(PY) scripts/model_server.py run --log out/model-server.log --
+
+.PHONY: run test test-postgres test-model run-model lint bench stress demo clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,postgres]'
 	touch $(INSTALLED)
+
+# llama-cpp-python has no binary wheel: pip builds it once (about 11 minutes on 2 cores)
+# and reuses the built wheel from its cache afterwards. Portable: no -march=native.
+$(MODEL_INSTALLED): $(INSTALLED)
+	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PY) -m pip install --quiet --disable-pip-version-check \
+		-e '.[dev,postgres,model-server]'
+	touch $(MODEL_INSTALLED)
 
 run: $(INSTALLED)
 	$(PY) -m app.system_packages
@@ -32,6 +42,16 @@ test-postgres: $(INSTALLED)
 	url="$$(scripts/postgres.sh url)"; \
 	AMBIENT_DATABASE_URL="$$url" QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest tests/workers; \
 	status=$$?; scripts/postgres.sh stop; exit $$status
+
+# The model-assistant tests against a real model server on loopback; a missing server fails.
+test-model: lint $(MODEL_INSTALLED)
+	QT_QPA_PLATFORM=offscreen AMBIENT_TEST_MODEL_REQUIRED=1 $(MODEL_SERVER) \
+		$(VENV)/bin/pytest -m model tests/model
+
+# The app with the bundled small model answering: the pointer, the tool call, the stream.
+run-model: $(MODEL_INSTALLED)
+	$(PY) -m app.system_packages
+	$(MODEL_SERVER) $(PY) -m app --model-base-url '{base_url}' --model '{model}'
 
 bench: $(INSTALLED)
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks

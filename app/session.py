@@ -116,7 +116,10 @@ class AppSession:
             if demo:
                 install_demo_workspace(settings.workspaces_dir)
             server = EmbeddedServer(settings)
-            backend_url = server.start()
+            try:
+                backend_url = server.start()
+            except ValueError as error:  # settings naming no usable assistant: plain words
+                raise SessionError(str(error)) from error
             token = server.device_token
         else:
             token = _remote_token(data_dir)

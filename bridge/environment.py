@@ -19,3 +19,12 @@ DEVICE_TOKEN_FILE: Final = "device-token"
 
 SWEEP_SECONDS_ENV: Final = "AMBIENT_SWEEP_SECONDS"
 """Seconds between the backend's sweeps of expired rows (R41; at most 60)."""
+
+MODEL_BASE_URL_ENV: Final = "AMBIENT_MODEL_BASE_URL"
+"""An OpenAI-compatible endpoint: with ``AMBIENT_MODEL``, the model assistant (contract 7)."""
+
+MODEL_ENV: Final = "AMBIENT_MODEL"
+"""The model id at that endpoint."""
+
+MODEL_API_KEY_ENV: Final = "AMBIENT_MODEL_API_KEY"
+"""Sent as ``Authorization: Bearer``; never a command-line flag, never logged or returned."""

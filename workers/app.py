@@ -18,7 +18,15 @@ from workers import messages
 from workers.connections import RequestLimits
 from workers.dependencies import BackendState, describe_validation
 from workers.errors import ApiError, envelope
-from workers.routers import agent, documents, key_sessions, system, workspaces
+from workers.routers import (
+    agent,
+    assistant,
+    conversations,
+    documents,
+    key_sessions,
+    system,
+    workspaces,
+)
 from workers.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -37,6 +45,7 @@ def create_app(settings: Settings) -> FastAPI:
             sweeping.cancel()
             with suppress(asyncio.CancelledError):
                 await sweeping
+            state.assistants.close()
             state.database.close()
 
     app = FastAPI(
@@ -47,13 +56,16 @@ def create_app(settings: Settings) -> FastAPI:
         openapi_url=None,
     )
     app.state.backend = state
-    for router in (
+    routers = (
         system.router,
         workspaces.router,
         key_sessions.router,
         documents.router,
         agent.router,
-    ):
+        conversations.router,
+        assistant.router,
+    )
+    for router in routers:
         app.include_router(router)
     app.add_middleware(RequestLimits, body_timeout=settings.body_timeout_seconds)
     _install_error_envelopes(app)

@@ -11,7 +11,8 @@ from pydantic import BaseModel, ValidationError
 from bridge.headers import KEY_SESSION_HEADER
 from bridge.paths import WORKSPACE_ID_INVALID, is_workspace_id
 from workers import jsontext, messages
-from workers.assistant import DefaultAssistant
+from workers.assistants import AssistantHolder
+from workers.conversations import Conversations
 from workers.database import Database
 from workers.deliveries import DeliveryCredentials
 from workers.documents import Workspaces
@@ -37,11 +38,16 @@ class BackendState:
     key_sessions: KeySessions
     deliveries: DeliveryCredentials
     workspaces: Workspaces
-    assistant: DefaultAssistant
+    assistants: AssistantHolder
+    conversations: Conversations
     sweeper: Sweeper
 
     @classmethod
     def open(cls, settings: Settings) -> BackendState:
+        """Raises AssistantChoiceError (plain language) for incomplete model settings."""
+        from workers.model.choose import assistant_from_settings
+
+        assistant = assistant_from_settings(settings)
         token = settings.resolve_device_token()
         database = Database(settings.resolve_database_url())
         database.migrate()
@@ -58,7 +64,8 @@ class BackendState:
             key_sessions=KeySessions(database, settings),
             deliveries=DeliveryCredentials(database, settings),
             workspaces=workspaces,
-            assistant=DefaultAssistant(),
+            assistants=AssistantHolder(assistant),
+            conversations=Conversations(database, settings),
             sweeper=sweeper,
         )
 

@@ -13,6 +13,9 @@ from bridge.environment import (
     DATABASE_URL_ENV,
     DEVICE_TOKEN_ENV,
     DEVICE_TOKEN_FILE,
+    MODEL_API_KEY_ENV,
+    MODEL_BASE_URL_ENV,
+    MODEL_ENV,
     SWEEP_SECONDS_ENV,
 )
 
@@ -30,6 +33,11 @@ SWEEP_INTERVAL = timedelta(seconds=30)
 """Time between sweeps of expired rows; with a sweep's own run time, inside R41's minute."""
 LONGEST_SWEEP_INTERVAL = timedelta(seconds=60)
 """R41: nothing outlives its expiry by more than a minute, so no interval may exceed one."""
+
+MODEL_CONNECT_TIMEOUT_SECONDS = 10.0
+"""Contract 7: connecting to the model endpoint gives up within 10 s."""
+MODEL_READ_TIMEOUT_SECONDS = 120.0
+"""Between two pieces of a model's answer; small local models on a CPU can be slow."""
 
 DATABASE_FILE = "ambient.db"
 WORKSPACES_FOLDER = "workspaces"
@@ -57,6 +65,14 @@ class Settings:
     body_timeout_seconds: float = BODY_TIMEOUT_SECONDS
     idle_timeout_seconds: int = IDLE_TIMEOUT_SECONDS
     sweep_interval: timedelta | None = None
+    # The model assistant (contract 7); without a base URL and a model, the offline one.
+    model_base_url: str | None = None
+    model: str | None = None
+    model_api_key: str | None = field(default=None, repr=False)
+    model_read_timeout_seconds: float = MODEL_READ_TIMEOUT_SECONDS
+    # Tests against a real small model force the first tool for determinism (contract 9);
+    # the product always lets the model choose.
+    model_first_tool_choice: str = "auto"
 
     @property
     def workspaces_dir(self) -> Path:
@@ -88,6 +104,14 @@ class Settings:
                 f"{LONGEST_SWEEP_INTERVAL.total_seconds():g} seconds."
             )
         return interval
+
+    def resolve_model_endpoint(self) -> tuple[str | None, str | None, str | None]:
+        """Base URL, model id and API key: each explicit, else from the environment."""
+        return (
+            _explicit_or_env(self.model_base_url, MODEL_BASE_URL_ENV),
+            _explicit_or_env(self.model, MODEL_ENV),
+            _explicit_or_env(self.model_api_key, MODEL_API_KEY_ENV),
+        )
 
 
 def _seconds(value: str) -> timedelta:

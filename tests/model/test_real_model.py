@@ -1,0 +1,160 @@
+"""The model assistant end to end against a real local model server (contract 9, R30–R36).
+
+A model this small has poor judgement, so these tests assert the protocol and the
+privacy rules, not its answers. Where a tool call must happen, the first model call
+forces ``read_active_note`` (a settings knob for tests; the product sends "auto").
+Every request the backend sends passes a recording proxy, so the tests see exactly
+what the model was told.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bridge.agent import DeltaEvent, DoneEvent, ErrorEvent, ToolEvent
+from bridge.client import BackendClient
+from bridge.pointer import encode_header, fingerprint
+from tests.support.backend import make_workspace
+from tests.support.pointers import make_pointer
+from tests.support.recording_proxy import RecordingProxy, recording_proxy
+from workers.server import EmbeddedServer
+from workers.settings import Settings
+
+pytestmark = pytest.mark.model
+
+TOKEN = "model-test-token"
+WORKSPACE = "demo"
+NOTE = "notes/plan.md"
+NOTE_TEXT = (
+    "# Launch plan\n"
+    "The zebra-orchid launch moves to Thursday after the venue call.\n"
+    "- [ ] book the quartz room\n"
+    "- [x] send invitations\n"
+)
+SECRET_LINES = [line for line in NOTE_TEXT.splitlines() if len(line) > 12]
+
+
+def _header() -> str:
+    size, digest = fingerprint(NOTE_TEXT)
+    header = encode_header(make_pointer(NOTE, bytes=size, sha256=digest, selection=None))
+    assert header is not None
+    return header
+
+
+@pytest.fixture
+def proxy(model_server: tuple[str, str]) -> Iterator[RecordingProxy]:
+    with recording_proxy(model_server[0]) as running:
+        yield running
+
+
+def _backend(tmp_path: Path, proxy: RecordingProxy, model: str, first_tool: str) -> EmbeddedServer:
+    make_workspace(tmp_path, WORKSPACE, {NOTE: NOTE_TEXT, "notes/other.md": "# Other\n"})
+    settings = Settings(
+        data_dir=tmp_path,
+        device_token=TOKEN,
+        model_base_url=proxy.url,
+        model=model,
+        model_first_tool_choice=first_tool,
+    )
+    return EmbeddedServer(settings)
+
+
+@pytest.fixture
+def forced(
+    tmp_path: Path, proxy: RecordingProxy, model_server: tuple[str, str]
+) -> Iterator[EmbeddedServer]:
+    with _backend(tmp_path, proxy, model_server[1], "read_active_note") as server:
+        yield server
+
+
+@pytest.fixture
+def product(
+    tmp_path: Path, proxy: RecordingProxy, model_server: tuple[str, str]
+) -> Iterator[EmbeddedServer]:
+    with _backend(tmp_path, proxy, model_server[1], "auto") as server:
+        yield server
+
+
+def _requests(proxy: RecordingProxy) -> list[dict[str, object]]:
+    return [json.loads(body) for body in proxy.recorded() if body]
+
+
+def test_r31_r32_a_real_read_active_note_call_and_no_note_text_before_it(
+    forced: EmbeddedServer, proxy: RecordingProxy
+) -> None:
+    with BackendClient(forced.url, TOKEN, read_timeout=300) as client:
+        session = client.open_key_session(WORKSPACE)
+        reply = client.post_turn("c1", "summarise this", session=session, ambient_header=_header())
+    assert reply.assistant_kind == "model"
+    assert [call.name for call in reply.tool_calls][:1] == ["read_active_note"]
+    first = reply.tool_calls[0]
+    assert first.result["status"] == "ok"
+    assert first.result["text"] == NOTE_TEXT
+    assert isinstance(reply.reply, str) and reply.reply
+    sent = _requests(proxy)
+    first_request = json.dumps(sent[0])
+    assert NOTE in first_request  # R31: the model is told which note is open …
+    for line in SECRET_LINES:  # … and not one line of it
+        assert line not in first_request
+    # The note's text reached the model only inside a role "tool" message.
+    for request in sent[1:]:
+        for message in request["messages"]:  # type: ignore[attr-defined]
+            if any(line in str(message.get("content")) for line in SECRET_LINES):
+                assert message["role"] == "tool"
+            if message["role"] == "assistant" and message.get("tool_calls"):
+                assert message["content"] == ""
+
+
+def test_r35_streamed_deltas_arrive_and_done_matches_them(
+    forced: EmbeddedServer, proxy: RecordingProxy
+) -> None:
+    with BackendClient(forced.url, TOKEN) as client:
+        session = client.open_key_session(WORKSPACE)
+        stream = client.stream_turn(
+            "c2", "summarise this", session=session, ambient_header=_header()
+        )
+        events = list(stream)
+    assert not [e for e in events if isinstance(e, ErrorEvent)], events
+    assert isinstance(events[0], ToolEvent)
+    assert events[0].call.name == "read_active_note"
+    deltas = [e.text for e in events if isinstance(e, DeltaEvent)]
+    assert deltas
+    done = events[-1]
+    assert isinstance(done, DoneEvent)
+    assert done.reply.reply == "".join(deltas)
+    assert _requests(proxy)[0]["stream"] is True
+
+
+def test_r31_an_auto_turn_sends_no_note_text_unless_a_tool_reads_it(
+    product: EmbeddedServer, proxy: RecordingProxy
+) -> None:
+    with BackendClient(product.url, TOKEN) as client:
+        session = client.open_key_session(WORKSPACE)
+        events = list(client.stream_turn("c3", "hello", session=session, ambient_header=_header()))
+        history = client.get_conversation(session, "c3")
+    done = events[-1]
+    assert isinstance(done, DoneEvent), events
+    assert done.reply.assistant_model is not None
+    sent = _requests(proxy)
+    assert sent[0]["tool_choice"] == "auto"
+    for request in sent:
+        for message in request["messages"]:  # type: ignore[attr-defined]
+            if message["role"] != "tool":
+                assert not any(line in str(message.get("content")) for line in SECRET_LINES)
+    # R34: the turn is kept, without any tool result.
+    assert [m.role for m in history] == ["user", "assistant"]
+    if not done.reply.tool_calls:  # nothing was read, so nothing of the note can be kept
+        assert not any(line in history[1].text for line in SECRET_LINES)
+
+
+def test_r37_verify_accepts_the_real_server(
+    product: EmbeddedServer, model_server: tuple[str, str]
+) -> None:
+    with BackendClient(product.url, TOKEN) as client:
+        result = client.verify_assistant(model_server[0], model_server[1], None)
+    assert result.ok, result.message
+    assert model_server[1] in result.models
