@@ -31,6 +31,7 @@ BENCHMARKS: Final = (
     "bench_typing",
     "bench_adversarial",
     "bench_retention",
+    "bench_model",
 )
 
 

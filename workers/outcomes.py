@@ -28,3 +28,5 @@ class ToolCall:
 class TurnOutcome:
     reply: str
     tool_calls: list[ToolCall] = field(default_factory=list)
+    kept: bool = True
+    """False for the QA hook: its reply is a tool result, which no conversation keeps (R34)."""

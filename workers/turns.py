@@ -92,7 +92,7 @@ def turn_events(
     for event in assistant.run(request):
         if cancellation.cancelled:
             return  # a stopped turn is not kept: the app keeps the message for a retry
-        if isinstance(event, Done) and turn.session is not None:
+        if isinstance(event, Done) and turn.session is not None and event.outcome.kept:
             state.conversations.record_turn(
                 turn.account,
                 turn.session.workspace,

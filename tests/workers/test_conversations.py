@@ -39,18 +39,29 @@ def _messages(backend: Backend, key: str, conversation: str = "c1") -> list[dict
 def test_r34_messages_replies_and_tool_names_are_kept_never_results(backend: Backend) -> None:
     key = backend.key()
     _turn(backend, key, "summarise this")
-    _turn(backend, key, '/tool read_document {"path": "notes/b.md"}')
+    _turn(backend, key, "compare this with notes/b.md")
     messages = _messages(backend, key)
     assert [m["role"] for m in messages] == ["user", "assistant", "user", "assistant"]
     assert messages[0]["text"] == "summarise this"
     assert messages[1]["toolCalls"] == [{"name": "read_active_note", "arguments": {}}]
     assert messages[3]["toolCalls"] == [
-        {"name": "read_document", "arguments": {"path": "notes/b.md"}}
+        {"name": "read_active_note", "arguments": {}},
+        {"name": "read_document", "arguments": {"path": "notes/b.md"}},
     ]
     assert all(set(m) == {"role", "text", "at", "toolCalls"} for m in messages)
     calls = messages[1]["toolCalls"]
     assert isinstance(calls, list)
     assert all("result" not in call for call in calls)
+
+
+def test_r34_the_qa_hook_is_not_kept_since_its_reply_is_a_tool_result(backend: Backend) -> None:
+    key = backend.key()
+    _turn(backend, key, "hello")
+    _turn(backend, key, '/tool read_document {"path": "notes/b.md"}')
+    messages = _messages(backend, key)
+    assert [m["text"] for m in messages if m["role"] == "user"] == ["hello"]
+    kept = " ".join(str(m["text"]) for m in messages)
+    assert NOTES["notes/b.md"].strip() not in kept and '"status"' not in kept
 
 
 def test_r34_no_tool_result_reaches_the_database(

@@ -169,7 +169,7 @@ def tool_command(context: ToolContext, rest: str) -> TurnOutcome:
         )
     if not isinstance(arguments, dict):
         return TurnOutcome(messages.ARGUMENTS_NOT_OBJECT)
-    outcome = TurnOutcome("")
+    outcome = TurnOutcome("", kept=False)
     _call(outcome, context, name, arguments)
     outcome.reply = outcome.tool_calls[0].result_json().decode("utf-8")
     return outcome
