@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -35,6 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="where the embedded backend keeps its data (default: the user data folder)",
     )
     parser.add_argument(
+        "--model-base-url",
+        metavar="URL",
+        help="the embedded backend answers with the model at this OpenAI-compatible endpoint",
+    )
+    parser.add_argument("--model", metavar="NAME", help="the model id at --model-base-url")
+    parser.add_argument(
         "--quit-after",
         type=float,
         metavar="SECONDS",
@@ -57,6 +64,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.main_window import MainWindow
     from app.session import AppSession, SessionError
     from app.shutdown import close_on_signal
+    from workers.model.choose import AssistantChoiceError
+    from workers.settings import MODEL_BASE_URL_ENV, MODEL_ENV
+
+    # The same as AMBIENT_MODEL_BASE_URL / AMBIENT_MODEL (contract 7): the embedded
+    # backend reads them when it starts.
+    if args.model_base_url is not None:
+        os.environ[MODEL_BASE_URL_ENV] = args.model_base_url
+    if args.model is not None:
+        os.environ[MODEL_ENV] = args.model
 
     application = QApplication.instance() or QApplication(sys.argv[:1])
     application.setApplicationName("Ambient Notes")
@@ -71,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             data_dir=args.data_dir,
             workspace=workspace_name,
         )
-    except (SessionError, BackendError, OSError) as error:
+    except (SessionError, BackendError, OSError, AssistantChoiceError) as error:
         print(f"Ambient Notes could not start: {error}", file=sys.stderr)
         return 1
     try:

@@ -17,6 +17,19 @@ import requests
 from requests.adapters import HTTPAdapter
 
 from bridge import errors
+from bridge.agent import (
+    AssistantInfo,
+    ConversationInfo,
+    ConversationMessage,
+    TurnStream,
+    Verification,
+    conversations_from_json,
+    messages_from_json,
+    not_understood,
+    turn_reply,
+)
+from bridge.agent import ToolCall as ToolCall  # part of this module's API
+from bridge.agent import TurnReply as TurnReply
 from bridge.documents import DocumentInfo as DocumentInfo  # part of this module's API
 from bridge.errors import (
     AccessRefused,
@@ -30,6 +43,8 @@ from bridge.pointer import HEADER_NAME
 
 KEY_SESSION_HEADER = "X-Key-Session"
 HEALTH_TIMEOUT_SECONDS = 2.0
+MODEL_READ_TIMEOUT_SECONDS = 180.0
+"""Streamed turns and Verify wait on a model: longer than the backend's own 120 s limit."""
 
 _BAD_ADDRESS = (
     requests.exceptions.InvalidURL,
@@ -46,26 +61,6 @@ class KeySession:
     key: str = field(repr=False)
     workspace: str
     expires_at: datetime
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    """One tool the assistant called during a turn, with its JSON result."""
-
-    name: str
-    arguments: dict[str, Any]
-    result: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class TurnReply:
-    """The backend's answer to a turn; ``raw`` is the whole JSON for details views."""
-
-    reply: str
-    tool_calls: list[ToolCall]
-    ambient_status: str
-    ambient_reason: str | None
-    raw: dict[str, Any]
 
 
 class BackendClient:
@@ -144,7 +139,7 @@ class BackendClient:
                 expires_at=datetime.fromisoformat(str(body["expiresAt"])),
             )
         except (KeyError, TypeError, ValueError) as error:
-            raise _not_understood() from error
+            raise not_understood() from error
 
     # -- documents (R16: the only way note text moves) ------------------------
 
@@ -161,7 +156,7 @@ class BackendClient:
         try:
             return [DocumentInfo.from_json(item) for item in body["documents"]]
         except (KeyError, TypeError, ValueError) as error:
-            raise _not_understood() from error
+            raise not_understood() from error
 
     def get_document(self, session: KeySession, path: str) -> str:
         """The saved UTF-8 text of ``path``."""
@@ -169,7 +164,7 @@ class BackendClient:
         try:
             return response.content.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise _not_understood() from error
+            raise not_understood() from error
 
     def put_document(self, session: KeySession, path: str, text: str) -> DocumentInfo:
         """Save ``text`` as ``path`` (atomically on the backend); ``modified_at`` may be ""."""
@@ -190,7 +185,7 @@ class BackendClient:
         try:
             return DocumentInfo.from_json(body)
         except (KeyError, TypeError, ValueError) as error:
-            raise _not_understood() from error
+            raise not_understood() from error
 
     # -- agent turns ----------------------------------------------------------
 
@@ -212,7 +207,71 @@ class BackendClient:
             headers=headers,
             unreachable=errors.UNREACHABLE_MESSAGE,
         )
-        return _turn_reply(self._json(response))
+        return turn_reply(self._json(response))
+
+    def stream_turn(
+        self,
+        conversation: str,
+        message: str,
+        *,
+        session: KeySession | None,
+        ambient_header: str | None,
+    ) -> TurnStream:
+        """Send one turn asking for a stream (R35); iterate the result on a worker thread.
+
+        Failures before the stream starts raise :class:`BackendError`; later ones
+        arrive as an ``ErrorEvent``. ``TurnStream.cancel()`` stops the turn.
+        """
+        headers = {"Accept": "text/event-stream"}
+        if ambient_header is not None:
+            headers[HEADER_NAME] = ambient_header
+        response = self._call(
+            "POST",
+            "/v1/agent/turns",
+            session=session,
+            json={"conversation": conversation, "message": message},
+            headers=headers,
+            unreachable=errors.UNREACHABLE_MESSAGE,
+            stream=True,
+            read_timeout=MODEL_READ_TIMEOUT_SECONDS,
+        )
+        return TurnStream(response)
+
+    def list_conversations(self, session: KeySession) -> list[ConversationInfo]:
+        """The workspace's kept conversations, the most recently used first (R34)."""
+        response = self._call("GET", "/v1/agent/conversations", session=session)
+        return conversations_from_json(self._json(response))
+
+    def get_conversation(self, session: KeySession, conversation: str) -> list[ConversationMessage]:
+        """A conversation's messages, oldest first; empty when there is none."""
+        response = self._call("GET", _conversation_url(conversation), session=session)
+        return messages_from_json(self._json(response))
+
+    def clear_conversation(self, session: KeySession, conversation: str) -> None:
+        self._call("DELETE", _conversation_url(conversation), session=session, expect=(204,))
+
+    # -- the assistant (contract 7, R37) ---------------------------------------------
+
+    def assistant(self) -> AssistantInfo:
+        """Which assistant answers now."""
+        return AssistantInfo.from_json(self._json(self._call("GET", "/v1/assistant")))
+
+    def set_assistant(
+        self, base_url: str | None, model: str | None, api_key: str | None
+    ) -> AssistantInfo:
+        """Switch the backend's assistant; both None: the offline assistant."""
+        body = {"baseUrl": base_url, "model": model, "apiKey": api_key}
+        return AssistantInfo.from_json(self._json(self._call("PUT", "/v1/assistant", json=body)))
+
+    def verify_assistant(
+        self, base_url: str, model: str | None, api_key: str | None
+    ) -> Verification:
+        """Check an endpoint before saving it: its models and a request with the tools."""
+        body = {"baseUrl": base_url, "model": model, "apiKey": api_key}
+        response = self._call(
+            "POST", "/v1/assistant/verify", json=body, read_timeout=MODEL_READ_TIMEOUT_SECONDS
+        )
+        return Verification.from_json(self._json(response))
 
     def get_delivery(self, session: KeySession, conversation: str) -> dict[str, Any] | None:
         """The stored ambient columns of the live delivery row, or None when there is none."""
@@ -237,6 +296,7 @@ class BackendClient:
         expect: tuple[int, ...] = (200,),
         unreachable: str = errors.UNREACHABLE_DOCUMENT_MESSAGE,
         headers: dict[str, str] | None = None,
+        read_timeout: float | None = None,
         **kwargs: Any,
     ) -> requests.Response:
         all_headers = dict(headers or {})
@@ -247,7 +307,7 @@ class BackendClient:
                 method,
                 self.base_url + path,
                 headers=all_headers,
-                timeout=self._timeout,
+                timeout=self._timeout if read_timeout is None else (self._timeout[0], read_timeout),
                 allow_redirects=False,
                 **kwargs,
             )
@@ -271,9 +331,9 @@ class BackendClient:
         try:
             body = response.json()
         except ValueError as error:
-            raise _not_understood(response.status_code) from error
+            raise not_understood(response.status_code) from error
         if not isinstance(body, dict):
-            raise _not_understood(response.status_code)
+            raise not_understood(response.status_code)
         return body
 
 
@@ -295,27 +355,8 @@ def _document_url(workspace: str, path: str) -> str:
     return f"{_workspace_url(workspace)}/documents/{segments}"
 
 
-def _turn_reply(body: dict[str, Any]) -> TurnReply:
-    try:
-        ambient = body.get("ambient") or {}
-        calls = [
-            ToolCall(
-                name=str(call["name"]),
-                arguments=dict(call.get("arguments") or {}),
-                result=dict(call.get("result") or {}),
-            )
-            for call in body.get("toolCalls") or []
-        ]
-        reason = ambient.get("reason")
-        return TurnReply(
-            reply=str(body["reply"]),
-            tool_calls=calls,
-            ambient_status=str(ambient.get("status", "absent")),
-            ambient_reason=None if reason is None else str(reason),
-            raw=body,
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise _not_understood() from error
+def _conversation_url(conversation: str) -> str:
+    return f"/v1/agent/conversations/{quote(conversation, safe='')}"
 
 
 def _envelope(response: requests.Response) -> tuple[str | None, str | None]:
@@ -345,7 +386,3 @@ def _error_for(response: requests.Response) -> BackendError:
     if status >= 500:
         return BackendError(message or errors.SERVER_FAILED_MESSAGE, status, code)
     return BackendError(message or errors.NOT_UNDERSTOOD_MESSAGE, status, code)
-
-
-def _not_understood(status: int | None = None) -> BackendError:
-    return BackendError(errors.NOT_UNDERSTOOD_MESSAGE, status)

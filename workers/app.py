@@ -14,7 +14,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from workers import messages
 from workers.dependencies import BackendState, describe_validation
 from workers.errors import ApiError, envelope
-from workers.routers import agent, documents, key_sessions, system
+from workers.routers import (
+    agent,
+    assistant,
+    conversations,
+    documents,
+    key_sessions,
+    system,
+)
 from workers.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -27,6 +34,7 @@ def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
+        state.assistants.close()
         state.database.close()
 
     app = FastAPI(
@@ -37,7 +45,15 @@ def create_app(settings: Settings) -> FastAPI:
         openapi_url=None,
     )
     app.state.backend = state
-    for router in (system.router, key_sessions.router, documents.router, agent.router):
+    routers = (
+        system.router,
+        key_sessions.router,
+        documents.router,
+        agent.router,
+        conversations.router,
+        assistant.router,
+    )
+    for router in routers:
         app.include_router(router)
     _install_error_envelopes(app)
     return app

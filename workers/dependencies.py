@@ -9,7 +9,8 @@ from fastapi import Depends, Request
 from pydantic import BaseModel, ValidationError
 
 from workers import jsontext, messages
-from workers.assistant import DefaultAssistant
+from workers.assistants import AssistantHolder
+from workers.conversations import Conversations
 from workers.database import Database
 from workers.deliveries import DeliveryCredentials
 from workers.documents import Workspaces
@@ -35,10 +36,15 @@ class BackendState:
     key_sessions: KeySessions
     deliveries: DeliveryCredentials
     workspaces: Workspaces
-    assistant: DefaultAssistant
+    assistants: AssistantHolder
+    conversations: Conversations
 
     @classmethod
     def open(cls, settings: Settings) -> BackendState:
+        """Raises AssistantChoiceError (plain language) for incomplete model settings."""
+        from workers.model.choose import assistant_from_settings
+
+        assistant = assistant_from_settings(settings)
         token = settings.resolve_device_token()
         database = Database(settings.resolve_database_url())
         database.migrate()
@@ -51,7 +57,8 @@ class BackendState:
             key_sessions=KeySessions(database, settings),
             deliveries=DeliveryCredentials(database, settings),
             workspaces=Workspaces(settings),
-            assistant=DefaultAssistant(),
+            assistants=AssistantHolder(assistant),
+            conversations=Conversations(database, settings),
         )
 
 

@@ -60,3 +60,19 @@ agent_delivery_credentials = Table(
     UniqueConstraint("key_session_id", "conversation"),
     Index(None, "account", "conversation"),
 )
+
+agent_conversation_messages = Table(
+    "agent_conversation_messages",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account", String(64), nullable=False),
+    Column("workspace", String(64), nullable=False),
+    Column("conversation", String(128), nullable=False),
+    Column("role", String(16), nullable=False),  # "user" or "assistant"
+    Column("text", Text, nullable=False),
+    # R34: the names and arguments of the tools a reply's turn called, as JSON; never
+    # their results, so no note text is kept by a conversation.
+    Column("tool_calls", Text, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index(None, "account", "workspace", "conversation"),
+)

@@ -13,6 +13,13 @@ ACCESS_TTL = timedelta(minutes=15)
 """How long a key session and a delivery row live (R19): one constant for both."""
 
 DEVICE_TOKEN_ENV = "AMBIENT_DEVICE_TOKEN"
+MODEL_BASE_URL_ENV = "AMBIENT_MODEL_BASE_URL"
+MODEL_ENV = "AMBIENT_MODEL"
+MODEL_API_KEY_ENV = "AMBIENT_MODEL_API_KEY"
+MODEL_CONNECT_TIMEOUT_SECONDS = 10.0
+"""Contract 7: connecting to the model endpoint gives up within 10 s."""
+MODEL_READ_TIMEOUT_SECONDS = 120.0
+"""Between two pieces of a model's answer; small local models on a CPU can be slow."""
 DATABASE_URL_ENV = "AMBIENT_DATABASE_URL"
 DEVICE_TOKEN_FILE = "device-token"
 DATABASE_FILE = "ambient.db"
@@ -37,6 +44,14 @@ class Settings:
     clock: Callable[[], datetime] = utc_now
     key_session_ttl: timedelta = ACCESS_TTL
     delivery_ttl: timedelta = ACCESS_TTL
+    # The model assistant (contract 7); without a base URL and a model, the offline one.
+    model_base_url: str | None = None
+    model: str | None = None
+    model_api_key: str | None = field(default=None, repr=False)
+    model_read_timeout_seconds: float = MODEL_READ_TIMEOUT_SECONDS
+    # Tests against a real small model force the first tool for determinism (contract 9);
+    # the product always lets the model choose.
+    model_first_tool_choice: str = "auto"
 
     @property
     def workspaces_dir(self) -> Path:
@@ -53,6 +68,14 @@ class Settings:
         return (
             _explicit_or_env(self.database_url, DATABASE_URL_ENV)
             or f"sqlite:///{(self.data_dir / DATABASE_FILE).resolve()}"
+        )
+
+    def resolve_model_endpoint(self) -> tuple[str | None, str | None, str | None]:
+        """Base URL, model id and API key: each explicit, else from the environment."""
+        return (
+            _explicit_or_env(self.model_base_url, MODEL_BASE_URL_ENV),
+            _explicit_or_env(self.model, MODEL_ENV),
+            _explicit_or_env(self.model_api_key, MODEL_API_KEY_ENV),
         )
 
 

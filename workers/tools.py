@@ -188,3 +188,8 @@ TOOLS: Final[Mapping[str, Tool]] = {
     "read_document": read_document,
     "list_documents": list_documents,
 }
+
+
+def refusal(status: str, message: str) -> ToolResult:
+    """A tool result that refuses a call before any tool ran (an unknown tool, bad JSON)."""
+    return _result(status, message)

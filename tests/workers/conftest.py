@@ -17,6 +17,7 @@ from bridge.pointer import encode_header, fingerprint
 from tests.support.backend import make_workspace
 from tests.support.database import configured_server_url, fresh_server_database
 from tests.support.pointers import make_pointer
+from tests.support.scripted_model import MODEL_ID, ScriptedModel, scripted_model
 from workers.app import create_app
 from workers.settings import DATABASE_URL_ENV, Settings
 
@@ -156,3 +157,32 @@ def client_with_key(data_dir: Path) -> Iterator[tuple[TestClient, str]]:
         )
         assert response.status_code == 201, response.text
         yield client, response.json()["key"]
+
+
+@pytest.fixture
+def scripted() -> Iterator[ScriptedModel]:
+    """A loopback OpenAI-compatible server whose answers the test scripts."""
+    with scripted_model() as server:
+        yield server
+
+
+@pytest.fixture
+def model_backend(
+    tmp_path: Path, clock: SteppingClock, scripted: ScriptedModel
+) -> Iterator[Backend]:
+    """The backend with the model assistant pointed at the scripted server."""
+    root = make_workspace(tmp_path, WORKSPACE, NOTES)
+    settings = Settings(
+        data_dir=tmp_path,
+        device_token=DEVICE_TOKEN,
+        clock=clock,
+        model_base_url=scripted.url,
+        model=MODEL_ID,
+        model_read_timeout_seconds=MODEL_READ_TIMEOUT_FOR_TESTS,
+    )
+    with TestClient(create_app(settings), raise_server_exceptions=True) as client:
+        yield Backend(client, settings, clock, root)
+
+
+MODEL_READ_TIMEOUT_FOR_TESTS = 2.0
+"""Short, so a stalled provider fails a test turn quickly; only the time-out test waits it."""

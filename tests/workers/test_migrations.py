@@ -80,7 +80,30 @@ def test_migrating_twice_is_harmless(tmp_path: Path) -> None:
     database = _migrated(tmp_path)
     try:
         with database.engine.connect() as connection:
-            assert MigrationContext.configure(connection).get_current_revision() == "0002"
+            assert MigrationContext.configure(connection).get_current_revision() == "0003"
+    finally:
+        database.close()
+
+
+def test_r20_r34_conversations_table_is_added_by_the_third_revision(tmp_path: Path) -> None:
+    """R34: the conversation table comes with revision 0003 and goes with its downgrade."""
+    database = _migrated(tmp_path)
+    try:
+        with database.engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0002")
+            before = set(inspect(connection).get_table_names())
+            command.upgrade(alembic_config(connection), "head")
+            inspector = inspect(connection)
+            after = set(inspector.get_table_names())
+            columns = [c["name"] for c in inspector.get_columns("agent_conversation_messages")]
+            indexes = [
+                i["column_names"] for i in inspector.get_indexes("agent_conversation_messages")
+            ]
+        assert "agent_conversation_messages" not in before
+        assert "agent_conversation_messages" in after
+        # R34: messages and tool names/arguments only; there is no column for tool results.
+        assert "result" not in " ".join(columns)
+        assert indexes == [["account", "workspace", "conversation"]]
     finally:
         database.close()
 
@@ -98,6 +121,6 @@ def test_migrations_run_from_any_working_directory(tmp_path: Path) -> None:
     database = Database(url)
     try:
         with database.engine.connect() as connection:
-            assert MigrationContext.configure(connection).get_current_revision() == "0002"
+            assert MigrationContext.configure(connection).get_current_revision() == "0003"
     finally:
         database.close()

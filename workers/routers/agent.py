@@ -16,17 +16,19 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Generator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from bridge.pointer import HEADER_NAME, AmbientPointer, decode_header, format_captured_at
-from workers import jsontext, messages
-from workers.assistant import TurnOutcome
+from workers import messages
+from workers.assistants import Cancellation, Delta, Done, ToolEvent
 from workers.dependencies import (
     KEY_SESSION_HEADER,
     Account,
@@ -35,9 +37,18 @@ from workers.dependencies import (
     access_error,
     read_json_model,
 )
-from workers.errors import AccessDenied, ApiError
-from workers.identity import KeySession
-from workers.tools import ToolContext
+from workers.errors import AccessDenied, ApiError, envelope
+from workers.model.failures import ModelUnavailable
+from workers.streaming import HEADERS, MEDIA_TYPE, relay, sse, sse_json, wants_stream
+from workers.turns import (
+    assistant_label,
+    prepare_turn,
+    render_tool_call,
+    render_turn,
+    turn_events,
+)
+
+logger = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/v1/agent", tags=["agent"])
 
@@ -72,7 +83,7 @@ def _ambient_from_headers(request: Request) -> tuple[AmbientPointer | None, dict
     return None, {"status": "rejected", "reason": decoded.reason}
 
 
-def _run_turn(
+def _answer(
     state: BackendState,
     account: str,
     key: str | None,
@@ -80,47 +91,55 @@ def _run_turn(
     pointer: AmbientPointer | None,
     ambient: dict[str, Any],
 ) -> bytes:
-    """The whole turn in one worker thread: key check, delivery row, assistant, rendering."""
-    session: KeySession | None = None
-    if key is None:
-        state.deliveries.forget_conversation(account, turn.conversation)
-    else:
-        try:
-            session = state.key_sessions.check(account, key)
-        except AccessDenied as denied:
-            raise access_error(denied) from denied
-        state.deliveries.record_send(session, turn.conversation, pointer)
-    context = ToolContext(
-        session=session,
-        conversation=turn.conversation,
-        deliveries=state.deliveries,
-        workspaces=state.workspaces,
-        clock=state.settings.clock,
-    )
-    return render_turn(state.assistant.answer(context, turn.message), ambient)
-
-
-def render_turn(outcome: TurnOutcome, ambient: dict[str, Any]) -> bytes:
-    """The response body, with each tool result encoded once.
-
-    A result can hold 256 KiB of note text and the QA hook's reply is that same
-    result as JSON text; encoding it once keeps a read close to a plain GET.
-    """
-    parts = [b'{"reply":', jsontext.dumps(outcome.reply), b',"toolCalls":[']
-    for index, call in enumerate(outcome.tool_calls):
-        if index:
-            parts.append(b",")
-        parts += (
-            b'{"name":',
-            jsontext.dumps(call.name),
-            b',"arguments":',
-            jsontext.dumps_exact(call.arguments),
-            b',"result":',
-            call.result_json(),
-            b"}",
+    """The whole non-streaming turn in one worker thread (R40)."""
+    assistant = state.assistants.acquire()
+    try:
+        prepared = prepare_turn(
+            state, account, key, turn.conversation, turn.message, pointer, ambient
         )
-    parts += (b'],"ambient":', jsontext.dumps(ambient), b"}")
-    return b"".join(parts)
+        events = turn_events(
+            state, assistant, prepared, streaming=False, cancellation=Cancellation()
+        )
+        for event in events:
+            if isinstance(event, Done):
+                return render_turn(event.outcome, ambient, assistant_label(assistant))
+    except ModelUnavailable as failure:
+        raise ApiError(502, failure.code, failure.message) from failure
+    finally:
+        state.assistants.release(assistant)
+    raise RuntimeError("the assistant ended a turn without an answer")
+
+
+def _stream(
+    state: BackendState,
+    account: str,
+    key: str | None,
+    turn: TurnRequest,
+    pointer: AmbientPointer | None,
+    ambient: dict[str, Any],
+    cancellation: Cancellation,
+) -> Generator[bytes, None, None]:
+    """Contract 7: delta, tool and done events; any failure is an error event."""
+    assistant = state.assistants.acquire()
+    try:
+        prepared = prepare_turn(
+            state, account, key, turn.conversation, turn.message, pointer, ambient
+        )
+        events = turn_events(state, assistant, prepared, streaming=True, cancellation=cancellation)
+        for event in events:
+            if isinstance(event, Delta):
+                yield sse_json("delta", {"text": event.text})
+            elif isinstance(event, ToolEvent):
+                yield sse("tool", render_tool_call(event.call))
+            else:
+                yield sse("done", render_turn(event.outcome, ambient, assistant_label(assistant)))
+    except (ModelUnavailable, ApiError) as failure:
+        yield sse_json("error", envelope(failure.code, failure.message))
+    except Exception as error:
+        logger.error("A streamed turn failed", exc_info=error)
+        yield sse_json("error", envelope("internal_error", messages.INTERNAL_ERROR))
+    finally:
+        state.assistants.release(assistant)
 
 
 @router.post("/turns")
@@ -133,7 +152,14 @@ async def post_turn(request: Request, state: State, account: Account) -> Respons
         pointer = None
         if ambient["status"] != "absent":
             ambient = {"status": "absent", "reason": messages.AMBIENT_NO_KEY_SESSION}
-    body = await run_in_threadpool(_run_turn, state, account, key, turn, pointer, ambient)
+    if wants_stream(request.headers.get("accept", "")):
+        cancellation = Cancellation()
+        pieces = relay(
+            lambda: _stream(state, account, key, turn, pointer, ambient, cancellation),
+            cancellation,
+        )
+        return StreamingResponse(pieces, media_type=MEDIA_TYPE, headers=HEADERS)
+    body = await run_in_threadpool(_answer, state, account, key, turn, pointer, ambient)
     return Response(body, media_type="application/json")
 
 

@@ -1,0 +1,271 @@
+"""What the backend says about turns, streams, assistants and conversations, parsed (contract 7).
+
+Qt-free: the desktop app calls these through :class:`bridge.client.BackendClient`
+on worker threads and hands the results to the GUI thread. A :class:`TurnStream`
+yields a streamed turn's events as they arrive; :meth:`TurnStream.cancel`, called
+from any thread, closes the connection, which ends the turn on the backend (R35).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import requests
+
+from bridge import errors
+from bridge.errors import BackendError, BackendUnreachable
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool the assistant called during a turn, with its JSON result."""
+
+    name: str
+    arguments: dict[str, Any]
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TurnReply:
+    """The backend's answer to a turn; ``raw`` is the whole JSON for details views."""
+
+    reply: str
+    tool_calls: list[ToolCall]
+    ambient_status: str
+    ambient_reason: str | None
+    raw: dict[str, Any]
+
+    @property
+    def assistant_kind(self) -> str:
+        """``offline`` or ``model`` (older backends answer without it: offline)."""
+        return str((self.raw.get("assistant") or {}).get("kind") or "offline")
+
+    @property
+    def assistant_model(self) -> str | None:
+        model = (self.raw.get("assistant") or {}).get("model")
+        return None if model is None else str(model)
+
+
+def not_understood(status: int | None = None) -> BackendError:
+    return BackendError(errors.NOT_UNDERSTOOD_MESSAGE, status)
+
+
+def turn_reply(body: dict[str, Any]) -> TurnReply:
+    try:
+        ambient = body.get("ambient") or {}
+        calls = [
+            ToolCall(
+                name=str(call["name"]),
+                arguments=dict(call.get("arguments") or {}),
+                result=dict(call.get("result") or {}),
+            )
+            for call in body.get("toolCalls") or []
+        ]
+        reason = ambient.get("reason")
+        return TurnReply(
+            reply=str(body["reply"]),
+            tool_calls=calls,
+            ambient_status=str(ambient.get("status", "absent")),
+            ambient_reason=None if reason is None else str(reason),
+            raw=body,
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise not_understood() from error
+
+
+# -- streamed turns ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeltaEvent:
+    """The next piece of the reply's text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolEvent:
+    call: ToolCall
+
+
+@dataclass(frozen=True)
+class DoneEvent:
+    """The turn's whole answer, exactly as the non-streaming call returns it."""
+
+    reply: TurnReply
+
+
+@dataclass(frozen=True)
+class ErrorEvent:
+    """The turn failed; ``message`` is plain language (e.g. model_unavailable)."""
+
+    code: str
+    message: str
+
+
+TurnEvent = DeltaEvent | ToolEvent | DoneEvent | ErrorEvent
+
+
+def parse_sse(lines: Iterable[bytes]) -> Iterator[tuple[str, str]]:
+    """(event, data) pairs of a server-sent event stream, one line at a time."""
+    event, data = "message", list[str]()
+    for raw in lines:
+        line = raw.decode("utf-8", errors="replace").rstrip("\r")
+        if not line:
+            if data:
+                yield event, "\n".join(data)
+            event, data = "message", []
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if name == "event":
+            event = value
+        elif name == "data":
+            data.append(value)
+
+
+def turn_event(event: str, data: str) -> TurnEvent | None:
+    """One parsed event, or None for an event this client does not know (ignored)."""
+    try:
+        body = json.loads(data)
+        if event == "delta":
+            return DeltaEvent(str(body["text"]))
+        if event == "tool":
+            call = ToolCall(str(body["name"]), dict(body["arguments"]), dict(body["result"]))
+            return ToolEvent(call)
+        if event == "done":
+            return DoneEvent(turn_reply(body))
+        if event == "error":
+            return ErrorEvent(str(body["error"]["code"]), str(body["error"]["message"]))
+    except (ValueError, KeyError, TypeError) as error:
+        raise not_understood() from error
+    return None
+
+
+class TurnStream:
+    """A streamed turn: iterate for its events; ``cancel()`` from any thread stops it."""
+
+    def __init__(self, response: requests.Response) -> None:
+        self._response = response
+        self._lock = threading.Lock()
+        self._cancelled = False
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    def cancel(self) -> None:
+        """Close the connection: the backend notices and stops calling the model."""
+        with self._lock:
+            self._cancelled = True
+        self._response.close()
+
+    def __iter__(self) -> Iterator[TurnEvent]:
+        try:
+            lines = self._response.iter_lines(chunk_size=None)  # each piece as it arrives
+            for name, data in parse_sse(lines):
+                event = turn_event(name, data)
+                if event is not None:
+                    yield event
+                if isinstance(event, DoneEvent | ErrorEvent):
+                    return
+        except (requests.RequestException, OSError, AttributeError) as error:
+            # AttributeError: urllib3 after the connection was closed under the reader.
+            if self._cancelled:
+                return
+            raise BackendUnreachable(errors.UNREACHABLE_MESSAGE) from error
+        finally:
+            self._response.close()
+        if not self._cancelled:  # the stream ended without done or error
+            raise BackendUnreachable(errors.UNREACHABLE_MESSAGE)
+
+
+# -- assistants and conversations ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class AssistantInfo:
+    """Which assistant answers: ``kind`` offline or model; never the API key."""
+
+    kind: str
+    model: str | None
+    base_url: str | None
+
+    @classmethod
+    def from_json(cls, body: dict[str, Any]) -> AssistantInfo:
+        try:
+            model, base_url = body.get("model"), body.get("baseUrl")
+            return cls(
+                str(body["kind"]),
+                None if model is None else str(model),
+                None if base_url is None else str(base_url),
+            )
+        except (KeyError, TypeError) as error:
+            raise not_understood() from error
+
+
+@dataclass(frozen=True)
+class Verification:
+    ok: bool
+    message: str
+    models: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, body: dict[str, Any]) -> Verification:
+        try:
+            return cls(bool(body["ok"]), str(body["message"]), [str(m) for m in body["models"]])
+        except (KeyError, TypeError) as error:
+            raise not_understood() from error
+
+
+@dataclass(frozen=True)
+class ConversationInfo:
+    conversation: str
+    updated_at: datetime
+    turns: int
+
+
+@dataclass(frozen=True)
+class ConversationMessage:
+    """A kept message: the user's text or a final reply with its tools (no results)."""
+
+    role: str
+    text: str
+    at: datetime
+    tool_calls: list[tuple[str, dict[str, Any]]]
+
+
+def conversations_from_json(body: dict[str, Any]) -> list[ConversationInfo]:
+    try:
+        return [
+            ConversationInfo(
+                str(item["conversation"]),
+                datetime.fromisoformat(str(item["updatedAt"])),
+                int(item["turns"]),
+            )
+            for item in body["conversations"]
+        ]
+    except (KeyError, TypeError, ValueError) as error:
+        raise not_understood() from error
+
+
+def messages_from_json(body: dict[str, Any]) -> list[ConversationMessage]:
+    try:
+        return [
+            ConversationMessage(
+                str(item["role"]),
+                str(item["text"]),
+                datetime.fromisoformat(str(item["at"])),
+                [(str(c["name"]), dict(c["arguments"])) for c in item["toolCalls"]],
+            )
+            for item in body["messages"]
+        ]
+    except (KeyError, TypeError, ValueError) as error:
+        raise not_understood() from error

@@ -1,0 +1,262 @@
+"""A real loopback HTTP server that speaks OpenAI chat completions from a script.
+
+Tests say what each model call answers (text, tool calls, an HTTP error, broken
+JSON, a stall) and read back every request the backend made. It speaks plain JSON
+and server-sent events over real sockets, so the product's openai SDK client is
+exercised as it is against a real provider.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MODEL_ID = "scripted-model"
+
+
+@dataclass
+class Reply:
+    """One answer to a chat-completions request."""
+
+    content: str | None = None
+    tool_calls: list[tuple[str, str]] = field(default_factory=list)  # (name, arguments text)
+    pieces: list[str] | None = None  # how a streamed content is cut (default: by word)
+    status: int = 200
+    body: bytes | None = None  # sent as is (an error body, or something malformed)
+    content_type: str = "application/json"
+    stall: bool = False  # wait, sending nothing, until the server is released or closed
+    stall_after_first_piece: bool = False
+    first_piece_delay: float = 0.0  # seconds before the first piece (a model's prefill)
+
+
+def text(content: str | None, **changes: Any) -> Reply:
+    return Reply(content=content, **changes)
+
+
+def tool(name: str, arguments: str = "{}", **changes: Any) -> Reply:
+    return Reply(tool_calls=[(name, arguments)], **changes)
+
+
+def error(status: int, message: str = "scripted failure") -> Reply:
+    body = json.dumps({"error": {"message": message, "type": "scripted"}}).encode()
+    return Reply(status=status, body=body)
+
+
+@dataclass
+class Recorded:
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+    raw: bytes
+
+
+class ScriptedModel:
+    """The server; ``url`` is the base URL to configure (``…/v1``)."""
+
+    def __init__(self) -> None:
+        self.script: deque[Reply] = deque()
+        self.default: Reply | Callable[[dict[str, Any]], Reply] = error(500, "script exhausted")
+        self.requests: list[Recorded] = []
+        self.models: list[str] = [MODEL_ID]
+        self.release = threading.Event()
+        self.client_went_away = threading.Event()
+        self.stalled = threading.Event()
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = False  # server_close() joins every handler thread
+        self._thread = threading.Thread(target=self._server.serve_forever, name="scripted-model")
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    @property
+    def chat_requests(self) -> list[Recorded]:
+        with self._lock:
+            return [r for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def then(self, *replies: Reply) -> ScriptedModel:
+        self.script.extend(replies)
+        return self
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def close(self) -> None:
+        self.release.set()
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+    def _next(self, body: dict[str, Any]) -> Reply:
+        with self._lock:
+            if self.script:
+                return self.script.popleft()
+        return self.default(body) if callable(self.default) else self.default
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        model = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return None
+
+            def do_GET(self) -> None:
+                model._record(self, b"")
+                if self.path.endswith("/models"):
+                    data = [{"id": m, "object": "model", "owned_by": "tests"} for m in model.models]
+                    self._send(200, json.dumps({"object": "list", "data": data}).encode())
+                else:
+                    self._send(404, b'{"error": {"message": "no such route"}}')
+
+            def do_POST(self) -> None:
+                raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                body = model._record(self, raw)
+                if not self.path.endswith("/chat/completions"):
+                    self._send(404, b'{"error": {"message": "no such route"}}')
+                    return
+                reply = model._next(body)
+                if reply.stall:
+                    model.stalled.set()
+                    self._wait_for_release()
+                    return
+                if reply.body is not None:
+                    self._send(reply.status, reply.body, reply.content_type)
+                elif body.get("stream"):
+                    self._stream(reply)
+                else:
+                    self._send(200, json.dumps(_completion(reply)).encode())
+
+            def _send(self, status: int, data: bytes, kind: str = "application/json") -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _stream(self, reply: Reply) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                if reply.first_piece_delay:
+                    time.sleep(reply.first_piece_delay)
+                try:
+                    for index, chunk in enumerate(_chunks(reply)):
+                        self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+                        self.wfile.flush()
+                        if index == 1 and reply.stall_after_first_piece:
+                            model.stalled.set()
+                            self._wait_for_release()
+                            return
+                    self.wfile.write(b"data: [DONE]\n\n")
+                except OSError:
+                    model.client_went_away.set()
+
+            def _wait_for_release(self) -> None:
+                """Send nothing until released; notice when the client closes the socket."""
+                while not model.release.is_set():
+                    readable, _, _ = select.select([self.connection], [], [], 0.02)
+                    if readable and not self.connection.recv(1, 0):
+                        model.client_went_away.set()
+                        return
+                self.close_connection = True
+
+        return Handler
+
+    def _record(self, handler: BaseHTTPRequestHandler, raw: bytes) -> dict[str, Any]:
+        try:
+            body = json.loads(raw) if raw else {}
+        except ValueError:
+            body = {}
+        with self._lock:
+            self.requests.append(Recorded(handler.path, dict(handler.headers.items()), body, raw))
+        return body if isinstance(body, dict) else {}
+
+
+def _message(reply: Reply) -> dict[str, Any]:
+    calls = [
+        {"id": f"call_{i}", "type": "function", "function": {"name": n, "arguments": a}}
+        for i, (n, a) in enumerate(reply.tool_calls)
+    ]
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+    if calls:
+        message["tool_calls"] = calls
+    return message
+
+
+def _completion(reply: Reply) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion",
+        "created": 0,
+        "model": MODEL_ID,
+        "choices": [
+            {
+                "index": 0,
+                "message": _message(reply),
+                "finish_reason": "tool_calls" if reply.tool_calls else "stop",
+            }
+        ],
+    }
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": MODEL_ID,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+
+
+def _chunks(reply: Reply) -> Iterator[dict[str, Any]]:
+    yield _chunk({"role": "assistant", "content": ""})
+    content = reply.content or ""
+    pieces = reply.pieces if reply.pieces is not None else _words(content)
+    for piece in pieces:
+        yield _chunk({"content": piece})
+    for index, (name, arguments) in enumerate(reply.tool_calls):
+        half = len(arguments) // 2  # arguments arrive in two pieces, as real servers do
+        yield _chunk(
+            {
+                "tool_calls": [
+                    {
+                        "index": index,
+                        "id": f"call_{index}",
+                        "type": "function",
+                        "function": {"name": name, "arguments": arguments[:half]},
+                    }
+                ]
+            }
+        )
+        yield _chunk({"tool_calls": [{"index": index, "function": {"arguments": arguments[half:]}}]})
+    yield _chunk({}, "tool_calls" if reply.tool_calls else "stop")
+
+
+def _words(content: str) -> list[str]:
+    words = content.split(" ")
+    return [word + " " for word in words[:-1]] + [words[-1]] if content else []
+
+
+@contextmanager
+def scripted_model(*replies: Reply) -> Iterator[ScriptedModel]:
+    server = ScriptedModel().then(*replies)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.close()

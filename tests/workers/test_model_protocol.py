@@ -1,0 +1,217 @@
+"""The model assistant against a scripted OpenAI-compatible server: what it sends (R31–R34).
+
+Each test scripts the model's answers on a real loopback server and reads back the
+requests the backend's openai SDK client made.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.support.scripted_model import ScriptedModel, error, text, tool
+from tests.workers.conftest import NOTES, Backend, pointer_header
+
+NOTE = "notes/a.md"
+
+
+def _send(
+    backend: Backend, message: str, *, on_screen: str = NOTES[NOTE], **changes: Any
+) -> dict[str, Any]:
+    key = changes.pop("key", None) or backend.key()
+    ambient = pointer_header(NOTE, on_screen, **changes)
+    return backend.turn(message, key=key, ambient=ambient)
+
+
+def _note_lines() -> list[str]:
+    return [line for line in NOTES[NOTE].splitlines() if len(line) > 4]
+
+
+def test_r31_first_request_names_the_note_and_holds_no_note_text(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(text("Hello."))
+    body = _send(model_backend, "hello")
+    assert body["reply"] == "Hello."
+    assert body["assistant"] == {"kind": "model", "model": "scripted-model"}
+    [request] = scripted.chat_requests
+    system = request.body["messages"][0]
+    assert system["role"] == "system"
+    assert NOTE in system["content"]
+    assert "edit view" in system["content"]
+    assert f"{len(NOTES[NOTE].encode())} bytes" in system["content"]
+    assert "read_active_note" in system["content"]
+    raw = request.raw.decode()
+    for line in _note_lines():  # R31: not a line of the note anywhere in the request
+        assert line not in raw
+        assert json.dumps(line)[1:-1] not in raw
+
+
+def test_r32_exactly_three_tools_with_contract_argument_names(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(text("ok"))
+    _send(model_backend, "hello")
+    request = scripted.chat_requests[0].body
+    assert request["tool_choice"] == "auto"  # the product lets the model choose
+    tools = {t["function"]["name"]: t["function"]["parameters"] for t in request["tools"]}
+    assert all(t["type"] == "function" for t in request["tools"])
+    assert set(tools) == {"read_active_note", "read_document", "list_documents"}
+    assert set(tools["read_active_note"]["properties"]) == {"maxBytes"}
+    assert set(tools["read_document"]["properties"]) == {"path", "maxBytes"}
+    assert tools["read_document"]["required"] == ["path"]
+    assert set(tools["list_documents"]["properties"]) == {"prefix"}
+
+
+def test_r31_selection_is_given_as_lines_when_the_saved_copy_matches(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(text("ok"), text("ok"))
+    note = NOTES[NOTE]
+    second_line = note.index("alpha")
+    _send(model_backend, "explain this", selection={"anchor": second_line, "head": len(note)})
+    system = scripted.chat_requests[0].body["messages"][0]["content"]
+    assert "selected lines 2–3" in system
+    # A saved copy that differs from the pointer: offsets, never a guess at lines.
+    _send(
+        model_backend,
+        "explain this",
+        selection={"anchor": 3, "head": 9},
+        on_screen=note + "typed since the save\n",
+    )
+    system = scripted.chat_requests[1].body["messages"][0]["content"]
+    assert "characters 3–9" in system
+    assert "selected lines" not in system
+    assert "on line" not in system
+
+
+def test_r32_tool_results_go_back_as_tool_messages_with_empty_content_not_null(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(tool("read_active_note"), text("It is about alpha."))
+    body = _send(model_backend, "summarise this")
+    assert body["reply"] == "It is about alpha."
+    assert [c["name"] for c in body["toolCalls"]] == ["read_active_note"]
+    assert body["toolCalls"][0]["result"]["text"] == NOTES[NOTE]
+    first, second = scripted.chat_requests
+    assistant, result = second.body["messages"][-2:]
+    assert assistant["role"] == "assistant"
+    assert assistant["content"] == ""  # llama.cpp's server answers 500 to null
+    assert assistant["tool_calls"][0]["function"]["name"] == "read_active_note"
+    assert result["role"] == "tool"
+    assert result["tool_call_id"] == assistant["tool_calls"][0]["id"]
+    assert json.loads(result["content"])["text"] == NOTES[NOTE]
+    # R31: the note's text reached the model only as that tool result.
+    assert NOTES[NOTE].splitlines()[1] not in first.raw.decode()
+
+
+def test_r32_unparseable_arguments_get_invalid_argument(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(
+        tool("read_document", '{"path": '),
+        tool("read_document", "[1, 2]"),
+        tool("read_active_note", '{"maxBytes": "lots"}'),
+        text("Sorry."),
+    )
+    body = _send(model_backend, "read it")
+    statuses = [c["result"]["status"] for c in body["toolCalls"]]
+    assert statuses == ["invalid_argument"] * 3
+    assert body["toolCalls"][0]["arguments"] == {}
+    assert all(c["result"]["message"] for c in body["toolCalls"])
+    assert body["reply"] == "Sorry."
+
+
+def test_r32_unknown_tool_name_gets_an_error_result_and_the_turn_goes_on(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(tool("delete_everything", "{}"), text("I can't do that."))
+    body = _send(model_backend, "delete my notes")
+    [call] = body["toolCalls"]
+    assert call["name"] == "delete_everything"
+    assert call["result"]["status"] == "invalid_argument"
+    assert "read_active_note" in call["result"]["message"]
+    assert body["reply"] == "I can't do that."
+
+
+def test_r32_content_null_is_an_empty_text_not_a_crash(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(tool("list_documents", "{}", content=None), text(None))
+    body = _send(model_backend, "what notes do I have?")
+    assert body["reply"]  # a plain sentence instead of nothing
+    assert body["toolCalls"][0]["result"]["status"] == "ok"
+
+
+def test_r32_a_turn_makes_at_most_eight_model_calls(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.default = lambda _body: tool("list_documents", "{}")
+    body = _send(model_backend, "loop forever")
+    assert len(scripted.chat_requests) == 8
+    assert len(body["toolCalls"]) == 8
+    assert "8 requests" in body["reply"]
+
+
+def test_r33_r34_history_as_user_and_assistant_messages_without_tool_results(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    key = model_backend.key()
+    scripted.then(tool("read_active_note"), text("First answer."), text("Second answer."))
+    _send(model_backend, "summarise this", key=key)
+    _send(model_backend, "and now?", key=key)
+    third = scripted.chat_requests[2].body["messages"]
+    assert [(m["role"], m.get("content")) for m in third[1:]] == [
+        ("user", "summarise this"),
+        ("assistant", "First answer."),
+        ("user", "and now?"),
+    ]
+    raw = scripted.chat_requests[2].raw.decode()
+    assert "tool_call_id" not in raw  # R33: earlier tool results are never resent
+    for line in _note_lines():
+        assert line not in raw
+
+
+def test_r33_instructions_ask_for_read_active_note_first_on_every_turn(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(text("ok"))
+    _send(model_backend, "summarise this")
+    system = scripted.chat_requests[0].body["messages"][0]["content"]
+    assert "call read_active_note first" in system
+    assert "again on every new turn" in system
+
+
+def test_r30_no_api_key_sends_no_authorization_and_a_key_is_sent_as_bearer(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(text("ok"), text("ok"))
+    _send(model_backend, "hello")
+    headers = {k.lower(): v for k, v in scripted.chat_requests[0].headers.items()}
+    assert "authorization" not in headers
+    response = model_backend.client.put(
+        "/v1/assistant",
+        json={"baseUrl": scripted.url, "model": "scripted-model", "apiKey": "sk-secret-1"},
+        headers=model_backend.auth,
+    )
+    assert response.status_code == 200
+    assert "sk-secret-1" not in response.text
+    _send(model_backend, "hello")
+    headers = {k.lower(): v for k, v in scripted.chat_requests[1].headers.items()}
+    assert headers["authorization"] == "Bearer sk-secret-1"
+
+
+def test_r36_delivery_row_is_written_before_the_model_is_called(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(error(503))
+    key = model_backend.key()
+    response = model_backend.client.post(
+        "/v1/agent/turns",
+        json={"conversation": "c1", "message": "summarise this"},
+        headers=model_backend.headers(key, pointer_header(NOTE, NOTES[NOTE])),
+    )
+    assert response.status_code == 502
+    delivery = model_backend.delivery(key)
+    assert delivery is not None
+    assert delivery["ambient_path"] == NOTE

@@ -1,0 +1,193 @@
+"""Conversations kept by the backend per (account, workspace, conversation) (R34).
+
+A finished turn adds two rows: the user's message and the final reply, the reply
+carrying the names and arguments of the tools the turn called. Tool results are
+never stored, so a conversation holds no note text; each later model request
+carries these messages and the note is read afresh (R33).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final, Literal
+
+from sqlalchemy import bindparam, case, delete, func, insert, select
+
+from bridge.pointer import format_captured_at
+from workers.database import Database, as_utc
+from workers.schema import agent_conversation_messages as conversation_messages
+from workers.settings import Settings
+
+Role = Literal["user", "assistant"]
+
+MAX_HISTORY_MESSAGES: Final = 40
+"""The most recent messages (20 turns) a model request carries; older ones stay stored
+and listed, but a small model's context would overflow with a whole long history."""
+
+
+@dataclass(frozen=True)
+class StoredToolCall:
+    """A tool a turn called: its name and arguments, never its result."""
+
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    role: Role
+    text: str
+    at: datetime
+    tool_calls: list[StoredToolCall] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "role": self.role,
+            "text": self.text,
+            "at": format_captured_at(self.at),
+            "toolCalls": [{"name": c.name, "arguments": c.arguments} for c in self.tool_calls],
+        }
+
+
+@dataclass(frozen=True)
+class ConversationSummary:
+    conversation: str
+    updated_at: datetime
+    turns: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "conversation": self.conversation,
+            "updatedAt": format_captured_at(self.updated_at),
+            "turns": self.turns,
+        }
+
+
+_KEY = (
+    conversation_messages.c.account == bindparam("account"),
+    conversation_messages.c.workspace == bindparam("workspace"),
+    conversation_messages.c.conversation == bindparam("conversation"),
+)
+_MESSAGES = select(conversation_messages).where(*_KEY).order_by(conversation_messages.c.id)
+_RECENT = (
+    select(conversation_messages)
+    .where(*_KEY)
+    .order_by(conversation_messages.c.id.desc())
+    .limit(bindparam("limit"))
+)
+
+
+class Conversations:
+    """Reads and writes ``agent_conversation_messages``."""
+
+    def __init__(self, database: Database, settings: Settings) -> None:
+        self._database = database
+        self._settings = settings
+
+    def record_turn(
+        self,
+        account: str,
+        workspace: str,
+        conversation: str,
+        message: str,
+        reply: str,
+        tool_calls: Sequence[StoredToolCall],
+    ) -> None:
+        """Both messages of a finished turn, in one transaction."""
+        now = self._settings.clock()
+        key = {"account": account, "workspace": workspace, "conversation": conversation}
+        calls = json.dumps(
+            [{"name": c.name, "arguments": c.arguments} for c in tool_calls],
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+        rows: list[dict[str, Any]] = [
+            {
+                **key,
+                "role": "user",
+                "text": storable(message),
+                "tool_calls": None,
+                "created_at": now,
+            },
+            {
+                **key,
+                "role": "assistant",
+                "text": storable(reply),
+                "tool_calls": calls,
+                "created_at": now,
+            },
+        ]
+        with self._database.writing() as connection:
+            connection.execute(insert(conversation_messages), rows)
+
+    def messages(self, account: str, workspace: str, conversation: str) -> list[StoredMessage]:
+        """The whole conversation, oldest first."""
+        key = {"account": account, "workspace": workspace, "conversation": conversation}
+        with self._database.reading() as connection:
+            rows = connection.execute(_MESSAGES, key).all()
+        return [_message(row) for row in rows]
+
+    def recent(
+        self, account: str, workspace: str, conversation: str, limit: int = MAX_HISTORY_MESSAGES
+    ) -> list[StoredMessage]:
+        """The latest ``limit`` messages, oldest first, starting with a user message."""
+        key = {"account": account, "workspace": workspace, "conversation": conversation}
+        with self._database.reading() as connection:
+            rows = connection.execute(_RECENT, {**key, "limit": limit}).all()
+        found = [_message(row) for row in reversed(rows)]
+        while found and found[0].role != "user":
+            found.pop(0)
+        return found
+
+    def summaries(self, account: str, workspace: str) -> list[ConversationSummary]:
+        """Every conversation of the workspace, the most recently used first."""
+        table = conversation_messages
+        statement = (
+            select(
+                table.c.conversation,
+                func.max(table.c.created_at).label("updated_at"),
+                func.sum(case((table.c.role == "user", 1), else_=0)).label("turns"),
+                func.max(table.c.id).label("latest"),
+            )
+            .where(table.c.account == account, table.c.workspace == workspace)
+            .group_by(table.c.conversation)
+            .order_by(func.max(table.c.id).desc())
+        )
+        with self._database.reading() as connection:
+            rows = connection.execute(statement).all()
+        return [
+            ConversationSummary(row.conversation, as_utc(row.updated_at), int(row.turns or 0))
+            for row in rows
+        ]
+
+    def clear(self, account: str, workspace: str, conversation: str) -> None:
+        with self._database.writing() as connection:
+            connection.execute(
+                delete(conversation_messages).where(
+                    conversation_messages.c.account == account,
+                    conversation_messages.c.workspace == workspace,
+                    conversation_messages.c.conversation == conversation,
+                )
+            )
+
+
+def storable(text: str) -> str:
+    """Text every database can hold: no NUL (PostgreSQL) and no lone surrogate (UTF-8)."""
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def _message(row: Any) -> StoredMessage:
+    calls: list[StoredToolCall] = []
+    if row.tool_calls:
+        decoded = json.loads(row.tool_calls)
+        calls = [StoredToolCall(str(c["name"]), dict(c["arguments"])) for c in decoded]
+    return StoredMessage(row.role, row.text, as_utc(row.created_at), calls)

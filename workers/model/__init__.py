@@ -1,0 +1,1 @@
+"""The model assistant: any OpenAI-compatible endpoint with tool calling (R30–R36)."""

@@ -1,0 +1,188 @@
+"""What the model is told: the system message, the three tools and the conversation (R31–R34).
+
+The system message names the open note (path, view, selection, byte count,
+``flushed``) and says that its text comes from ``read_active_note``; it never
+holds note text (R31). The backend may read the saved copy itself to turn the
+selection's UTF-16 offsets into line numbers, and only when that copy is the one
+on screen (same size and hash as the pointer); the text itself stays here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Final
+
+from bridge.pointer import AmbientPointer, sha16
+from workers.conversations import StoredMessage
+from workers.errors import DocumentRefused
+from workers.tools import DEFAULT_MAX_BYTES, MAX_MAX_BYTES, ToolContext
+
+_MAX_BYTES_SCHEMA: Final = {
+    "type": "integer",
+    "minimum": 1,
+    "description": (
+        f"Read at most this many bytes (default {DEFAULT_MAX_BYTES}, at most {MAX_MAX_BYTES})."
+    ),
+}
+
+TOOL_SCHEMAS: Final[list[dict[str, Any]]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "read_active_note",
+            "description": (
+                'Read the saved text of the note the user has open ("this note"). Call it '
+                "first for any request that names no note, and again on every new turn."
+            ),
+            "parameters": {
+                "type": "object",
+                "properties": {"maxBytes": _MAX_BYTES_SCHEMA},
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "read_document",
+            "description": "Read the saved text of a note named by its workspace path.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "path": {
+                        "type": "string",
+                        "description": "The note's workspace path, such as notes/today.md.",
+                    },
+                    "maxBytes": _MAX_BYTES_SCHEMA,
+                },
+                "required": ["path"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "list_documents",
+            "description": "List the notes in the workspace, optionally under a path prefix.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "prefix": {
+                        "type": "string",
+                        "description": "Only notes whose path starts with this, such as notes/.",
+                    }
+                },
+                "additionalProperties": False,
+            },
+        },
+    },
+]
+"""R32: exactly the three tools, with the argument names of contract 5."""
+
+INSTRUCTIONS: Final = (
+    "You are the assistant in Ambient Notes, a notes app. Answer in the language of the "
+    "user's message, briefly, in Markdown.\n"
+    "Tools: read_active_note reads the open note; read_document reads a note by its "
+    "workspace path; list_documents lists the notes.\n"
+    'For a request about "this", "this note", "summarise this" or anything that names no '
+    "note, call read_active_note first, and call it again on every new turn: the note may "
+    "have changed, and tool results of earlier turns are not kept. For a named note, use "
+    "read_document. Answer only from what the tools return; if a result has a caveat, "
+    "tell the user."
+)
+NOTE_OPEN: Final = (
+    "The user has a note open: path {path}, {view} view, {size} bytes, {flushed}. {selection}"
+    "Its text is not in this message: read it with read_active_note."
+)
+FLUSHED: Final = "saved just before this message"
+NOT_FLUSHED: Final = (
+    "not completely saved before this message (flushed: false), so the saved copy may miss "
+    "the latest keystrokes"
+)
+SELECTED_LINES: Final = "The user has selected lines {first}–{last}. "
+SELECTED_LINE: Final = "The user has selected text on line {first}. "
+CURSOR_LINE: Final = "The cursor is on line {first}. "
+SELECTED_OFFSETS: Final = "The user has selected characters {start}–{end} (UTF-16 offsets). "
+CURSOR_OFFSET: Final = "The cursor is at character {start} (a UTF-16 offset). "
+NO_NOTE: Final = (
+    "No note is open (or the user left it out of this message). For a request about "
+    '"this note", ask the user to name a note, or list the notes with list_documents.'
+)
+NO_WORKSPACE: Final = "No workspace is open, so the tools cannot read any note."
+
+
+def system_message(context: ToolContext, pointer: AmbientPointer | None) -> str:
+    """R31, R33: the instructions and the open note's metadata; never its text."""
+    if context.session is None:
+        return f"{INSTRUCTIONS}\n{NO_WORKSPACE}"
+    if pointer is None:
+        return f"{INSTRUCTIONS}\n{NO_NOTE}"
+    note = NOTE_OPEN.format(
+        path=json.dumps(pointer.path, ensure_ascii=False),
+        view=pointer.view,
+        size=f"{pointer.bytes:,}",
+        flushed=FLUSHED if pointer.flushed else NOT_FLUSHED,
+        selection=_selection(context, pointer),
+    )
+    return f"{INSTRUCTIONS}\n{note}"
+
+
+def _selection(context: ToolContext, pointer: AmbientPointer) -> str:
+    if pointer.selection is None:
+        return ""
+    start = min(pointer.selection.anchor, pointer.selection.head)
+    end = max(pointer.selection.anchor, pointer.selection.head)
+    lines = _lines(context, pointer, start, end)
+    if lines is None:
+        template = CURSOR_OFFSET if start == end else SELECTED_OFFSETS
+        return template.format(start=start, end=end)
+    first, last = lines
+    if start == end:
+        return CURSOR_LINE.format(first=first)
+    if first == last:
+        return SELECTED_LINE.format(first=first)
+    return SELECTED_LINES.format(first=first, last=last)
+
+
+def _lines(
+    context: ToolContext, pointer: AmbientPointer, start: int, end: int
+) -> tuple[int, int] | None:
+    """1-based lines of the two offsets, when the saved copy is what the user sees."""
+    if context.session is None or pointer.bytes > MAX_MAX_BYTES:
+        return None
+    try:
+        read = context.workspaces.read(context.session.workspace, pointer.path, MAX_MAX_BYTES)
+    except (DocumentRefused, OSError):
+        return None
+    if read.partial or read.size != pointer.bytes or sha16(read.data) != pointer.sha256:
+        return None
+    units = read.text.encode("utf-16-le", errors="surrogatepass")
+    if end * 2 > len(units):
+        return None
+    before = units[: start * 2].decode("utf-16-le", errors="surrogatepass")
+    selected = units[start * 2 : end * 2].decode("utf-16-le", errors="surrogatepass")
+    first = before.count("\n") + 1
+    last = first + selected.count("\n")
+    if selected.endswith("\n"):
+        last -= 1  # a selection that ends just after a line break ends on the line before
+    return first, last
+
+
+def conversation_messages(
+    context: ToolContext,
+    pointer: AmbientPointer | None,
+    history: Sequence[StoredMessage],
+    message: str,
+) -> list[dict[str, Any]]:
+    """The first request's messages: system, earlier turns as user/assistant, the message.
+
+    Earlier turns carry their text only: their tool results are never sent again (R33).
+    """
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": system_message(context, pointer)}
+    ]
+    messages += [{"role": item.role, "content": item.text} for item in history]
+    messages.append({"role": "user", "content": message})
+    return messages

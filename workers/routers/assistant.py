@@ -1,0 +1,71 @@
+"""Which assistant answers, and changing it without a restart (contract 7, R30, R37).
+
+- ``GET /v1/assistant`` → ``{"kind": "offline"|"model", "model", "baseUrl"}``; never the key.
+- ``PUT /v1/assistant`` with ``{"baseUrl", "model", "apiKey"}`` (extension, for the app's
+  settings) → the same answer as GET for the new assistant; ``baseUrl`` and ``model`` both
+  null (or empty) choose the offline assistant; one without the other, or an address that
+  is not http(s), is 400 ``invalid_assistant``. Turns already running finish with the
+  assistant they started with. It changes this process only: other instances take their
+  settings from the environment.
+- ``POST /v1/assistant/verify`` with ``{"baseUrl", "model"?, "apiKey"?}`` (extension) →
+  200 ``{"ok", "message", "models"}``: the endpoint's model list and, with a model, one
+  small request offering the tools. The key is used for these requests only.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from workers.assistants import describe
+from workers.dependencies import Account, State, read_json_model
+from workers.errors import ApiError
+from workers.model.choose import AssistantChoiceError, make_assistant
+from workers.model.verify import verify_endpoint
+
+router = APIRouter(prefix="/v1/assistant", tags=["assistant"])
+
+Text = Annotated[str, Field(max_length=4096)]
+
+
+class AssistantRequest(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    baseUrl: Text | None = None
+    model: Text | None = None
+    apiKey: Text | None = Field(default=None, repr=False)
+
+
+@router.get("")
+async def get_assistant(state: State, _account: Account) -> JSONResponse:
+    return JSONResponse(describe(state.assistants.current))
+
+
+@router.put("")
+async def put_assistant(request: Request, state: State, _account: Account) -> JSONResponse:
+    body = await read_json_model(request, AssistantRequest)
+    try:
+        assistant = make_assistant(state.settings, body.baseUrl, body.model, body.apiKey)
+    except AssistantChoiceError as error:
+        raise ApiError(400, "invalid_assistant", str(error)) from error
+    await run_in_threadpool(state.assistants.replace, assistant)
+    return JSONResponse(describe(assistant))
+
+
+@router.post("/verify")
+async def verify_assistant(request: Request, state: State, _account: Account) -> JSONResponse:
+    body = await read_json_model(request, AssistantRequest)
+    if not body.baseUrl:
+        raise ApiError(400, "invalid_assistant", "Enter the endpoint URL to verify.")
+    result = await run_in_threadpool(
+        verify_endpoint,
+        body.baseUrl,
+        body.model,
+        body.apiKey,
+        state.settings.model_read_timeout_seconds,
+    )
+    return JSONResponse(result.to_json())

@@ -1,0 +1,58 @@
+"""Conversations kept per (account, workspace, conversation) (contract 7, R34).
+
+With ``X-Key-Session`` for the workspace:
+- ``GET /v1/agent/conversations`` → ``{"conversations": [{"conversation", "updatedAt",
+  "turns"}]}``, the most recently used first;
+- ``GET /v1/agent/conversations/{conversation}`` → ``{"messages": [{"role", "text", "at",
+  "toolCalls": [{"name", "arguments"}]}]}``, oldest first, never a tool result;
+- ``DELETE /v1/agent/conversations/{conversation}`` → 204, also when it was empty.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, Response
+
+from workers.dependencies import KEY_SESSION_HEADER, Account, State, access_error
+from workers.errors import AccessDenied
+from workers.identity import KeySession
+
+router = APIRouter(prefix="/v1/agent/conversations", tags=["conversations"])
+
+
+async def _session(request: Request, state: State, account: str) -> KeySession:
+    try:
+        return await run_in_threadpool(
+            state.key_sessions.check, account, request.headers.get(KEY_SESSION_HEADER)
+        )
+    except AccessDenied as denied:
+        raise access_error(denied) from denied
+
+
+@router.get("")
+async def list_conversations(request: Request, state: State, account: Account) -> JSONResponse:
+    session = await _session(request, state, account)
+    found = await run_in_threadpool(state.conversations.summaries, account, session.workspace)
+    return JSONResponse({"conversations": [item.to_json() for item in found]})
+
+
+# ":path" so a conversation name with "/" (allowed by the turn body) can be read back.
+@router.get("/{conversation:path}")
+async def get_conversation(
+    conversation: str, request: Request, state: State, account: Account
+) -> JSONResponse:
+    session = await _session(request, state, account)
+    found = await run_in_threadpool(
+        state.conversations.messages, account, session.workspace, conversation
+    )
+    return JSONResponse({"messages": [item.to_json() for item in found]})
+
+
+@router.delete("/{conversation:path}")
+async def delete_conversation(
+    conversation: str, request: Request, state: State, account: Account
+) -> Response:
+    session = await _session(request, state, account)
+    await run_in_threadpool(state.conversations.clear, account, session.workspace, conversation)
+    return Response(status_code=204)

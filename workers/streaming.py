@@ -1,0 +1,84 @@
+"""Server-sent events for turns: work on a worker thread, pieces relayed as they come (R35, R40).
+
+The event loop only moves finished bytes: the assistant, the tools and the JSON
+encoding run on a worker thread, which hands each piece over through a queue.
+When the client goes away the response stops reading, the turn's
+:class:`~workers.assistants.Cancellation` fires, and the worker stops calling
+the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Generator
+from typing import Any, Final
+
+from fastapi.concurrency import run_in_threadpool
+
+from workers import jsontext
+from workers.assistants import Cancellation
+
+logger = logging.getLogger(__name__)
+
+MEDIA_TYPE: Final = "text/event-stream"
+HEADERS: Final = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+_END: Final = object()
+_running: set[asyncio.Future[None]] = set()
+"""Workers still finishing after their client left; referenced so none is collected early."""
+
+
+def wants_stream(accept: str) -> bool:
+    return MEDIA_TYPE in accept.lower()
+
+
+def sse(event: str, data: bytes) -> bytes:
+    """One event; ``data`` is compact JSON, which never holds a line break."""
+    return b"event: " + event.encode("ascii") + b"\ndata: " + data + b"\n\n"
+
+
+def sse_json(event: str, value: Any) -> bytes:
+    return sse(event, jsontext.dumps(value))
+
+
+async def relay(
+    produce: Callable[[], Generator[bytes, None, None]], cancellation: Cancellation
+) -> AsyncIterator[bytes]:
+    """The pieces ``produce()`` makes on a worker thread, in order, as they come."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[object] = asyncio.Queue()
+
+    def put(item: object) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody listens
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+
+    def pump() -> None:
+        try:
+            with contextlib.closing(produce()) as pieces:
+                for piece in pieces:
+                    if cancellation.cancelled:
+                        break
+                    put(piece)
+        finally:
+            put(_END)
+
+    worker = asyncio.ensure_future(run_in_threadpool(pump))
+    _running.add(worker)
+    worker.add_done_callback(_finished)
+    try:
+        while True:
+            item = await queue.get()
+            if item is _END:
+                return
+            assert isinstance(item, bytes)
+            yield item
+    finally:
+        cancellation.cancel()
+
+
+def _finished(worker: asyncio.Future[None]) -> None:
+    _running.discard(worker)
+    if not worker.cancelled() and worker.exception() is not None:
+        logger.error("A streamed turn failed", exc_info=worker.exception())
