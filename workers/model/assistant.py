@@ -10,6 +10,8 @@ invalid arguments and unknown tool names get a refusing tool result, and
 
 from __future__ import annotations
 
+import contextlib
+import socket
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -182,7 +184,7 @@ class ModelAssistant:
         self, request: dict[str, Any], turn: TurnInput, separator: list[str]
     ) -> Generator[TurnEvent, None, _Answer | None]:
         stream = self._client.chat.completions.create(**request, stream=True)
-        forget = turn.cancellation.on_cancel(stream.close)
+        forget = turn.cancellation.on_cancel(lambda: abort_stream(stream))
         answer = _Answer()
         by_index: dict[int, _RequestedCall] = {}
         try:
@@ -224,6 +226,23 @@ class ModelAssistant:
             raise failures.ModelUnavailable(
                 failures.NO_TOOLS.format(model=self.model, endpoint=self.endpoint)
             )
+
+
+def abort_stream(stream: openai.Stream[Any]) -> None:
+    """End a provider stream from another thread, at once (R35: the client went away).
+
+    Closing the response alone leaves the reading thread blocked in ``recv`` while
+    the model is silent (a long prefill, a stall), and the provider goes on
+    generating. Shutting the socket down wakes that reader and tells the provider
+    now; the reader then closes the response as it leaves.
+    """
+    network = stream.response.extensions.get("network_stream")
+    connection = None if network is None else network.get_extra_info("socket")
+    if isinstance(connection, socket.socket):
+        with contextlib.suppress(OSError):
+            connection.shutdown(socket.SHUT_RDWR)
+    else:
+        stream.close()
 
 
 def _assistant_message(answer: _Answer) -> dict[str, Any]:
