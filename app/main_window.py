@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.assistant_dialog import AssistantSettingsDialog
 from app.banner import BannerArea, save_failed_text_on_screen
 from app.demo import DEMO_FRAMES
 from app.popouts import PopoutHandle, PopoutManager
@@ -116,8 +117,9 @@ class MainWindow(QMainWindow):
             runner=session.runner,
             autosave=session.autosave,
             link=lambda: self._session.link,
-            conversation=session.new_conversation(),
+            conversation=session.conversation_for(session.workspace),
         )
+        self.assistant.load_conversation(self.assistant.conversation)  # R34: shown on reopening
         self._adopt(self.assistant)
         self.splitter.addWidget(self.assistant)
         self.splitter.setStretchFactor(0, 2)
@@ -131,6 +133,8 @@ class MainWindow(QMainWindow):
         session.autosave.save_failed.connect(self._on_save_failed)
         session.autosave.state_changed.connect(self._on_save_state)
         self._build_menus()
+        if session.assistant_problem:
+            self.banners.show_message(session.assistant_problem, tone="error")
 
         if demo_layout if demo_layout is not None else session.demo:
             self._open_starting_layout()
@@ -321,6 +325,7 @@ class MainWindow(QMainWindow):
                 tuple[WorkspaceLink, list[DocumentInfo], list[KeptNote]], opened
             )
             self._remount(link, specs, {info.path for info in documents})
+            self.assistant.load_conversation(self._session.conversation_for(link.workspace))
             self.offer_kept_notes(kept)
             self.workspace_switched.emit(link.workspace)
 
@@ -627,6 +632,24 @@ class MainWindow(QMainWindow):
             frames_menu, "Move frame &down", "Ctrl+Shift+Down", lambda: self._move_active(1)
         )
         self._add_action(frames_menu, "&Close frame", "Ctrl+W", self._close_active)
+        assistant_menu = self.menuBar().addMenu("&Assistant")
+        self._add_action(assistant_menu, "Assistant &settings…", "", self.open_assistant_settings)
+        clear = self.assistant.clear_conversation
+        self._add_action(assistant_menu, "&Clear conversation", "", clear)
+
+    def open_assistant_settings(self) -> AssistantSettingsDialog:
+        """Assistant ▸ Settings… (R37); a save applies to the backend without a restart."""
+        dialog = AssistantSettingsDialog(
+            backend=self._session.backend,
+            runner=self._session.runner,
+            store=self._session.assistant_settings,
+            current=self.assistant.assistant_info,
+            parent=self,
+        )
+        dialog.applied.connect(self.assistant.show_assistant)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
 
     def _add_action(self, menu: object, title: str, shortcut: str, slot: object) -> QAction:
         action = QAction(title, self)
