@@ -342,7 +342,7 @@ class AssistantFrame(FrameBase):
         turn.text_changed.connect(send.view.show_streamed)
         turn.tool_called.connect(send.view.show_tool)
         turn.finished.connect(lambda outcome: self._finish(send, prepared, outcome))
-        if not turn.start():
+        if turn.start() is None:
             self._finish(send, prepared, BackendError(CLOSING))
 
     def _finish(self, send: _Send, prepared: PreparedSend, outcome: Outcome) -> None:

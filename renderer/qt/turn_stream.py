@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
@@ -67,10 +68,9 @@ class StreamedTurn(QObject):
     def stopped(self) -> bool:
         return self._stopped
 
-    def start(self) -> bool:
-        """Open the stream on a worker; False when the runner no longer takes work."""
-        submitted = self._runner.submit(self._work, on_done=self._on_done, on_error=self._end)
-        return submitted is not None
+    def start(self) -> Future[object] | None:
+        """Open the stream on a worker; None when the runner no longer takes work."""
+        return self._runner.submit(self._work, on_done=self._on_done, on_error=self._end)
 
     def stop(self) -> None:
         """Stop the turn (Stop, Esc, closing); ``finished(None)`` follows from the worker."""
