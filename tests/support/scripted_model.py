@@ -36,6 +36,7 @@ class Reply:
     stall_after_first_piece: bool = False
     hold_after_first_piece: threading.Event | None = None  # then the rest, once it is set
     first_piece_delay: float = 0.0  # seconds before the first piece (a model's prefill)
+    repeat_tool_name: bool = False  # the name in every piece, as llama-cpp-python's server does
 
 
 def text(content: str | None, **changes: Any) -> Reply:
@@ -248,9 +249,10 @@ def _chunks(reply: Reply) -> Iterator[dict[str, Any]]:
                 ]
             }
         )
-        yield _chunk(
-            {"tool_calls": [{"index": index, "function": {"arguments": arguments[half:]}}]}
-        )
+        rest: dict[str, Any] = {"arguments": arguments[half:]}
+        if reply.repeat_tool_name:
+            rest["name"] = name
+        yield _chunk({"tool_calls": [{"index": index, "function": rest}]})
     yield _chunk({}, "tool_calls" if reply.tool_calls else "stop")
 
 

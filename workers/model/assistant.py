@@ -205,7 +205,7 @@ class ModelAssistant:
                     call = by_index.setdefault(index, _RequestedCall(id=f"call_{index}"))
                     call.id = piece.id or call.id
                     if piece.function is not None:
-                        call.name += piece.function.name or ""
+                        call.name = _joined_name(call.name, piece.function.name or "")
                         call.arguments += piece.function.arguments or ""
         finally:
             forget()
@@ -226,6 +226,11 @@ class ModelAssistant:
             raise failures.ModelUnavailable(
                 failures.NO_TOOLS.format(model=self.model, endpoint=self.endpoint)
             )
+
+
+def _joined_name(name: str, piece: str) -> str:
+    """A streamed tool name: OpenAI sends it once, llama-cpp-python's server in every piece."""
+    return name if piece == name else name + piece
 
 
 def abort_stream(stream: openai.Stream[Any]) -> None:

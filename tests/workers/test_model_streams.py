@@ -1,7 +1,5 @@
-"""A client that leaves a streamed turn stops it at once, even while the model is silent (R35).
-
-Real sockets end to end: the embedded backend under uvicorn, the bridge's
-TurnStream, and a scripted loopback model that stalls after its first piece.
+"""Streamed turns over real sockets: the embedded backend under uvicorn, the bridge's
+TurnStream, and a scripted loopback model (R35).
 """
 
 from __future__ import annotations
@@ -12,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bridge.agent import DeltaEvent, TurnEvent
+from bridge.agent import DeltaEvent, DoneEvent, ToolEvent, TurnEvent
 from bridge.client import BackendClient
-from tests.support.scripted_model import MODEL_ID, ScriptedModel, scripted_model, text
+from tests.support.scripted_model import MODEL_ID, ScriptedModel, scripted_model, text, tool
 from workers.server import EmbeddedServer
 from workers.settings import Settings
 
@@ -63,3 +61,26 @@ def test_cancelling_a_stream_closes_the_model_request_while_it_stalls_R35(
         reader.join(WAIT_SECONDS)
     assert [type(event) for event in events] == [DeltaEvent]
     assert len(model.chat_requests) == 1
+
+
+def test_a_tool_name_repeated_in_every_streamed_piece_is_read_once_R32(
+    served: tuple[BackendClient, ScriptedModel],
+) -> None:
+    """llama-cpp-python's server repeats the function name in each piece; OpenAI sends it once."""
+    client, model = served
+    model.then(tool("list_documents", '{"prefix": "notes/"}', repeat_tool_name=True), text("Two."))
+    client.create_workspace("w")
+    events = list(
+        client.stream_turn(
+            "c", "list my notes", session=client.open_key_session("w"), ambient_header=None
+        )
+    )
+    [called] = [event.call for event in events if isinstance(event, ToolEvent)]
+    assert called.name == "list_documents" and called.arguments == {"prefix": "notes/"}
+    assert called.result["status"] == "ok"
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and done.reply.reply == "Two."
+    sent_back = model.chat_requests[1].body["messages"]
+    assert [m["tool_calls"][0]["function"]["name"] for m in sent_back if m.get("tool_calls")] == [
+        "list_documents"
+    ]
