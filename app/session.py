@@ -84,6 +84,7 @@ class AppSession:
         load_delay_seconds: float = 0.0,
         demo: bool = True,
         workspace: str | None = None,
+        model_first_tool_choice: str = "auto",
     ) -> AppSession:
         """Start (or reach) the backend, open the workspace and a key session.
 
@@ -118,6 +119,7 @@ class AppSession:
                 save_delay_seconds=save_delay_seconds,
                 load_delay_seconds=load_delay_seconds,
                 workspace_roots=roots,
+                model_first_tool_choice=model_first_tool_choice,
             )
             if demo:
                 install_demo_workspace(settings.workspaces_dir)

@@ -30,4 +30,6 @@ def tool_text(name: str, arguments: Mapping[str, Any]) -> str:
 
 def tools_html(calls: Iterable[tuple[str, Mapping[str, Any]]]) -> str:
     """The tools of a turn, one per line, for a rich-text label."""
-    return "<br>".join("🔧 " + escape(tool_text(name, arguments)) for name, arguments in calls)
+    return "<br>".join(
+        "Used tool: " + escape(tool_text(name, arguments)) for name, arguments in calls
+    )
