@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from bridge.agent import AssistantInfo, ConversationMessage, TurnStream
@@ -239,7 +239,7 @@ class AssistantFrame(FrameBase):
     def clear_conversation(self) -> None:
         """Clear: stop the reply, forget the conversation on the backend, empty the transcript."""
         for message, _include in reversed(self._queue):
-            self._keep_in_input(message)
+            self.input.keep(message)
         self._queue.clear()
         self.stop()
         self._loads += 1  # a load still on its way must not bring the turns back
@@ -351,7 +351,7 @@ class AssistantFrame(FrameBase):
             # A backend failure (model_unavailable included, R36) says what went wrong in its
             # own words; anything else is a defect whose details mean nothing to the user.
             message = _plain(outcome)
-            self._keep_in_input(send.message)
+            self.input.keep(send.message)
         reply = outcome if isinstance(outcome, TurnReply) else None
         turn = send.turn
         record = TurnRecord(
@@ -375,18 +375,6 @@ class AssistantFrame(FrameBase):
         self._current = None
         self.turn_finished.emit(record)
         self._next()
-
-    def _keep_in_input(self, message: str) -> None:
-        """Put a message that did not go through back in the input, after anything typed since."""
-        typed = self.input.toPlainText()
-        if message in typed:
-            return
-        if not typed.strip():
-            self.input.setPlainText(message)
-            return
-        cursor = QTextCursor(self.input.document())  # not the user's cursor: typing goes on
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        cursor.insertText("\n" + message)
 
     def _set_busy(self, busy: bool) -> None:
         self.stop_button.setVisible(busy)

@@ -98,7 +98,10 @@ class TurnView(QFrame):
     def show_tool(self, call: ToolCall) -> None:
         """A tool the assistant called while the reply streams: on the turn and in its details."""
         self._live_tools.append(call)
-        self._show_tools([(c.name, c.arguments) for c in self._live_tools])
+        calls = [(c.name, c.arguments) for c in self._live_tools]
+        self._show_tools(calls)
+        self.details.setText(tools_html(calls))  # the whole record replaces it when done
+        self.details_button.setVisible(True)
 
     def _show_tools(self, calls: list[tuple[str, dict[str, object]]]) -> None:
         self.tools.setText(tools_html(calls))

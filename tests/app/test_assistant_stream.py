@@ -82,6 +82,7 @@ def test_a_tool_call_shows_on_the_turn_while_the_reply_streams_R35(
     app.qtbot.waitUntil(lambda: "read_active_note" in _turn_view(app).tools.text(), timeout=WAIT_MS)
     app.qtbot.waitUntil(lambda: "It" in _turn_view(app).reply.text(), timeout=WAIT_MS)
     assert assistant.is_busy
+    assert "read_active_note" in _turn_view(app).details.text()  # in the details already
     with app.qtbot.waitSignal(assistant.turn_finished, timeout=TURN_TIMEOUT_MS) as blocker:
         held.set()
     record = blocker.args[0]
@@ -168,3 +169,22 @@ def test_the_frame_names_the_offline_assistant_and_it_streams_too_R30_R35(
     assert record.reply is not None and record.reply.assistant_kind == "offline"
     assert record.streamed == record.reply.reply  # the offline reply arrived as deltas
     assert _turn_view(app).answered_by.text() == "Offline assistant"
+
+
+def test_stop_while_the_save_is_still_flushing_sends_nothing_R35(make_app: AppFactory) -> None:
+    """Stop before the turn went out: the bounded preparation ends and no turn is posted."""
+    app = make_app(save_delay_seconds=2.0)
+    frame = app.mount("inbox-1", "notes/a.md")
+    frame.type_text(" more")
+    assistant = app.window.assistant
+    assistant.flush_started.connect(assistant.stop)
+    with app.qtbot.waitSignal(assistant.turn_finished, timeout=TURN_TIMEOUT_MS) as blocker:
+        assistant.send("summarise this")
+    record = blocker.args[0]
+    assert record.stopped and record.reply is None and record.streamed == ""
+    assert _turn_view(app).reply.text() == "Stopped before the assistant answered."
+    link = app.session.link
+    conversation = assistant.conversation
+    # Nothing reached the backend: no delivery row, nothing kept in the conversation.
+    assert link.call(lambda client, key: client.get_delivery(key, conversation)) is None
+    assert link.call(lambda client, key: client.get_conversation(key, conversation)) == []
