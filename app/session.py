@@ -8,7 +8,6 @@ thread never waits.
 from __future__ import annotations
 
 import os
-import uuid
 from pathlib import Path
 
 from app.assistant_settings import AssistantSettingsStore, apply_saved_assistant
@@ -157,9 +156,6 @@ class AppSession:
     @property
     def backend_url(self) -> str:
         return self.backend.base_url
-
-    def new_conversation(self) -> str:
-        return f"main-{uuid.uuid4().hex[:12]}"
 
     def conversation_for(self, workspace: str) -> str:
         """The assistant's conversation in ``workspace``: the same one on every start (R34)."""

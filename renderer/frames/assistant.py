@@ -213,12 +213,14 @@ class AssistantFrame(FrameBase):
     def load_conversation(self, conversation: str) -> None:
         """Show ``conversation`` of the open workspace: its kept turns, loaded off the GUI thread.
 
-        A turn still running stays at the end of the transcript.
+        The turns shown now make way for it; a turn running, or sent meanwhile, stays below.
         """
         self.conversation = conversation
         self._loads += 1
         generation = self._loads
         link = self._link()
+        running = self._running_view()
+        replaced = [view for view in self.transcript_view.turns() if view is not running]
 
         def fetch() -> list[ConversationMessage]:
             return link.call(lambda client, key: client.get_conversation(key, conversation))
@@ -226,12 +228,12 @@ class AssistantFrame(FrameBase):
         def shown(messages: list[ConversationMessage]) -> None:
             if generation == self._loads:
                 self.transcript_view.show_status("")
-                self.transcript_view.show_kept(messages, self._running_view())
+                self.transcript_view.show_kept(messages, replaced)
                 self.conversation_loaded.emit(conversation)
 
         def failed(error: BaseException) -> None:
             if generation == self._loads:
-                self.transcript_view.clear(self._running_view())
+                self.transcript_view.remove(replaced)
                 self.transcript_view.show_status(NOT_LOADED.format(reason=_plain(error)))
 
         self._runner.submit(fetch, on_done=shown, on_error=failed)

@@ -112,9 +112,11 @@ class Transcript(QScrollArea):
         self._insert(self._layout.count() - 1, view)
         return view
 
-    def show_kept(self, messages: Sequence[ConversationMessage], keep: QWidget | None) -> None:
-        """Replace what is shown by the kept conversation; ``keep`` (a turn running) stays last."""
-        self.clear(keep)
+    def show_kept(
+        self, messages: Sequence[ConversationMessage], replacing: Sequence[QWidget]
+    ) -> None:
+        """The kept conversation at the top, in place of ``replacing``; later turns stay below."""
+        self.remove(replacing)
         for position, (asked, reply) in enumerate(kept_turns(messages)):
             view = KeptTurnView(asked, self.content)
             view.show_reply(reply)
@@ -123,8 +125,11 @@ class Transcript(QScrollArea):
 
     def clear(self, keep: QWidget | None = None) -> None:
         """Remove every turn but ``keep``."""
-        for view in self.turns():
-            if view is not keep:
+        self.remove([view for view in self.turns() if view is not keep])
+
+    def remove(self, views: Sequence[QWidget]) -> None:
+        for view in views:
+            if self._layout.indexOf(view) >= 0:
                 self._layout.removeWidget(view)
                 view.hide()
                 view.deleteLater()

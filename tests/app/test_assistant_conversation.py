@@ -104,3 +104,22 @@ def test_clear_empties_the_view_and_forgets_the_conversation_R34(make_app: AppFa
         window.close()
         session.close()
         window.deleteLater()
+
+
+def test_a_turn_sent_while_the_conversation_loads_stays_below_it_R34(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    app.mount("inbox-1", "notes/a.md")
+    app.send("summarise this")
+    assistant = app.window.assistant
+    with (
+        app.qtbot.waitSignal(assistant.conversation_loaded, timeout=WAIT_MS),
+        app.qtbot.waitSignal(assistant.turn_finished, timeout=WAIT_MS),
+    ):
+        assistant.load_conversation(assistant.conversation)
+        assistant.send("hello")
+    shown = assistant.transcript_view.turns()
+    assert isinstance(shown[0], KeptTurnView) and shown[0].message.text() == "summarise this"
+    assert isinstance(shown[-1], TurnView) and shown[-1].message.text() == "hello"
+    assert shown[-1].reply.text() != "…"  # its reply arrived in a view still on screen
