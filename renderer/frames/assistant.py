@@ -240,7 +240,7 @@ class AssistantFrame(FrameBase):
 
     def clear_conversation(self) -> None:
         """Clear: stop the reply, forget the conversation on the backend, empty the transcript."""
-        for message, _include in reversed(self._queue):
+        for message, _include in self._queue:  # not sent yet: back in the input, in order
             self.input.keep(message)
         self._queue.clear()
         self.stop()
