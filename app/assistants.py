@@ -12,6 +12,7 @@ from collections.abc import Callable
 from PySide6.QtWidgets import QSplitter, QWidget
 
 from app.session import AppSession
+from bridge.agent import AssistantInfo
 from renderer.frames.assistant import AssistantFrame
 
 ASSISTANT_MIN_WIDTH = 320
@@ -45,9 +46,10 @@ class WorkspaceAssistants:
                 runner=session.runner,
                 autosave=session.autosave,
                 link=lambda: session.link,
-                conversation=conversation or session.new_conversation(),
+                conversation=conversation or session.conversation_for(workspace),
                 parent=self._shelf,
             )
+            assistant.load_conversation(assistant.conversation)  # R34: shown on reopening
             assistant.setMinimumWidth(ASSISTANT_MIN_WIDTH)
             assistant.watch_activation()
             assistant.activated.connect(self._on_activated)
@@ -69,6 +71,11 @@ class WorkspaceAssistants:
             assistant.show()
             self._column.setSizes(sizes)
         self.current = assistant
+
+    def show_assistant_info(self, info: AssistantInfo) -> None:
+        """Every workspace's frame names the assistant that now answers (R30, R37)."""
+        for assistant in self._frames.values():
+            assistant.show_assistant(info)
 
     def teardown(self) -> None:
         for assistant in self._frames.values():

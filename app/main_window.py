@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.assistant_dialog import AssistantSettingsDialog
 from app.assistants import WorkspaceAssistants
 from app.banner import BannerArea
 from app.kept_notes import KeptNotes
@@ -127,6 +128,8 @@ class MainWindow(QMainWindow):
         session.autosave.state_changed.connect(self._on_save_state)
         self.kept_notes = KeptNotes(self)
         self.menus = WindowMenus(self)
+        if session.assistant_problem:
+            self.banners.show_message(session.assistant_problem, tone="error")
 
         if layouts.set_aside_message is not None:
             self.banners.show_message(layouts.set_aside_message, tone="error", topic="layout-file")
@@ -275,6 +278,9 @@ class MainWindow(QMainWindow):
     def switch_workspace(self, name: str) -> None:
         """Cross into workspace ``name`` (created empty if new); ``workspace_switched`` follows."""
         self.switcher.switch(name)
+
+    def open_assistant_settings(self) -> AssistantSettingsDialog:
+        return self.menus.open_assistant_settings()
 
     def assistant_for(self, workspace: str, conversation: str | None) -> AssistantFrame:
         """The workspace's assistant frame, made on first use (with ``conversation`` if given)."""

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QLabel, QMenu, QPushButton, QVBoxLayout, QWidget
 
+from app.assistant_dialog import AssistantSettingsDialog
 from app.finding import QuickOpenDialog, WorkspacePickerDialog, open_dialog
 from app.note_commands import NoteCreation, create_note
 from bridge.frames import ASSISTANT_FRAME_ID
@@ -83,6 +84,11 @@ class WindowMenus:
         self._add(frames_menu, "Move frame &up", "Ctrl+Shift+Up", lambda: self._move_active(-1))
         self._add(frames_menu, "Move frame &down", "Ctrl+Shift+Down", lambda: self._move_active(1))
         self._add(frames_menu, "&Close frame", "Ctrl+W", self._close_active)
+        assistant_menu = bar.addMenu("&Assistant")
+        self._add(assistant_menu, "Assistant &settings…", "", self.open_assistant_settings)
+        self._add(
+            assistant_menu, "&Clear conversation", "", lambda: window.assistant.clear_conversation()
+        )
         frames_menu.aboutToShow.connect(self.name_frames)
         window.frames_changed.connect(self.name_frames)
         self.name_frames()
@@ -108,6 +114,22 @@ class WindowMenus:
         return action
 
     # -- prompts -------------------------------------------------------------------
+
+    def open_assistant_settings(self) -> AssistantSettingsDialog:
+        """Assistant ▸ Settings… (R37); a save applies to the backend without a restart."""
+        window = self._window
+        session = window.session
+        dialog = AssistantSettingsDialog(
+            backend=session.backend,
+            runner=session.runner,
+            store=session.assistant_settings,
+            current=window.assistant.assistant_info,
+            parent=window,
+        )
+        dialog.applied.connect(window.assistants.show_assistant_info)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
 
     def ask_open_note(self) -> None:
         window = self._window

@@ -1,7 +1,10 @@
 """``python -m app.screenshot FILE.png``: render the demo window after one turn, for the README.
 
 Runs offscreen against a throwaway embedded backend and demo workspace, so the
-user's own data folder is never touched.
+user's own data folder is never touched. With ``--model-base-url`` and ``--model``
+the embedded backend answers with that model (contract 7); ``--first-tool`` makes
+the model's first request of the turn name that tool, so a very small model gives
+a repeatable picture of a tool call (the app itself always lets the model choose).
 """
 
 from __future__ import annotations
@@ -13,13 +16,16 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-SETTLE_TIMEOUT_MS = 20_000
+SETTLE_TIMEOUT_MS = 90_000  # a small local model on a busy CPU takes a while to load
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.screenshot")
     parser.add_argument("output", type=Path, help="the PNG to write")
     parser.add_argument("--message", default="what's still open here?")
+    parser.add_argument("--model-base-url", metavar="URL")
+    parser.add_argument("--model", metavar="NAME")
+    parser.add_argument("--first-tool", default="auto", metavar="NAME")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -28,7 +34,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from app.main_window import MainWindow
     from app.session import AppSession
+    from bridge.environment import MODEL_BASE_URL_ENV, MODEL_ENV
     from renderer.frames.turn_view import TurnView
+
+    if args.model_base_url and args.model:
+        os.environ[MODEL_BASE_URL_ENV] = args.model_base_url
+        os.environ[MODEL_ENV] = args.model
 
     application = QApplication.instance() or QApplication(sys.argv[:1])
 
@@ -42,7 +53,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         poll.stop()
 
     with tempfile.TemporaryDirectory(prefix="ambient-screenshot-") as folder:
-        session = AppSession.start(backend_url=None, workspace_dir=None, data_dir=Path(folder))
+        session = AppSession.start(
+            backend_url=None,
+            workspace_dir=None,
+            data_dir=Path(folder),
+            model_first_tool_choice=args.first_tool,
+        )
         try:
             window = MainWindow(session)
             window.resize(1360, 820)

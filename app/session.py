@@ -8,9 +8,9 @@ thread never waits.
 from __future__ import annotations
 
 import os
-import uuid
 from pathlib import Path
 
+from app.assistant_settings import AssistantSettingsStore, apply_saved_assistant
 from app.demo import (
     DEMO_WORKSPACE,
     default_data_dir,
@@ -31,6 +31,8 @@ from workers.server import EmbeddedServer
 from workers.settings import Settings
 
 DEFAULT_WORKSPACE = "notes"
+DEFAULT_CONVERSATION = "main"
+"""The assistant's conversation in each workspace; kept by the backend across restarts (R34)."""
 
 
 class SessionError(RuntimeError):
@@ -65,6 +67,9 @@ class AppSession:
         self.recovery = RecoveryStore(data_dir / RECOVERY_FOLDER)
         self.autosave = AutosaveCoordinator(self.save_runner, recovery=self.recovery)
         self.popouts = PopoutManager(backend.base_url, device_token, self.autosave)
+        self.assistant_settings = AssistantSettingsStore(data_dir)
+        self.assistant_problem: str | None = None
+        """Why the saved assistant settings could not be applied at start, if they could not."""
         self._closed = False
 
     @classmethod
@@ -78,6 +83,7 @@ class AppSession:
         load_delay_seconds: float = 0.0,
         demo: bool = True,
         workspace: str | None = None,
+        model_first_tool_choice: str = "auto",
     ) -> AppSession:
         """Start (or reach) the backend, open the workspace and a key session.
 
@@ -112,6 +118,7 @@ class AppSession:
                 save_delay_seconds=save_delay_seconds,
                 load_delay_seconds=load_delay_seconds,
                 workspace_roots=roots,
+                model_first_tool_choice=model_first_tool_choice,
             )
             if demo:
                 install_demo_workspace(settings.workspaces_dir)
@@ -131,7 +138,7 @@ class AppSession:
             if server is not None:
                 server.stop()
             raise
-        return cls(
+        session = cls(
             backend=backend,
             device_token=token,
             link=link,
@@ -139,6 +146,11 @@ class AppSession:
             server=server,
             demo=demo and server is not None,
         )
+        if server is not None:  # the user's settings override the start ones (contract 7, R37)
+            session.assistant_problem = apply_saved_assistant(
+                backend.client(), session.assistant_settings
+            )
+        return session
 
     @property
     def workspace(self) -> str:
@@ -148,8 +160,9 @@ class AppSession:
     def backend_url(self) -> str:
         return self.backend.base_url
 
-    def new_conversation(self) -> str:
-        return f"main-{uuid.uuid4().hex[:12]}"
+    def conversation_for(self, workspace: str) -> str:
+        """The assistant's conversation in ``workspace``: the same one on every start (R34)."""
+        return DEFAULT_CONVERSATION
 
     def client(self) -> BackendClient:
         """A client for the calling thread (use from workers; the GUI thread never calls out)."""

@@ -53,6 +53,15 @@ QLabel#turnCaveat {
     color: #7a5b00; background: #fff9db; border-radius: 6px; padding: 4px 6px;
 }
 QLabel#turnDetails { color: #40465f; font-size: 11px; }
+QLabel#turnAssistant { color: #7b8199; font-size: 11px; }
+QLabel#turnTools { color: #5f3dc4; font-size: 11px; }
+QFrame#turn[kept="true"] { background: #fbfbfd; }
+QLabel#transcriptStatus { color: #c92a2a; padding: 4px; }
+QLabel#assistantName {
+    border-radius: 8px; padding: 1px 8px; font-size: 11px;
+    background: #f3f0ff; color: #5f3dc4;
+}
+QPushButton#stopButton { border-radius: 8px; padding: 7px 14px; color: #c92a2a; }
 QLabel#contextChip {
     background: #edf2ff; color: #364fc7; border: 1px solid #c5d3ff;
     border-radius: 11px; padding: 3px 10px;

@@ -8,6 +8,7 @@ from any thread, closes the connection, which ends the turn on the backend (R35)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Iterable, Iterator
@@ -162,10 +163,17 @@ class TurnStream:
         return self._cancelled
 
     def cancel(self) -> None:
-        """Close the connection: the backend notices and stops calling the model."""
+        """End the stream without waiting: the backend notices and stops calling the model.
+
+        Closing the response from here would wait for the reading thread's lock (until
+        the next piece, or the read time-out); shutting the socket's reading side wakes
+        that reader at once, and the reader closes the connection as it leaves.
+        """
         with self._lock:
             self._cancelled = True
-        self._response.close()
+        with contextlib.suppress(ValueError, RuntimeError, OSError, AttributeError):
+            # Raises when the answer has already been read and its connection released.
+            self._response.raw.shutdown()
 
     def __iter__(self) -> Iterator[TurnEvent]:
         try:

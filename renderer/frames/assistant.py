@@ -4,8 +4,13 @@ A send is prepared by the Qt-free core, :func:`renderer.ambient.preparation.prep
 it resolves the note (R9), bounds the flush and the note's load by 1.5 s (R10,
 R12), reads the live editor (R11) and encodes the pointer (R15). This frame only
 hands it adapters (Qt timers, and the autosave flush, which saves on workers and
-reports back as a signal) and then posts the turn on a worker. The GUI thread
-never waits on the network; results come back as signals.
+reports back as a signal) and then asks for the turn as a stream, read on a
+worker (:class:`renderer.qt.turn_stream.StreamedTurn`): the reply shows as it is
+generated, and Stop or Esc ends it (R35). The GUI thread never waits on the
+network; results come back as signals.
+
+The frame also says which assistant answers (R30, from ``GET /v1/assistant`` and
+each turn's ``assistant``) and shows the workspace's kept conversation (R34).
 """
 
 from __future__ import annotations
@@ -13,19 +18,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QPushButton,
-    QScrollArea,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
+from bridge.agent import AssistantInfo, ConversationMessage, TurnStream
 from bridge.client import TurnReply
 from bridge.errors import BackendError
 from bridge.frames import ASSISTANT_FRAME_ID
@@ -33,26 +30,35 @@ from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
 from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparation, prepare_send
 from renderer.ambient.store import AmbientStore
-from renderer.frames.base import FrameBase
+from renderer.frames.base import FrameBase, tool_button
 from renderer.frames.chip import ContextChip
 from renderer.frames.message_input import MessageInput
+from renderer.frames.transcript import Transcript
+from renderer.frames.turn_text import assistant_name
 from renderer.frames.turn_view import TurnView
 from renderer.frames.turns import TurnRecord
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.tasks import TaskRunner
 from renderer.qt.timers import QtTimers
+from renderer.qt.turn_stream import Outcome, StreamedTurn
 
 UNEXPECTED_PROBLEM = "The assistant could not answer because of an unexpected problem. Try again."
+CLOSING = "The app is closing."
+NOT_LOADED = "The earlier conversation could not be loaded: {reason}"
+NOT_CLEARED = "The conversation could not be cleared: {reason}"
 
 
 class _Send:
-    """One send in progress: its message, its turn view and, once known, its preparation."""
+    """One send in progress: its message, its turn view, its preparation, then its stream."""
 
-    def __init__(self, message: str, view: TurnView) -> None:
+    def __init__(self, message: str, view: TurnView, conversation: str) -> None:
         self.message = message
         self.view = view
+        self.conversation = conversation
         self.preparation: SendPreparation | None = None
+        self.turn: StreamedTurn | None = None
+        self.stop_requested = False
 
 
 class AssistantFrame(FrameBase):
@@ -61,6 +67,11 @@ class AssistantFrame(FrameBase):
     flush_started = Signal()
     turn_finished = Signal(object)
     busy_changed = Signal(bool)
+    assistant_shown = Signal(str)
+    """The name the frame now shows for the assistant that answers."""
+    conversation_loaded = Signal(str)
+    """The conversation id, once its kept messages are shown."""
+    conversation_cleared = Signal(str)
 
     def __init__(
         self,
@@ -86,29 +97,27 @@ class AssistantFrame(FrameBase):
         self._flush_limit = flush_limit_seconds
         self.conversation = conversation
         self.records: list[TurnRecord] = []
+        self.assistant_info: AssistantInfo | None = None
         self._queue: deque[tuple[str, bool]] = deque()
         self._current: _Send | None = None
         self._busy = False
+        self._loads = 0
 
-        self.transcript = QWidget()
-        self.transcript.setObjectName("transcript")
-        self._transcript_layout = QVBoxLayout(self.transcript)
-        self._transcript_layout.setContentsMargins(8, 8, 8, 8)
-        self._transcript_layout.setSpacing(8)
-        self.welcome = QLabel(
-            "Ask about the note you are looking at: “summarise this”, “what are my open tasks "
-            "here?”, このノートを要約して. The chip below shows which note that means.",
-            self.transcript,
+        self.assistant_label = QLabel("", self.title_bar)
+        self.assistant_label.setObjectName("assistantName")
+        self.assistant_label.setToolTip("The assistant that answers (Assistant ▸ Settings…)")
+        self.clear_button = tool_button(
+            "Clear", "Clear the conversation", "Forget this workspace's conversation", self
         )
-        self.welcome.setObjectName("welcome")
-        self.welcome.setWordWrap(True)
-        self._transcript_layout.addWidget(self.welcome)
-        self._transcript_layout.addStretch(1)
-        self.transcript_scroll = QScrollArea(self.body)
-        self.transcript_scroll.setWidgetResizable(True)
-        self.transcript_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.transcript_scroll.setWidget(self.transcript)
-        self.transcript_scroll.setAccessibleName("Conversation")
+        self.clear_button.setObjectName("clearButton")
+        self.clear_button.clicked.connect(self.clear_conversation)
+        self.title_bar.add_control(self.assistant_label)
+        self.title_bar.add_control(self.clear_button)
+
+        self.transcript_view = Transcript(self.body)
+        self.transcript_scroll = self.transcript_view
+        self.transcript = self.transcript_view.content
+        self.welcome = self.transcript_view.welcome
 
         self.busy = QProgressBar(self.body)
         self.busy.setRange(0, 0)
@@ -131,21 +140,30 @@ class AssistantFrame(FrameBase):
         self.send_button.setObjectName("sendButton")
         self.send_button.setAccessibleName("Send message")
         self.send_button.clicked.connect(self.send_from_input)
-        send_shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
-        send_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        send_shortcut.activated.connect(self.send_from_input)
+        self.stop_button = QPushButton("Stop", self.body)
+        self.stop_button.setObjectName("stopButton")
+        self.stop_button.setAccessibleName("Stop the reply")
+        self.stop_button.setToolTip("Stop the reply (Esc)")
+        self.stop_button.setVisible(False)
+        self.stop_button.clicked.connect(self.stop)
+        for keys, slot in (("Ctrl+Return", self.send_from_input), ("Escape", self.stop)):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
         input_row = QHBoxLayout()
         input_row.setContentsMargins(8, 2, 8, 8)
         input_row.addWidget(self.input, 1)
+        input_row.addWidget(self.stop_button, 0, Qt.AlignmentFlag.AlignBottom)
         input_row.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
 
-        self.body_layout.addWidget(self.transcript_scroll, 1)
+        self.body_layout.addWidget(self.transcript_view, 1)
         self.body_layout.addWidget(self.busy)
         self.body_layout.addWidget(self.context_chip)
         self.body_layout.addLayout(input_row)
 
         self._unsubscribe = store.subscribe(self.context_chip.show_resolution)
         self.context_chip.show_resolution(store.resolve())
+        self.refresh_assistant()
 
     # -- frame -----------------------------------------------------------------
 
@@ -158,13 +176,99 @@ class AssistantFrame(FrameBase):
     def teardown(self) -> None:
         super().teardown()
         self._unsubscribe()
-        if self._current is not None and self._current.preparation is not None:
-            self._current.preparation.cancel()
         self._queue.clear()
+        current = self._current
+        if current is not None:
+            if current.preparation is not None:
+                current.preparation.cancel()
+            if current.turn is not None:
+                current.turn.stop()  # the worker leaves at once: closing never waits on a reply
 
     @property
     def is_busy(self) -> bool:
         return self._current is not None
+
+    # -- which assistant answers (R30) ---------------------------------------------
+
+    def refresh_assistant(self) -> None:
+        """Ask the backend which assistant answers (off the GUI thread), then show it."""
+        backend = self._link().backend
+        self._runner.submit(
+            lambda: backend.client().assistant(),
+            on_done=self.show_assistant,
+            on_error=lambda _error: None,  # the label keeps what it knew; turns still say it
+        )
+
+    def show_assistant(self, info: AssistantInfo) -> None:
+        self.assistant_info = info
+        self._show_assistant_name(assistant_name(info.kind, info.model))
+
+    def _show_assistant_name(self, name: str) -> None:
+        self.assistant_label.setText(name)
+        self.assistant_label.setAccessibleName(f"Answered by: {name}")
+        self.assistant_shown.emit(name)
+
+    # -- the kept conversation (R34) -------------------------------------------------
+
+    def load_conversation(self, conversation: str) -> None:
+        """Show ``conversation`` of the open workspace: its kept turns, loaded off the GUI thread.
+
+        The turns shown now make way for it; a turn running, or sent meanwhile, stays below.
+        """
+        self.conversation = conversation
+        self._loads += 1
+        generation = self._loads
+        link = self._link()
+        running = self._running_view()
+        replaced = [view for view in self.transcript_view.turns() if view is not running]
+
+        def fetch() -> list[ConversationMessage]:
+            return link.call(lambda client, key: client.get_conversation(key, conversation))
+
+        def shown(messages: list[ConversationMessage]) -> None:
+            if generation == self._loads:
+                self.transcript_view.show_status("")
+                self.transcript_view.show_kept(messages, replaced)
+                self.conversation_loaded.emit(conversation)
+
+        def failed(error: BaseException) -> None:
+            if generation == self._loads:
+                self.transcript_view.remove(replaced)
+                self.transcript_view.show_status(NOT_LOADED.format(reason=_plain(error)))
+
+        self._runner.submit(fetch, on_done=shown, on_error=failed)
+
+    def clear_conversation(self) -> None:
+        """Clear: stop the reply, forget the conversation on the backend, empty the transcript."""
+        for message, _include in self._queue:  # not sent yet: back in the input, in order
+            self.input.keep(message)
+        self._queue.clear()
+        self.stop()
+        self._loads += 1  # a load still on its way must not bring the turns back
+        link = self._link()
+        conversation = self.conversation
+        self.clear_button.setEnabled(False)
+
+        def cleared(_value: object) -> None:
+            self.clear_button.setEnabled(True)
+            self.transcript_view.show_status("")
+            self.transcript_view.clear(self._running_view())
+            self.conversation_cleared.emit(conversation)
+
+        def failed(error: BaseException) -> None:
+            self.clear_button.setEnabled(True)
+            self.transcript_view.show_status(NOT_CLEARED.format(reason=_plain(error)))
+
+        submitted = self._runner.submit(
+            lambda: link.call(lambda client, key: client.clear_conversation(key, conversation)),
+            on_done=cleared,
+            on_error=failed,
+        )
+        if submitted is None:
+            self.clear_button.setEnabled(True)
+
+    def _running_view(self) -> TurnView | None:
+        return None if self._current is None else self._current.view
 
     # -- sending -------------------------------------------------------------------
 
@@ -187,13 +291,24 @@ class AssistantFrame(FrameBase):
         if self._current is None:
             self._next()
 
+    def stop(self) -> None:
+        """Stop and Esc: end the running turn; what streamed so far stays (R35)."""
+        current = self._current
+        if current is None or current.stop_requested:
+            return
+        current.stop_requested = True
+        self.stop_button.setEnabled(False)
+        if current.turn is not None:
+            current.turn.stop()
+        # Still preparing: the turn ends, unsent, once the bounded preparation settles.
+
     def _next(self) -> None:
         if not self._queue:
             self._set_busy(False)
             return
         message, include = self._queue.popleft()
         self._set_busy(True)
-        send = _Send(message, self._add_turn_view(message))
+        send = _Send(message, self.transcript_view.add_turn(message), self.conversation)
         self._current = send
         send.preparation = prepare_send(
             self._store,
@@ -211,82 +326,68 @@ class AssistantFrame(FrameBase):
         self.flush_started.emit()
 
     def _post(self, send: _Send, prepared: PreparedSend) -> None:
+        if send.stop_requested:
+            self._finish(send, prepared, None)
+            return
         capture = prepared.capture
         link = self._link()
-        conversation = self.conversation
 
-        def post() -> TurnReply:
+        def open_stream() -> TurnStream:
             return link.call(
-                lambda client, session: client.post_turn(
-                    conversation, send.message, session=session, ambient_header=capture.header
+                lambda client, key: client.stream_turn(
+                    send.conversation, send.message, session=key, ambient_header=capture.header
                 )
             )
 
-        submitted = self._runner.submit(
-            post,
-            on_done=lambda reply: self._finish(send, prepared, reply, None),
-            on_error=lambda error: self._finish(send, prepared, None, error),
-        )
-        if submitted is None:
-            self._finish(send, prepared, None, RuntimeError("The app is closing."))
+        turn = StreamedTurn(self._runner, open_stream, self)
+        send.turn = turn
+        turn.text_changed.connect(send.view.show_streamed)
+        turn.tool_called.connect(send.view.show_tool)
+        turn.finished.connect(lambda outcome: self._finish(send, prepared, outcome))
+        if turn.start() is None:
+            self._finish(send, prepared, BackendError(CLOSING))
 
-    def _finish(
-        self,
-        send: _Send,
-        prepared: PreparedSend,
-        reply: object,
-        error: BaseException | None,
-    ) -> None:
+    def _finish(self, send: _Send, prepared: PreparedSend, outcome: Outcome) -> None:
         message: str | None = None
-        if error is not None:
-            # A backend failure says what went wrong in its own words; anything else is a
-            # defect whose details mean nothing to the user.
-            message = error.message if isinstance(error, BackendError) else UNEXPECTED_PROBLEM
-            self._keep_in_input(send.message)
+        if isinstance(outcome, BaseException):
+            # A backend failure (model_unavailable included, R36) says what went wrong in its
+            # own words; anything else is a defect whose details mean nothing to the user.
+            message = _plain(outcome)
+            self.input.keep(send.message)
+        reply = outcome if isinstance(outcome, TurnReply) else None
+        turn = send.turn
         record = TurnRecord(
             message=send.message,
             capture=prepared.capture,
-            reply=reply if isinstance(reply, TurnReply) else None,
+            reply=reply,
             error=message,
             flushed=prepared.flushed,
-            conversation=self.conversation,
+            conversation=send.conversation,
             preparation_seconds=prepared.seconds,
+            stopped=outcome is None,
+            streamed="" if turn is None else turn.text,
         )
+        if turn is not None:
+            turn.deleteLater()
         self.records.append(record)
         send.view.show_record(record)
-        QTimer.singleShot(0, self, self._scroll_to_end)
+        if reply is not None:
+            self._show_assistant_name(assistant_name(reply.assistant_kind, reply.assistant_model))
+        self.transcript_view.scroll_to_end()
         self._current = None
         self.turn_finished.emit(record)
         self._next()
 
-    def _keep_in_input(self, message: str) -> None:
-        """Put a message that did not go through back in the input, after anything typed since."""
-        typed = self.input.toPlainText()
-        if message in typed:
-            return
-        if not typed.strip():
-            self.input.setPlainText(message)
-            return
-        cursor = QTextCursor(self.input.document())  # not the user's cursor: typing goes on
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        cursor.insertText("\n" + message)
-
-    # -- transcript ----------------------------------------------------------------
-
-    def _add_turn_view(self, message: str) -> TurnView:
-        self.welcome.setVisible(False)
-        view = TurnView(message, self.transcript)
-        self._transcript_layout.insertWidget(self._transcript_layout.count() - 1, view)
-        QTimer.singleShot(0, self, self._scroll_to_end)
-        return view
-
-    def _scroll_to_end(self) -> None:
-        bar = self.transcript_scroll.verticalScrollBar()
-        bar.setValue(bar.maximum())
-
     def _set_busy(self, busy: bool) -> None:
+        self.stop_button.setVisible(busy)
+        self.stop_button.setEnabled(True)
         if self._busy == busy:
             return
         self._busy = busy
         self.busy.setVisible(busy)
         self.busy_changed.emit(busy)
+
+
+def _plain(error: BaseException) -> str:
+    """What the user reads about a failure: the backend's own words, never a traceback."""
+    return error.message if isinstance(error, BackendError) else UNEXPECTED_PROBLEM

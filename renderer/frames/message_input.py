@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
 
@@ -19,3 +19,15 @@ class MessageInput(QPlainTextEdit):
             self.submitted.emit()
             return
         super().keyPressEvent(event)
+
+    def keep(self, message: str) -> None:
+        """Put a message that did not go through back, after anything typed since (R36)."""
+        typed = self.toPlainText()
+        if message in typed:
+            return
+        if not typed.strip():
+            self.setPlainText(message)
+            return
+        cursor = QTextCursor(self.document())  # not the user's cursor: typing goes on
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText("\n" + message)

@@ -13,14 +13,18 @@ from html import escape
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from bridge.agent import ToolCall
 from bridge.drops import DropReason, describe_drop
 from bridge.pointer import decode_header
+from renderer.frames.turn_text import assistant_name, tools_html
 from renderer.frames.turns import TurnRecord
 
 _TOOL_TEXT_PREVIEW = 240
 _CAVEAT_SHOWN_ABOVE = "(the warning above)"
 # Drops the user did not ask for, shown on the turn itself rather than only in its details.
 _SURPRISING_DROPS: tuple[DropReason, ...] = ("discarded", "oversize", "invalid", "loading")
+STOPPED_NOTICE = "Stopped. The reply ends here."
+STOPPED_EMPTY = "Stopped before the assistant answered."
 
 
 class TurnView(QFrame):
@@ -34,6 +38,15 @@ class TurnView(QFrame):
         self.message.setTextFormat(Qt.TextFormat.RichText)
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.answered_by = QLabel("", self)
+        self.answered_by.setObjectName("turnAssistant")
+        self.answered_by.setVisible(False)
+        self.tools = QLabel("", self)
+        self.tools.setObjectName("turnTools")
+        self.tools.setWordWrap(True)
+        self.tools.setTextFormat(Qt.TextFormat.RichText)
+        self.tools.setVisible(False)
+        self._live_tools: list[ToolCall] = []
         self.reply = QLabel("…", self)
         self.reply.setObjectName("turnReply")
         self.reply.setTextFormat(Qt.TextFormat.RichText)
@@ -66,6 +79,8 @@ class TurnView(QFrame):
         layout.setContentsMargins(10, 8, 10, 8)
         layout.setSpacing(4)
         layout.addWidget(self.message)
+        layout.addWidget(self.answered_by)
+        layout.addWidget(self.tools)
         layout.addWidget(self.reply)
         layout.addWidget(self.notice)
         layout.addWidget(self.caveat)
@@ -76,6 +91,22 @@ class TurnView(QFrame):
         self.details.setVisible(shown)
         self.details_button.setText("Details ▾" if shown else "Details ▸")
 
+    def show_streamed(self, text: str) -> None:
+        """The reply so far, while it streams (R35)."""
+        self.reply.setText(escape(text).replace("\n", "<br>"))
+
+    def show_tool(self, call: ToolCall) -> None:
+        """A tool the assistant called while the reply streams: on the turn and in its details."""
+        self._live_tools.append(call)
+        calls = [(c.name, c.arguments) for c in self._live_tools]
+        self._show_tools(calls)
+        self.details.setText(tools_html(calls))  # the whole record replaces it when done
+        self.details_button.setVisible(True)
+
+    def _show_tools(self, calls: list[tuple[str, dict[str, object]]]) -> None:
+        self.tools.setText(tools_html(calls))
+        self.tools.setVisible(bool(calls))
+
     def show_record(self, record: TurnRecord) -> None:
         caveats = record.caveats
         if record.error is not None:
@@ -84,10 +115,20 @@ class TurnView(QFrame):
         elif record.reply is not None:
             text = reply_without_caveats(record.reply.reply, caveats)
             self.reply.setText(escape(text).replace("\n", "<br>"))
+            self.answered_by.setText(
+                assistant_name(record.reply.assistant_kind, record.reply.assistant_model)
+            )
+            self.answered_by.setVisible(True)
+            self._show_tools([(call.name, call.arguments) for call in record.reply.tool_calls])
+        elif record.stopped and not record.streamed:
+            self.reply.setText(escape(STOPPED_EMPTY))
         self.reply.style().unpolish(self.reply)
         self.reply.style().polish(self.reply)
-        if record.dropped in _SURPRISING_DROPS:
-            self.notice.setText(describe_drop(record.dropped))  # R13: say the context was dropped
+        notices = [describe_drop(record.dropped)] if record.dropped in _SURPRISING_DROPS else []
+        if record.stopped and record.streamed:
+            notices.append(STOPPED_NOTICE)
+        if notices:  # R13: a dropped context is said on the turn itself
+            self.notice.setText(" ".join(notices))
             self.notice.setVisible(True)
         self.caveat.setText("⚠ " + escape(caveats[-1]) if caveats else "")
         self.caveat.setVisible(bool(caveats))

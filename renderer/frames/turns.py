@@ -21,6 +21,10 @@ class TurnRecord:
     """Whether the pre-send flush completed; None when no preparation ran (no note, excluded)."""
     conversation: str
     preparation_seconds: float = 0.0
+    stopped: bool = False
+    """The user stopped the turn (Stop, Esc) before its reply was complete (R35)."""
+    streamed: str = ""
+    """The reply's text as it had streamed when the turn ended."""
 
     @property
     def header_bytes(self) -> int:

@@ -34,6 +34,7 @@ class Reply:
     content_type: str = "application/json"
     stall: bool = False  # wait, sending nothing, until the server is released or closed
     stall_after_first_piece: bool = False
+    hold_after_first_piece: threading.Event | None = None  # then the rest, once it is set
     first_piece_delay: float = 0.0  # seconds before the first piece (a model's prefill)
     empty_stream: bool = False  # a streamed request is answered 200 and closed at once
     repeat_tool_name: bool = False  # every tool-call piece repeats id and name (llama.cpp)
@@ -169,6 +170,10 @@ class ScriptedModel:
                             model.stalled.set()
                             self._wait_for_release()
                             return
+                        if index == 1 and reply.hold_after_first_piece is not None:
+                            hold = reply.hold_after_first_piece
+                            while not hold.wait(0.02) and not model.release.is_set():
+                                pass  # closing the server releases a hold a test left set
                     self.wfile.write(b"data: [DONE]\n\n")
                 except OSError:
                     model.client_went_away.set()

@@ -10,6 +10,7 @@ invalid arguments and unknown tool names get a refusing tool result, and
 
 from __future__ import annotations
 
+import contextlib
 import socket
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
@@ -197,7 +198,7 @@ class ModelAssistant:
         self, request: dict[str, Any], turn: TurnInput, separator: list[str]
     ) -> Generator[TurnEvent, None, _Answer | _NotStreamed | None]:
         stream = self._client.chat.completions.create(**request, stream=True)
-        forget = turn.cancellation.on_cancel(lambda: _abort(stream))
+        forget = turn.cancellation.on_cancel(lambda: abort_stream(stream))
         answer = _Answer()
         by_index: dict[int, _RequestedCall] = {}
         pieces = 0
@@ -220,9 +221,7 @@ class ModelAssistant:
                     call = by_index.setdefault(index, _RequestedCall(id=f"call_{index}"))
                     call.id = piece.id or call.id
                     if piece.function is not None:
-                        name = piece.function.name or ""
-                        if name != call.name:  # llama.cpp repeats the whole name each piece
-                            call.name += name
+                        call.name = _joined_name(call.name, piece.function.name or "")
                         call.arguments += piece.function.arguments or ""
         finally:
             forget()
@@ -249,20 +248,26 @@ class ModelAssistant:
             )
 
 
-def _abort(stream: Any) -> None:
-    """Wake the worker blocked reading the model's answer, from another thread (R35).
+def _joined_name(name: str, piece: str) -> str:
+    """A streamed tool name: OpenAI sends it once, llama-cpp-python's server in every piece."""
+    return name if piece == name else name + piece
 
-    Shutting the socket down interrupts a blocked read and tells the server at once;
-    closing the response from another thread would do neither. The reader then sees
-    the turn cancelled and closes the stream itself.
+
+def abort_stream(stream: openai.Stream[Any]) -> None:
+    """End a provider stream from another thread, at once (R35: the client went away).
+
+    Closing the response alone leaves the reading thread blocked in ``recv`` while
+    the model is silent (a long prefill, a stall), and the provider goes on
+    generating. Shutting the socket down wakes that reader and tells the provider
+    now; the reader then closes the response as it leaves.
     """
-    try:
-        network = stream.response.extensions.get("network_stream")
-        sock = network.get_extra_info("socket") if network is not None else None
-        if sock is not None:
-            sock.shutdown(socket.SHUT_RDWR)
-    except (AttributeError, OSError):
-        pass  # already closed: nothing left to wake
+    network = stream.response.extensions.get("network_stream")
+    connection = None if network is None else network.get_extra_info("socket")
+    if isinstance(connection, socket.socket):
+        with contextlib.suppress(OSError):
+            connection.shutdown(socket.SHUT_RDWR)
+    else:
+        stream.close()
 
 
 def _assistant_message(answer: _Answer) -> dict[str, Any]:

@@ -1,0 +1,159 @@
+"""The assistant's transcript: the kept conversation, then this session's turns (R34).
+
+A kept turn comes back from the backend as the user's message and the final
+reply with the names and arguments of the tools it called, never their results;
+it is shown as such, without the details of a turn sent in this session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from bridge.agent import ConversationMessage
+from renderer.frames.turn_text import tools_html
+from renderer.frames.turn_view import TurnView
+
+WELCOME = (
+    "Ask about the note you are looking at: “summarise this”, “what are my open tasks "
+    "here?”, このノートを要約して. The chip below shows which note that means."
+)
+
+
+def _rich(text: str) -> str:
+    return escape(text).replace("\n", "<br>")
+
+
+class KeptTurnView(QFrame):
+    """A turn from the kept conversation: the message, the tools it called and the reply."""
+
+    def __init__(self, message: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("turn")
+        self.setProperty("kept", True)
+        self.message = QLabel(_rich(message), self)
+        self.message.setObjectName("turnMessage")
+        self.tools = QLabel("", self)
+        self.tools.setObjectName("turnTools")
+        self.tools.setVisible(False)
+        self.reply = QLabel("", self)
+        self.reply.setObjectName("turnReply")
+        self.reply.setVisible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(4)
+        for label in (self.message, self.tools, self.reply):
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            layout.addWidget(label)
+
+    def show_reply(self, message: ConversationMessage) -> None:
+        self.tools.setText(tools_html(message.tool_calls))
+        self.tools.setVisible(bool(message.tool_calls))
+        self.reply.setText(_rich(message.text))
+        self.reply.setVisible(True)
+
+
+def kept_turns(messages: Sequence[ConversationMessage]) -> list[tuple[str, ConversationMessage]]:
+    """(user message, reply) pairs, oldest first; a reply without its message keeps ""."""
+    pairs: list[tuple[str, ConversationMessage]] = []
+    asked: str | None = None
+    for message in messages:
+        if message.role == "user":
+            asked = message.text
+        else:
+            pairs.append((asked or "", message))
+            asked = None
+    return pairs
+
+
+class Transcript(QScrollArea):
+    """The scrolling list of turns, with a welcome line while it is empty."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.content = QWidget()
+        self.content.setObjectName("transcript")
+        self._layout = QVBoxLayout(self.content)
+        self._layout.setContentsMargins(8, 8, 8, 8)
+        self._layout.setSpacing(8)
+        self.status = QLabel("", self.content)
+        self.status.setObjectName("transcriptStatus")
+        self.status.setWordWrap(True)
+        self.status.setVisible(False)
+        self.welcome = QLabel(WELCOME, self.content)
+        self.welcome.setObjectName("welcome")
+        self.welcome.setWordWrap(True)
+        self._layout.addWidget(self.status)
+        self._layout.addWidget(self.welcome)
+        self._layout.addStretch(1)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidget(self.content)
+        self.setAccessibleName("Conversation")
+
+    def turns(self) -> list[QFrame]:
+        """Every turn shown, kept ones first, top to bottom."""
+        found: list[QFrame] = []
+        for index in range(self._layout.count()):
+            item = self._layout.itemAt(index)
+            widget = None if item is None else item.widget()
+            if isinstance(widget, TurnView | KeptTurnView):
+                found.append(widget)
+        return found
+
+    def add_turn(self, message: str) -> TurnView:
+        """A new turn at the end."""
+        view = TurnView(message, self.content)
+        self._insert(self._layout.count() - 1, view)
+        return view
+
+    def show_kept(
+        self, messages: Sequence[ConversationMessage], replacing: Sequence[QWidget]
+    ) -> None:
+        """The kept conversation at the top, in place of ``replacing``; later turns stay below."""
+        self.remove(replacing)
+        for position, (asked, reply) in enumerate(kept_turns(messages)):
+            view = KeptTurnView(asked, self.content)
+            view.show_reply(reply)
+            self._insert(self._first_turn_index() + position, view)
+        self._update_welcome()
+
+    def clear(self, keep: QWidget | None = None) -> None:
+        """Remove every turn but ``keep``."""
+        self.remove([view for view in self.turns() if view is not keep])
+
+    def remove(self, views: Sequence[QWidget]) -> None:
+        for view in views:
+            if self._layout.indexOf(view) >= 0:
+                self._layout.removeWidget(view)
+                view.hide()
+                view.deleteLater()
+        self._update_welcome()
+
+    def show_status(self, text: str) -> None:
+        """A line above the turns (a conversation that could not be loaded); "" hides it."""
+        self.status.setText(text)
+        self.status.setVisible(bool(text))
+
+    def scroll_to_end(self) -> None:
+        QTimer.singleShot(0, self, self._scroll_to_end)
+
+    def _scroll_to_end(self) -> None:
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def _first_turn_index(self) -> int:
+        return self._layout.indexOf(self.welcome) + 1
+
+    def _insert(self, index: int, view: QWidget) -> None:
+        self._layout.insertWidget(index, view)
+        self._update_welcome()
+        self.scroll_to_end()
+
+    def _update_welcome(self) -> None:
+        self.welcome.setVisible(not self.turns())

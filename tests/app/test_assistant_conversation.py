@@ -1,0 +1,125 @@
+"""The workspace's conversation is shown when it opens, and Clear forgets it (R34)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtTest import QTest
+
+from app.main_window import MainWindow
+from app.session import AppSession
+from renderer.frames.transcript import KeptTurnView
+from renderer.frames.turn_view import TurnView
+from tests.app.conftest import SWITCH_TIMEOUT_MS, AppFactory, AppUnderTest
+
+WAIT_MS = 10_000
+
+
+def _kept(window: MainWindow) -> list[KeptTurnView]:
+    return [v for v in window.assistant.transcript_view.turns() if isinstance(v, KeptTurnView)]
+
+
+def _rich(text: str) -> str:
+    return escape(text).replace("\n", "<br>")
+
+
+def _reopen(app: AppUnderTest) -> tuple[AppSession, MainWindow]:
+    """Quit, then start the app again on the same data folder and workspace."""
+    app.quit()
+    session = AppSession.start(
+        backend_url=None, workspace_dir=app.workspace_dir, data_dir=app.data_dir, demo=False
+    )
+    window = MainWindow(session, demo_layout=False)
+    window.show()
+    return session, window
+
+
+def test_the_conversation_is_shown_again_when_the_app_reopens_R34(make_app: AppFactory) -> None:
+    app = make_app()
+    app.mount("inbox-1", "notes/a.md")
+    first = app.send("summarise this")
+    second = app.send("/tool list_documents {}")
+    assert first.reply is not None and second.reply is not None
+    session, window = _reopen(app)
+    try:
+        app.qtbot.waitUntil(lambda: len(_kept(window)) == 2, timeout=WAIT_MS)
+        older, newer = _kept(window)
+        assert older.message.text() == "summarise this"
+        assert older.reply.text() == _rich(first.reply.reply)
+        assert "read_active_note" in older.tools.text()
+        assert "list_documents" in newer.tools.text()
+        assert not window.assistant.welcome.isVisible()
+        # The next send goes on in the same conversation.
+        assert window.assistant.conversation == first.conversation
+    finally:
+        window.close()
+        session.close()
+        window.deleteLater()
+
+
+def test_each_workspace_shows_its_own_conversation_R34(make_app: AppFactory) -> None:
+    app = make_app()
+    app.mount("inbox-1", "notes/a.md")
+    app.send("summarise this")
+    assistant = app.window.assistant
+    with app.qtbot.waitSignal(assistant.conversation_loaded, timeout=SWITCH_TIMEOUT_MS):
+        app.switch_workspace("other")
+    assert assistant.transcript_view.turns() == []
+    assert assistant.welcome.isVisibleTo(assistant)
+    app.send("hello")
+    with app.qtbot.waitSignal(assistant.conversation_loaded, timeout=SWITCH_TIMEOUT_MS):
+        app.switch_workspace(app.workspace_dir.name)
+    kept = _kept(app.window)
+    assert [view.message.text() for view in kept] == ["summarise this"]
+    assert not [v for v in assistant.transcript_view.turns() if isinstance(v, TurnView)]
+
+
+def test_clear_empties_the_view_and_forgets_the_conversation_R34(make_app: AppFactory) -> None:
+    app = make_app()
+    app.mount("inbox-1", "notes/a.md")
+    app.send("summarise this")
+    assistant = app.window.assistant
+    with app.qtbot.waitSignal(assistant.conversation_cleared, timeout=WAIT_MS):
+        QTest.mouseClick(assistant.clear_button, Qt.MouseButton.LeftButton)
+    assert assistant.transcript_view.turns() == []
+    assert assistant.welcome.isVisibleTo(assistant)
+    link = app.session.link
+    conversation = assistant.conversation
+    kept = link.call(lambda client, key: client.get_conversation(key, conversation))
+    assert kept == []
+    # The menu's Clear does the same.
+    app.send("hello")
+    action = next(a for a in app.window.findChildren(QAction) if a.text() == "&Clear conversation")
+    with app.qtbot.waitSignal(assistant.conversation_cleared, timeout=WAIT_MS):
+        action.trigger()
+    assert assistant.transcript_view.turns() == []
+    session, window = _reopen(app)
+    try:
+        with app.qtbot.waitSignal(window.assistant.conversation_loaded, timeout=WAIT_MS):
+            pass
+        assert window.assistant.transcript_view.turns() == []
+    finally:
+        window.close()
+        session.close()
+        window.deleteLater()
+
+
+def test_a_turn_sent_while_the_conversation_loads_stays_below_it_R34(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    app.mount("inbox-1", "notes/a.md")
+    app.send("summarise this")
+    assistant = app.window.assistant
+    with (
+        app.qtbot.waitSignal(assistant.conversation_loaded, timeout=WAIT_MS),
+        app.qtbot.waitSignal(assistant.turn_finished, timeout=WAIT_MS),
+    ):
+        assistant.load_conversation(assistant.conversation)
+        assistant.send("hello")
+    shown = assistant.transcript_view.turns()
+    assert isinstance(shown[0], KeptTurnView) and shown[0].message.text() == "summarise this"
+    assert isinstance(shown[-1], TurnView) and shown[-1].message.text() == "hello"
+    assert shown[-1].reply.text() != "…"  # its reply arrived in a view still on screen
