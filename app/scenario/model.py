@@ -322,6 +322,8 @@ class ExpectStep(_Body):
     replyContains: str | None = None
     ambientStatus: AmbientStatus | None = None
     resolves: ResolvesExpectation | None = None
+    chip: str | None = None
+    """Now, not about a send: the chip's ``path`` or ``path:lines``; null = no note (R48)."""
 
     @field_validator("dropped")
     @classmethod
@@ -342,8 +344,8 @@ class ExpectStep(_Body):
 
     @property
     def about_send(self) -> bool:
-        """True when any key looks at the latest send (all but ``resolves``)."""
-        return bool(self.model_fields_set - {"resolves"})
+        """True when any key looks at the latest send (all but ``resolves`` and ``chip``)."""
+        return bool(self.model_fields_set - {"resolves", "chip"})
 
     def describe(self) -> str:
         parts: list[str] = []

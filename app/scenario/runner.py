@@ -409,6 +409,8 @@ class ScenarioReplay:
         mismatches: list[Mismatch] = []
         if "resolves" in given:
             mismatches += self._check_resolves(step)
+        if "chip" in given:
+            mismatches += self._check_chip(step)
         if not step.about_send:
             return mismatches
         send = self.latest
@@ -448,12 +450,22 @@ class ScenarioReplay:
                 mismatches.append(Mismatch("replyContains", step.replyContains, send.reply))
         return mismatches
 
+    def _check_chip(self, step: ExpectStep) -> list[Mismatch]:
+        """R48: the chip names the note, and the selection's lines, that a send would carry."""
+        chip = self.window.assistant.context_chip
+        if chip.location != step.chip:
+            return [Mismatch("chip", step.chip, chip.location)]
+        if step.chip is not None and step.chip not in chip.label.text():
+            return [Mismatch("chip (its text)", step.chip, chip.label.text())]
+        return []
+
     def _check_resolves(self, step: ExpectStep) -> list[Mismatch]:
         resolution = self.window.store.resolve()
         shown = self.window.assistant.chip.text()
-        if not shown.startswith(chip_text(resolution)):
+        expected_text = chip_text(resolution, self.window.assistant.context_chip.lines)
+        if not shown.startswith(expected_text):
             # The user reads "this note" off the chip: it must say what the store resolves.
-            return [Mismatch("resolves (the chip)", chip_text(resolution), shown)]
+            return [Mismatch("resolves (the chip)", expected_text, shown)]
         actual = (
             None
             if resolution is None

@@ -144,8 +144,7 @@ class AssistantFrame(FrameBase):
         self.body_layout.addWidget(self.context_chip)
         self.body_layout.addLayout(input_row)
 
-        self._unsubscribe = store.subscribe(self.context_chip.show_resolution)
-        self.context_chip.show_resolution(store.resolve())
+        self._unsubscribe = self.context_chip.follow(store)
 
     # -- frame -----------------------------------------------------------------
 
