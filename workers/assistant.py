@@ -141,7 +141,9 @@ class DefaultAssistant:
     def _active_note(self, context: ToolContext) -> TurnOutcome:
         outcome = TurnOutcome("")
         result = self._call(outcome, context, "read_active_note", {})  # R23: first, every turn
-        if result["status"] == "no_active_note":
+        if result["status"] == "no_active_note" and context.note_left_out:
+            outcome.reply = messages.REPLY_NOTE_LEFT_OUT  # R48: never "no note is open"
+        elif result["status"] == "no_active_note":
             outcome.reply = messages.REPLY_NO_NOTE  # R27
         else:
             outcome.reply = _describe(result, messages.REPLY_NOTE)

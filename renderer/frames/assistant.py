@@ -213,11 +213,16 @@ class AssistantFrame(FrameBase):
         capture = prepared.capture
         link = self._link()
         conversation = self.conversation
+        left_out = capture.dropped == "excluded"  # R48: the reply says so, not "no note open"
 
         def post() -> TurnReply:
             return link.call(
                 lambda client, session: client.post_turn(
-                    conversation, send.message, session=session, ambient_header=capture.header
+                    conversation,
+                    send.message,
+                    session=session,
+                    ambient_header=capture.header,
+                    note_left_out=left_out,
                 )
             )
 
