@@ -52,7 +52,9 @@ QLabel#turnNotice { color: #862e9c; font-style: italic; }
 QLabel#turnCaveat {
     color: #7a5b00; background: #fff9db; border-radius: 6px; padding: 4px 6px;
 }
-QLabel#turnDetails { color: #40465f; font-size: 11px; }
+QWidget#turnDetails QLabel { color: #40465f; font-size: 11px; }
+QLabel#detailsLabel { color: #6b7190; }
+QPushButton#copyDetails { font-size: 11px; padding: 2px 10px; }
 QLabel#contextChip {
     background: #edf2ff; color: #364fc7; border: 1px solid #c5d3ff;
     border-radius: 11px; padding: 3px 10px;

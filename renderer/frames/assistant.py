@@ -255,6 +255,7 @@ class AssistantFrame(FrameBase):
             flushed=prepared.flushed,
             conversation=self.conversation,
             preparation_seconds=prepared.seconds,
+            flush_timed_out=prepared.timed_out,
         )
         self.records.append(record)
         send.view.show_record(record)

@@ -21,6 +21,8 @@ class TurnRecord:
     """Whether the pre-send flush completed; None when no preparation ran (no note, excluded)."""
     conversation: str
     preparation_seconds: float = 0.0
+    flush_timed_out: bool = False
+    """The 1.5 s bound ran out while a save was still running (R12)."""
 
     @property
     def header_bytes(self) -> int:
