@@ -424,7 +424,7 @@ class _BackendBody(_Strict):
 
 
 _TOP_KEYS = frozenset({"name", "description", "rules", "workspace", "backend", "steps"})
-_RULE = re.compile(r"^R([1-9]|1[0-9]|2[0-9])$")
+_RULE = re.compile(r"^R([1-9]|[1-4][0-9])$")  # R1–R49
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
@@ -585,7 +585,7 @@ def _parse_rules(raw: object, parser: _StepParser) -> tuple[str, ...]:
         return ()
     bad = [rule for rule in raw if not _RULE.match(rule)]
     if bad:
-        parser.problem(None, "rules", f"not a rule number R1-R29: {', '.join(bad)}")
+        parser.problem(None, "rules", f"not a rule number R1-R49: {', '.join(bad)}")
     return tuple(raw)
 
 
