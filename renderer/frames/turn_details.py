@@ -31,6 +31,7 @@ from renderer.frames.turns import TurnRecord
 Row = tuple[str, str]
 
 LEFT_OUT = "left out (you chose Leave out)"
+CAVEAT_ROW = "yes: the saved copy was behind your screen (the warning above)"
 CAVEAT_FOR_PEOPLE = (
     "The saved copy is behind your screen: your last keystrokes may not be in what the "
     "assistant read."
@@ -67,7 +68,8 @@ def details_rows(record: TurnRecord) -> list[Row]:
     if record.reply is not None:
         calls = record.reply.tool_calls
         rows.append(("Tools called", "\n".join(map(_tool_line, calls)) if calls else "none"))
-    rows.append(("Caveat", CAVEAT_FOR_PEOPLE if record.caveats else "none"))
+    # The caveat itself is the turn's warning, shown once (R25).
+    rows.append(("Caveat", CAVEAT_ROW if record.caveats else "none"))
     return rows
 
 

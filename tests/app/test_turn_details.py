@@ -108,7 +108,7 @@ def test_a_save_still_running_at_the_bound_is_said_plainly_R12_R48(make_app: App
     assert record.flushed is False and record.flush_timed_out
     rows = dict(_latest_view(app).details.rows())
     assert rows["Saved first"] == "no — still saving after 1.5 s"
-    assert rows["Caveat"].startswith("The saved copy is behind your screen")
+    assert rows["Caveat"].startswith("yes: the saved copy was behind your screen")
 
 
 def test_a_listing_reply_renders_as_a_markdown_list(make_app: AppFactory) -> None:

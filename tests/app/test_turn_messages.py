@@ -51,12 +51,13 @@ def test_the_caveat_shows_once_as_the_highlighted_warning_in_words_for_people_R2
     app.qtbot.waitUntil(lambda: view.details.isVisible())
     shown = _shown_text(view)
     assert CAVEAT not in shown  # the sentence addressed to the assistant is not shown
+    assert shown.count(CAVEAT_FOR_PEOPLE) == 1  # once, as the warning, details included
     assert CAVEAT_FOR_PEOPLE in _plain(view.caveat) and view.caveat.isVisible()
     assert CAVEAT_FOR_PEOPLE not in _plain(view.reply)
     assert "A" in _plain(view.reply) and "alpha line" in _plain(view.reply)  # the rest stays
     rows = dict(view.details.rows())
     assert rows["Tools called"].startswith("read_active_note: read notes/a.md")
-    assert rows["Caveat"] == CAVEAT_FOR_PEOPLE
+    assert rows["Caveat"].startswith("yes: the saved copy was behind your screen")
 
 
 def test_the_caveat_is_shown_even_when_the_reply_leaves_it_out_R25(
