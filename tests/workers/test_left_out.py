@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from bridge.client import turn_body
+from tests.support.scripted_model import ScriptedModel, text, tool
 from tests.workers.conftest import NOTES, Backend, pointer_header
 
 LEFT_OUT_TOOL_MESSAGE = (
@@ -90,3 +91,20 @@ def test_an_unknown_ambient_value_is_a_plain_400(backend: Backend) -> None:
     assert response.status_code == 400
     body = response.json()
     assert body["error"]["message"] and "Traceback" not in response.text
+
+
+def test_r48_the_model_is_told_the_note_was_left_out_not_that_none_is_open(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    scripted.then(tool("read_active_note"), text("Which note do you mean?"))
+    key = model_backend.key()
+    header = pointer_header("notes/a.md", NOTES["notes/a.md"])
+    reply = _left_out_turn(model_backend, "summarise this", key, ambient=header)
+    assert reply["reply"] == "Which note do you mean?"
+    first, second = scripted.chat_requests
+    system = first.body["messages"][0]["content"]
+    assert "left the open note out of this message" in system
+    assert "No note is open" not in system and "notes/a.md" not in system
+    tool_message = second.body["messages"][-1]
+    assert tool_message["role"] == "tool"
+    assert json.loads(tool_message["content"])["message"] == LEFT_OUT_TOOL_MESSAGE
