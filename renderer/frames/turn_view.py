@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QFont, QTextDocument
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from bridge.drops import DropReason, describe_drop
@@ -82,7 +82,8 @@ class TurnView(QFrame):
             self.reply.setText(escape(record.error))
             self.reply.setProperty("error", True)
         elif record.reply is not None:
-            self.reply.setText(markdown_html(reply_without_caveats(record.reply.reply, caveats)))
+            text = reply_without_caveats(record.reply.reply, caveats)
+            self.reply.setText(markdown_html(text, self.reply.font()))
         self.reply.style().unpolish(self.reply)
         self.reply.style().polish(self.reply)
         if record.dropped in _NOTICED_DROPS:
@@ -108,8 +109,12 @@ def reply_without_caveats(reply: str, caveats: list[str]) -> str:
     return "\n\n".join(kept).strip("\n") if len(kept) != len(paragraphs) else reply
 
 
-def markdown_html(text: str) -> str:
-    """A reply's Markdown as the rich text a label shows: lists, emphasis, code, no raw HTML."""
+def markdown_html(text: str, font: QFont) -> str:
+    """A reply's Markdown as the rich text a label shows: lists, emphasis, code, no raw HTML.
+
+    The HTML names its font, so it is made in the label's own.
+    """
     document = QTextDocument()
+    document.setDefaultFont(font)
     document.setMarkdown(text, _MARKDOWN)
     return document.toHtml()
