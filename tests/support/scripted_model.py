@@ -243,7 +243,9 @@ def _chunks(reply: Reply) -> Iterator[dict[str, Any]]:
                 ]
             }
         )
-        yield _chunk({"tool_calls": [{"index": index, "function": {"arguments": arguments[half:]}}]})
+        yield _chunk(
+            {"tool_calls": [{"index": index, "function": {"arguments": arguments[half:]}}]}
+        )
     yield _chunk({}, "tool_calls" if reply.tool_calls else "stop")
 
 
