@@ -194,6 +194,12 @@ class ContextChip(QWidget):
 
     def _update(self) -> None:
         label = self.label
+        # With no note open there is nothing to leave out; a choice made for a note that
+        # has since closed does not carry over to the next one.
+        self.exclude_toggle.setEnabled(self._resolution is not None)
+        if self._resolution is None and self.exclude_toggle.isChecked():
+            self.exclude_toggle.setChecked(False)  # toggled: this runs again, unchecked
+            return
         excluded = self.exclude_toggle.isChecked()
         label.setProperty("excluded", excluded)
         label.setProperty("empty", self._resolution is None)

@@ -132,3 +132,18 @@ def test_leave_out_never_changes_the_chip_or_the_column_width_R46(make_app: AppF
     QTest.mouseClick(assistant.exclude_toggle, Qt.MouseButton.LeftButton)
     assert _laid_out(app) == columns
     assert (assistant.chip.width(), assistant.exclude_toggle.width()) == chip
+
+
+def test_leave_out_is_off_with_no_note_open_and_does_not_outlive_the_note_R48(
+    make_app: AppFactory,
+) -> None:
+    app = make_app(NOTES)
+    toggle = app.window.assistant.exclude_toggle
+    assert not toggle.isEnabled()  # nothing to leave out
+    app.mount("inbox-1", "notes/a.md")
+    assert toggle.isEnabled()
+    QTest.mouseClick(toggle, Qt.MouseButton.LeftButton)
+    assert toggle.isChecked()
+    app.window.close_frame("inbox-1")
+    assert not toggle.isEnabled() and not toggle.isChecked()
+    assert app.window.assistant.chip.text() == "No note open"
