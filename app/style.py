@@ -62,6 +62,9 @@ QLabel#assistantName {
     background: #f3f0ff; color: #5f3dc4;
 }
 QPushButton#stopButton { border-radius: 8px; padding: 7px 14px; color: #c92a2a; }
+QWidget#turnDetails QLabel { color: #40465f; font-size: 11px; }
+QLabel#detailsLabel { color: #6b7190; }
+QPushButton#copyDetails { font-size: 11px; padding: 2px 10px; }
 QLabel#contextChip {
     background: #edf2ff; color: #364fc7; border: 1px solid #c5d3ff;
     border-radius: 11px; padding: 3px 10px;

@@ -195,14 +195,18 @@ class BackendClient:
         *,
         session: KeySession | None,
         ambient_header: str | None,
+        note_left_out: bool = False,
     ) -> TurnReply:
-        """Send one turn; the header, when given, is sent as is (built by bridge.pointer)."""
+        """Send one turn; the header, when given, is sent as is (built by bridge.pointer).
+
+        ``note_left_out`` tells the backend the user chose to leave the open note out (R48).
+        """
         headers = {HEADER_NAME: ambient_header} if ambient_header is not None else {}
         response = self._call(
             "POST",
             "/v1/agent/turns",
             session=session,
-            json={"conversation": conversation, "message": message},
+            json=turn_body(conversation, message, note_left_out=note_left_out),
             headers=headers,
             unreachable=errors.UNREACHABLE_MESSAGE,
         )
@@ -215,6 +219,7 @@ class BackendClient:
         *,
         session: KeySession | None,
         ambient_header: str | None,
+        note_left_out: bool = False,
     ) -> TurnStream:
         """Send one turn asking for a stream (R35); iterate the result on a worker thread.
 
@@ -228,7 +233,7 @@ class BackendClient:
             "POST",
             "/v1/agent/turns",
             session=session,
-            json={"conversation": conversation, "message": message},
+            json=turn_body(conversation, message, note_left_out=note_left_out),
             headers=headers,
             unreachable=errors.UNREACHABLE_MESSAGE,
             stream=True,
@@ -334,6 +339,14 @@ class BackendClient:
         if not isinstance(body, dict):
             raise not_understood(response.status_code)
         return body
+
+
+def turn_body(conversation: str, message: str, *, note_left_out: bool = False) -> dict[str, str]:
+    """A turn's JSON body; ``"ambient": "excluded"`` is the R48 extension for Leave out."""
+    body = {"conversation": conversation, "message": message}
+    if note_left_out:
+        body["ambient"] = "excluded"
+    return body
 
 
 def _workspace_url(workspace: str) -> str:

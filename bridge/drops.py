@@ -28,7 +28,7 @@ DROP_MESSAGES: Mapping[DropReason, str] = {
         "The open note or the workspace changed while the message was being prepared, "
         "so no note context was sent."
     ),
-    "excluded": "Note context was turned off for this message.",
+    "excluded": "The note was left out of this message.",
     "invalid": "The open note's path can't be named to the assistant, so no note context was sent.",
     "loading": (
         "The open note was still loading when the message was sent, so no note context was sent."

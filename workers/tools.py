@@ -36,6 +36,8 @@ class ToolContext:
     deliveries: DeliveryCredentials
     workspaces: Workspaces
     clock: Callable[[], datetime]
+    note_left_out: bool = False
+    """R48: the user left the open note out of this turn (``"ambient": "excluded"``)."""
 
     def open_access(self) -> DeliveryCredential:
         """R22, R28: the key session's expiry and the live delivery row, on every call.
@@ -119,6 +121,8 @@ def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> Tool
     except AccessDenied as denied:
         return _result("access_denied", denied.message)
     if row.ambient_path is None:
+        if context.note_left_out:  # R48: there may well be a note open; it was left out
+            return _result("no_active_note", messages.NOTE_LEFT_OUT)
         return _result("no_active_note", messages.NO_ACTIVE_NOTE)  # R27
     read = _read(context, row.workspace, row.ambient_path, limit)
     if not isinstance(read, DocumentRead):

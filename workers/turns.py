@@ -34,6 +34,7 @@ class PreparedTurn:
     pointer: AmbientPointer | None
     ambient: dict[str, Any]
     history: list[StoredMessage]
+    note_left_out: bool = False
 
 
 def prepare_turn(
@@ -44,6 +45,8 @@ def prepare_turn(
     message: str,
     pointer: AmbientPointer | None,
     ambient: dict[str, Any],
+    *,
+    note_left_out: bool = False,
 ) -> PreparedTurn:
     """Key check and delivery row (R18), then the conversation so far (R34).
 
@@ -62,7 +65,9 @@ def prepare_turn(
         except AccessDenied as denied:
             raise access_error(denied) from denied
         history = state.conversations.recent(account, session.workspace, conversation)
-    return PreparedTurn(account, conversation, message, session, pointer, ambient, history)
+    return PreparedTurn(
+        account, conversation, message, session, pointer, ambient, history, note_left_out
+    )
 
 
 def turn_events(
@@ -80,6 +85,7 @@ def turn_events(
         deliveries=state.deliveries,
         workspaces=state.workspaces,
         clock=state.settings.clock,
+        note_left_out=turn.note_left_out,
     )
     request = TurnInput(
         context=context,

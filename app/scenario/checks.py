@@ -26,6 +26,8 @@ def check_now(step: ExpectStep, window: MainWindow) -> list[Mismatch]:
         active = window.store.last_activated_frame
         if active != step.activeFrame:
             mismatches.append(Mismatch("activeFrame", step.activeFrame, active))
+    if "chip" in given:
+        mismatches += _check_chip(step, window)
     if "frames" in given and step.frames is not None:
         actual = [
             {"id": frame.frame_id, "path": frame.path, "view": frame.view}
@@ -130,12 +132,23 @@ def check_expectations(
     return mismatches
 
 
+def _check_chip(step: ExpectStep, window: MainWindow) -> list[Mismatch]:
+    """R48: the chip names the note, and the selection's lines, that a send would carry."""
+    chip = window.assistant.context_chip
+    if chip.location != step.chip:
+        return [Mismatch("chip", step.chip, chip.location)]
+    if step.chip is not None and step.chip not in chip.label.text():
+        return [Mismatch("chip (its text)", step.chip, chip.label.text())]
+    return []
+
+
 def _check_resolves(step: ExpectStep, window: MainWindow) -> list[Mismatch]:
     resolution = window.store.resolve()
     shown = window.assistant.chip.text()
-    if not shown.startswith(chip_text(resolution)):
+    expected_text = chip_text(resolution, window.assistant.context_chip.lines)
+    if not shown.startswith(expected_text):
         # The user reads "this note" off the chip: it must say what the store resolves.
-        return [Mismatch("resolves (the chip)", chip_text(resolution), shown)]
+        return [Mismatch("resolves (the chip)", expected_text, shown)]
     actual = (
         None
         if resolution is None

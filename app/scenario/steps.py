@@ -321,7 +321,7 @@ class FrameExpectation(_Subset):
     view: View | None = None
 
 
-NOW_KEYS = frozenset({"resolves", "frames", "activeFrame", "workspace"})
+NOW_KEYS = frozenset({"resolves", "frames", "activeFrame", "workspace", "chip"})
 """Expect keys about the window as it is now, not about the latest send."""
 
 
@@ -341,6 +341,8 @@ class ExpectStep(_Body):
     frames: list[FrameExpectation] | None = None
     activeFrame: str | None = None
     workspace: str | None = None
+    chip: str | None = None
+    """Now, not about a send: the chip's ``path`` or ``path:lines``; null = no note (R48)."""
 
     @field_validator("dropped")
     @classmethod

@@ -11,6 +11,7 @@ from renderer.ambient.capture import (
     begin_capture,
 )
 from renderer.ambient.clock import Clock, SystemClock
+from renderer.ambient.lines import LineRange, selection_lines
 from renderer.ambient.preparation import (
     Cancel,
     FlushDone,
@@ -21,7 +22,13 @@ from renderer.ambient.preparation import (
     prepare_send,
 )
 from renderer.ambient.runtime import InboxRuntime
-from renderer.ambient.store import AmbientStore, LoadListener, Resolution, ResolutionListener
+from renderer.ambient.store import (
+    AmbientStore,
+    LoadListener,
+    Resolution,
+    ResolutionListener,
+    SelectionListener,
+)
 
 __all__ = [
     "FLUSH_LIMIT_SECONDS",
@@ -31,15 +38,18 @@ __all__ = [
     "Clock",
     "FlushDone",
     "InboxRuntime",
+    "LineRange",
     "LoadListener",
     "PendingCapture",
     "PreparedSend",
     "Resolution",
     "ResolutionListener",
+    "SelectionListener",
     "SendPreparation",
     "StartFlush",
     "SystemClock",
     "Timers",
     "begin_capture",
     "prepare_send",
+    "selection_lines",
 ]

@@ -24,6 +24,7 @@ from bridge.pointer import (
     format_captured_at,
 )
 from renderer.ambient.clock import Clock, SystemClock
+from renderer.ambient.lines import LineRange, selection_lines
 from renderer.ambient.runtime import InboxRuntime
 from renderer.ambient.store import AmbientStore, Resolution
 
@@ -36,12 +37,15 @@ class CaptureResult:
 
     ``pointer`` is set exactly when ``header`` is: it is what the backend will see.
     An ``oversize`` capture keeps the pointer it could not send in ``oversize_pointer``.
+    ``selection_lines`` are the lines the sent selection covers, counted in the same
+    read of the editor as the fingerprint (R48); None without a header or a selection.
     """
 
     pointer: AmbientPointer | None
     header: str | None
     dropped: DropReason | None
     oversize_pointer: AmbientPointer | None = None
+    selection_lines: LineRange | None = None
 
     @property
     def header_bytes(self) -> int:
@@ -108,15 +112,17 @@ class PendingCapture:
             return CaptureResult.without_header("loading")
         # R11: read through the handle at this moment, after the flush, so keystrokes
         # typed while it ran are counted; nothing here holds the text beyond this call.
-        size, digest = fingerprint(runtime.read_text())
+        text = runtime.read_text()
+        size, digest = fingerprint(text)
         view = runtime.current_view()
+        selection = runtime.read_selection() if view == "edit" else None
         path = resolution.path  # _live_runtime just checked the frame still shows it
         try:
             pointer = AmbientPointer(
                 path=path,
                 view=view,
                 frameId=runtime.frame_id,
-                selection=runtime.read_selection() if view == "edit" else None,
+                selection=selection,
                 bytes=size,
                 sha256=digest,
                 flushed=flushed,
@@ -129,7 +135,8 @@ class PendingCapture:
         header = encode_header(pointer)
         if header is None:
             return CaptureResult.without_header("oversize", pointer)  # R15: omit, never truncate
-        return CaptureResult(pointer=pointer, header=header, dropped=None)
+        lines = selection_lines(text, pointer.selection)
+        return CaptureResult(pointer=pointer, header=header, dropped=None, selection_lines=lines)
 
 
 def _cannot_fit(path: str) -> bool:

@@ -63,6 +63,8 @@ class PreparedSend:
     """Whether the flush ended in time and succeeded; None when no preparation ran."""
     seconds: float
     """From the start of the send to the read of the editor (0 when no preparation ran)."""
+    timed_out: bool = False
+    """True when the bound ran out before the flush ended (R12): a save was still running."""
 
 
 PreparedListener = Callable[[PreparedSend], None]
@@ -123,18 +125,26 @@ class SendPreparation:
         # R12: the bound ran out; a flush still running counts as not flushed. A note still
         # loading is dropped as "loading" by complete(), never read.
         if not self._settled:
-            self._complete(self._flush_ok is True)
+            self._complete(self._flush_ok is True, timed_out=self._flush_ok is None)
 
-    def _complete(self, flushed: bool) -> None:
+    def _complete(self, flushed: bool, *, timed_out: bool = False) -> None:
         seconds = self._clock.monotonic() - self._pending.started_at
-        self._settle_with(self._pending.complete(flushed), flushed, seconds)
+        self._settle_with(self._pending.complete(flushed), flushed, seconds, timed_out)
 
-    def _settle_with(self, capture: CaptureResult, flushed: bool | None, seconds: float) -> None:
+    def _settle_with(
+        self,
+        capture: CaptureResult,
+        flushed: bool | None,
+        seconds: float,
+        timed_out: bool = False,
+    ) -> None:
         if self._settled:
             return
         self._settled = True
         self._release()
-        self._on_prepared(PreparedSend(capture=capture, flushed=flushed, seconds=seconds))
+        self._on_prepared(
+            PreparedSend(capture=capture, flushed=flushed, seconds=seconds, timed_out=timed_out)
+        )
 
     def _release(self) -> None:
         if self._cancel_timer is not None:

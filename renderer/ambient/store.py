@@ -16,6 +16,8 @@ from renderer.ambient.runtime import InboxRuntime
 ResolutionListener = Callable[["Resolution | None"], None]
 LoadListener = Callable[[str], None]
 """Called with the frame id of a mounted Inbox frame whose note has just loaded."""
+SelectionListener = Callable[[str], None]
+"""Called with the frame id of a mounted Inbox frame whose selection has just changed."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class AmbientStore:
         self._epoch = 0
         self._listeners: list[ResolutionListener] = []
         self._load_listeners: list[LoadListener] = []
+        self._selection_listeners: list[SelectionListener] = []
         self._last_emitted: Resolution | None = None
 
     # -- publishing (R1) -------------------------------------------------
@@ -73,6 +76,16 @@ class AmbientStore:
         if frame_id not in self._runtimes:
             return
         for listener in list(self._load_listeners):
+            listener(frame_id)
+
+    def selection_changed(self, frame_id: str) -> None:
+        """A mounted frame's selection changed; the chip shows its lines (R48).
+
+        Called only when the selection itself changes, not for each keystroke.
+        """
+        if frame_id not in self._runtimes:
+            return
+        for listener in list(self._selection_listeners):
             listener(frame_id)
 
     # -- activation (R2, R5) ---------------------------------------------
@@ -157,13 +170,11 @@ class AmbientStore:
 
     def subscribe_loads(self, listener: LoadListener) -> Callable[[], None]:
         """Call ``listener`` each time a mounted frame has loaded; returns the unsubscriber."""
-        self._load_listeners.append(listener)
+        return _subscribe(self._load_listeners, listener)
 
-        def unsubscribe() -> None:
-            if listener in self._load_listeners:
-                self._load_listeners.remove(listener)
-
-        return unsubscribe
+    def subscribe_selections(self, listener: SelectionListener) -> Callable[[], None]:
+        """Call ``listener`` when a mounted frame's selection changes; returns the unsubscriber."""
+        return _subscribe(self._selection_listeners, listener)
 
     def _emit_if_changed(self) -> None:
         current = self.resolve()
@@ -172,3 +183,15 @@ class AmbientStore:
         self._last_emitted = current
         for listener in list(self._listeners):
             listener(current)
+
+
+def _subscribe(
+    listeners: list[Callable[[str], None]], listener: Callable[[str], None]
+) -> Callable[[], None]:
+    listeners.append(listener)
+
+    def unsubscribe() -> None:
+        if listener in listeners:
+            listeners.remove(listener)
+
+    return unsubscribe

@@ -161,8 +161,7 @@ class AssistantFrame(FrameBase):
         self.body_layout.addWidget(self.context_chip)
         self.body_layout.addLayout(input_row)
 
-        self._unsubscribe = store.subscribe(self.context_chip.show_resolution)
-        self.context_chip.show_resolution(store.resolve())
+        self._unsubscribe = self.context_chip.follow(store)
         self.refresh_assistant()
 
     # -- frame -----------------------------------------------------------------
@@ -331,11 +330,16 @@ class AssistantFrame(FrameBase):
             return
         capture = prepared.capture
         link = self._link()
+        left_out = capture.dropped == "excluded"  # R48: the reply says so, not "no note open"
 
         def open_stream() -> TurnStream:
             return link.call(
                 lambda client, key: client.stream_turn(
-                    send.conversation, send.message, session=key, ambient_header=capture.header
+                    send.conversation,
+                    send.message,
+                    session=key,
+                    ambient_header=capture.header,
+                    note_left_out=left_out,
                 )
             )
 
@@ -366,6 +370,7 @@ class AssistantFrame(FrameBase):
             preparation_seconds=prepared.seconds,
             stopped=outcome is None,
             streamed="" if turn is None else turn.text,
+            flush_timed_out=prepared.timed_out,
         )
         if turn is not None:
             turn.deleteLater()

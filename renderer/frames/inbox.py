@@ -125,6 +125,8 @@ class InboxFrame(FrameBase):
         document = self.editor.document()
         document.modificationChanged.connect(self._on_modification_changed)
         document.contentsChanged.connect(self._rerender.start)
+        # Qt emits this when the selection changes, not for each keystroke of plain typing.
+        self.editor.selectionChanged.connect(self._on_selection_changed)
         self.todo.task_toggled.connect(self._on_task_toggled)
         autosave.state_changed.connect(self._on_save_state)
         self._show_view()
@@ -322,6 +324,10 @@ class InboxFrame(FrameBase):
             self.todo.render_text(text)
         else:
             self.mindmap.render_text(text, self._path.rsplit("/", 1)[-1])
+
+    def _on_selection_changed(self) -> None:
+        if self._mounted:
+            self._store.selection_changed(self.frame_id)  # the chip shows the lines (R48)
 
     def _on_modification_changed(self, modified: bool) -> None:
         if modified and not self._applying_load:

@@ -1,30 +1,35 @@
 """One turn in the assistant's transcript: the message, the reply and what was sent with it.
 
-The details block shows the pointer that went out (or why none did), the
-header's size, whether the save finished in time and the tools the assistant
-called; a tool's caveat (R25) is shown once, as the turn's warning.
+The reply is Markdown, rendered by Qt's own CommonMark reader with raw HTML
+off (R48). A tool's caveat (R25) is shown once, as the turn's warning, in words
+for the person. The details (:mod:`renderer.frames.turn_details`) say what was
+sent with the message.
 """
 
 from __future__ import annotations
 
-import json
 from html import escape
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QTextDocument
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from bridge.agent import ToolCall
 from bridge.drops import DropReason, describe_drop
-from bridge.pointer import decode_header
+from renderer.frames.turn_details import CAVEAT_FOR_PEOPLE, TurnDetails
 from renderer.frames.turn_text import assistant_name, tools_html
 from renderer.frames.turns import TurnRecord
 
-_TOOL_TEXT_PREVIEW = 240
-_CAVEAT_SHOWN_ABOVE = "(the warning above)"
-# Drops the user did not ask for, shown on the turn itself rather than only in its details.
-_SURPRISING_DROPS: tuple[DropReason, ...] = ("discarded", "oversize", "invalid", "loading")
 STOPPED_NOTICE = "Stopped. The reply ends here."
 STOPPED_EMPTY = "Stopped before the assistant answered."
+
+# Drops shown on the turn itself rather than only in its details: those the user did
+# not ask for (R13), and Leave out, so a reply asking for a note is not a surprise (R48).
+_NOTICED_DROPS: tuple[DropReason, ...] = ("discarded", "oversize", "invalid", "loading", "excluded")
+_MARKDOWN = (
+    QTextDocument.MarkdownFeature.MarkdownDialectGitHub
+    | QTextDocument.MarkdownFeature.MarkdownNoHTML
+)
 
 
 class TurnView(QFrame):
@@ -68,11 +73,7 @@ class TurnView(QFrame):
         self.details_button.setAutoRaise(True)
         self.details_button.setAccessibleName("Show what was sent with this message")
         self.details_button.setVisible(False)
-        self.details = QLabel("", self)
-        self.details.setObjectName("turnDetails")
-        self.details.setWordWrap(True)
-        self.details.setTextFormat(Qt.TextFormat.RichText)
-        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details = TurnDetails(self)
         self.details.setVisible(False)
         self.details_button.toggled.connect(self._on_details_toggled)
         layout = QVBoxLayout(self)
@@ -100,7 +101,7 @@ class TurnView(QFrame):
         self._live_tools.append(call)
         calls = [(c.name, c.arguments) for c in self._live_tools]
         self._show_tools(calls)
-        self.details.setText(tools_html(calls))  # the whole record replaces it when done
+        self.details.show_tools(self._live_tools)  # the whole record replaces it when done
         self.details_button.setVisible(True)
 
     def _show_tools(self, calls: list[tuple[str, dict[str, object]]]) -> None:
@@ -114,7 +115,7 @@ class TurnView(QFrame):
             self.reply.setProperty("error", True)
         elif record.reply is not None:
             text = reply_without_caveats(record.reply.reply, caveats)
-            self.reply.setText(escape(text).replace("\n", "<br>"))
+            self.reply.setText(markdown_html(text, self.reply.font()))
             self.answered_by.setText(
                 assistant_name(record.reply.assistant_kind, record.reply.assistant_model)
             )
@@ -124,15 +125,15 @@ class TurnView(QFrame):
             self.reply.setText(escape(STOPPED_EMPTY))
         self.reply.style().unpolish(self.reply)
         self.reply.style().polish(self.reply)
-        notices = [describe_drop(record.dropped)] if record.dropped in _SURPRISING_DROPS else []
+        notices = [describe_drop(record.dropped)] if record.dropped in _NOTICED_DROPS else []
         if record.stopped and record.streamed:
             notices.append(STOPPED_NOTICE)
-        if notices:  # R13: a dropped context is said on the turn itself
+        if notices:  # R13, R48: a dropped or left-out context is said on the turn itself
             self.notice.setText(" ".join(notices))
             self.notice.setVisible(True)
-        self.caveat.setText("⚠ " + escape(caveats[-1]) if caveats else "")
+        self.caveat.setText("⚠ " + escape(CAVEAT_FOR_PEOPLE) if caveats else "")
         self.caveat.setVisible(bool(caveats))
-        self.details.setText(describe_turn(record))
+        self.details.show_record(record)
         self.details_button.setVisible(True)
 
 
@@ -150,52 +151,12 @@ def reply_without_caveats(reply: str, caveats: list[str]) -> str:
     return "\n\n".join(kept).strip("\n") if len(kept) != len(paragraphs) else reply
 
 
-def describe_turn(record: TurnRecord) -> str:
-    """The details block of a turn: pointer sent (or why none), size, flush, tools, caveat."""
-    rows: list[tuple[str, str]] = []
-    capture = record.capture
-    if capture.header is not None:
-        decoded = decode_header(capture.header)
-        rows.append(("Note context", _code(decoded.model_dump_json(indent=1, exclude_none=True))))
-    else:
-        dropped = capture.dropped or "no-inbox"
-        rows.append(("Note context", escape(f"none ({dropped}): {describe_drop(dropped)}")))
-        if capture.oversize_pointer is not None:
-            unsent = capture.oversize_pointer.model_dump_json(indent=1, exclude_none=True)
-            rows.append(("Not sent", _code(unsent)))
-    rows.append(("Header size", f"{record.header_bytes:,} bytes"))
-    flushed = "—" if record.flushed is None else ("yes" if record.flushed else "no (timed out)")
-    rows.append(("Saves flushed", f"{flushed} in {record.preparation_seconds:.2f} s"))
-    if record.reply is not None:
-        reason = record.reply.ambient_reason
-        status = record.reply.ambient_status + (f" — {reason}" if reason else "")
-        rows.append(("Backend kept", escape(status)))
-        for call in record.reply.tool_calls:
-            called = f"<b>{escape(call.name)}</b>"
-            if call.arguments:
-                called += _code(json.dumps(call.arguments, ensure_ascii=False))
-            else:
-                called += " with no arguments"
-            rows.append(("Tool used", called + _code(_brief(call.result))))
-    cells = "".join(
-        f"<tr><td style='color:#667;padding-right:8px;vertical-align:top'>{name}</td>"
-        f"<td>{value}</td></tr>"
-        for name, value in rows
-    )
-    return f"<table cellspacing='2'>{cells}</table>"
+def markdown_html(text: str, font: QFont) -> str:
+    """A reply's Markdown as the rich text a label shows: lists, emphasis, code, no raw HTML.
 
-
-def _brief(result: object) -> str:
-    if isinstance(result, dict):
-        shown = dict(result)
-        if shown.get("caveat"):
-            shown["caveat"] = _CAVEAT_SHOWN_ABOVE  # the sentence itself is the turn's warning
-        text = shown.get("text")
-        if isinstance(text, str) and len(text) > _TOOL_TEXT_PREVIEW:
-            shown["text"] = text[:_TOOL_TEXT_PREVIEW] + f"… ({len(text):,} characters)"
-        return json.dumps(shown, ensure_ascii=False, indent=1)
-    return json.dumps(result, ensure_ascii=False)
-
-
-def _code(text: str) -> str:
-    return f"<pre style='margin:0;white-space:pre-wrap;font-family:monospace'>{escape(text)}</pre>"
+    The HTML names its font, so it is made in the label's own.
+    """
+    document = QTextDocument()
+    document.setDefaultFont(font)
+    document.setMarkdown(text, _MARKDOWN)
+    return document.toHtml()

@@ -25,6 +25,8 @@ class TurnRecord:
     """The user stopped the turn (Stop, Esc) before its reply was complete (R35)."""
     streamed: str = ""
     """The reply's text as it had streamed when the turn ended."""
+    flush_timed_out: bool = False
+    """The 1.5 s bound ran out while a save was still running (R12)."""
 
     @property
     def header_bytes(self) -> int:

@@ -91,8 +91,7 @@ def test_a_tool_call_shows_on_the_turn_while_the_reply_streams_R35(
     assert record.reply.tool_calls[0].result["status"] == "ok"
     view = _turn_view(app)
     assert "read_active_note" in view.tools.text()
-    assert "read_active_note" in view.details.text()  # the details keep the call and its result
-    assert "alpha line" in view.details.text()
+    assert "read_active_note: read notes/a.md" in view.details.text()  # the call and its result
 
 
 @pytest.mark.parametrize("how", ["stop button", "escape"])

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QLabel
 
 from bridge.drops import describe_drop
 from bridge.pointer import AmbientPointer, decode_header, fingerprint
+from renderer.frames.turn_details import TurnDetails
 from tests.app.conftest import AppFactory
 
 CAVEAT_START = "The saved copy is behind"
@@ -133,5 +134,5 @@ def test_an_oversized_pointer_is_left_out_whole_and_the_turn_says_so_R15(
     assert record.reply is not None and record.reply.ambient_status == "absent"
     notices = app.window.assistant.transcript.findChildren(QLabel, "turnNotice")
     assert notices[-1].text() == describe_drop("oversize")
-    details = app.window.assistant.transcript.findChildren(QLabel, "turnDetails")
-    assert "Not sent" in details[-1].text()
+    details = app.window.assistant.transcript.findChildren(TurnDetails)
+    assert dict(details[-1].rows())["Not sent"] == f"{long_path} · edit · inbox-1"

@@ -31,23 +31,34 @@ def _shown_text(view: TurnView) -> str:
     return "\n".join(_plain(label) for label in view.findChildren(QLabel) if label.isVisible())
 
 
-def test_the_caveat_shows_once_as_the_highlighted_warning_R25(make_app: AppFactory) -> None:
+CAVEAT_FOR_PEOPLE = (
+    "The saved copy is behind your screen: your last keystrokes may not be in what the "
+    "assistant read."
+)
+
+
+def test_the_caveat_shows_once_as_the_highlighted_warning_in_words_for_people_R25(
+    make_app: AppFactory,
+) -> None:
     app = make_app()
     frame = app.mount("inbox-1", "notes/a.md")
     assistant = app.window.assistant
     record = app.send_typing_during_flush(frame)
-    assert record.caveats == [CAVEAT]
-    # The backend's reply says it in words for the person; the tool result keeps the sentence.
+    assert record.caveats == [CAVEAT]  # the tool result keeps the exact sentence
+    # The backend's reply says it in words for the person, never the sentence for the model.
     assert record.reply is not None and CAVEAT not in record.reply.reply
     assert "The saved copy is behind your screen" in record.reply.reply
     view = assistant.transcript.findChildren(TurnView)[-1]
     view.details_button.setChecked(True)
     app.qtbot.waitUntil(lambda: view.details.isVisible())
-    assert _shown_text(view).count(CAVEAT) == 1
-    assert CAVEAT in _plain(view.caveat) and view.caveat.isVisible()
-    assert CAVEAT not in _plain(view.reply)
+    shown = _shown_text(view)
+    assert CAVEAT not in shown  # the sentence addressed to the assistant is not shown
+    assert shown.count(CAVEAT_FOR_PEOPLE) == 1  # once, as the warning, details included
+    assert CAVEAT_FOR_PEOPLE in _plain(view.caveat) and view.caveat.isVisible()
     assert "(notes/a.md, edit view)" in _plain(view.reply)  # the rest of the reply is still there
-    assert "read_active_note with no arguments" in _plain(view.details)
+    rows = dict(view.details.rows())
+    assert rows["Tools called"].startswith("read_active_note: read notes/a.md")
+    assert rows["Caveat"].startswith("yes: the saved copy was behind your screen")
 
 
 def test_the_caveat_is_shown_even_when_the_reply_leaves_it_out_R25(
@@ -72,7 +83,7 @@ def test_the_caveat_is_shown_even_when_the_reply_leaves_it_out_R25(
     view = TurnView("summarise this", app.window.assistant.transcript)
     view.show_record(record)
     view.show()
-    assert CAVEAT in _plain(view.caveat) and view.caveat.isVisible()
+    assert CAVEAT_FOR_PEOPLE in _plain(view.caveat) and view.caveat.isVisible()
     assert _plain(view.reply) == reply.reply
     view.hide()
     view.deleteLater()

@@ -133,7 +133,7 @@ def test_r10_r12_a_stalled_flush_is_cut_off_at_1_5_s_and_sent_unflushed(clock: F
     # R12: the pointer is still sent, marked not flushed, while the flush is still stuck.
     assert clock.monotonic() - started == pytest.approx(1.5)
     assert send.prepared.seconds == pytest.approx(1.5)
-    assert send.prepared.flushed is False
+    assert send.prepared.flushed is False and send.prepared.timed_out is True
     assert send.capture.pointer is not None and send.capture.header is not None
     assert send.capture.pointer.flushed is False
     send.flush.finish(True)  # the save lands later: the send was already reported, once
@@ -145,6 +145,7 @@ def test_r10_a_flush_that_ends_in_time_stops_the_timer(clock: FakeClock) -> None
     send.timers.advance(1.4)
     send.flush.finish(True)
     assert send.prepared.flushed is True and send.prepared.seconds == pytest.approx(1.4)
+    assert send.prepared.timed_out is False
     assert send.timers.pending == 0
     send.timers.advance(5)
     assert len(send.results) == 1
@@ -167,6 +168,12 @@ def test_r12_a_flush_that_fails_counts_as_not_flushed(clock: FakeClock) -> None:
     result = send_flushed(mounted(FakeEditor("a", text="x")), clock, ok=False)
     assert result.pointer is not None and result.pointer.flushed is False
     assert result.header is not None
+
+
+def test_a_failed_flush_is_not_a_timed_out_one(clock: FakeClock) -> None:
+    send = Send(mounted(FakeEditor("a", text="x")), clock)
+    send.flush.finish(False)  # the save failed at once: not "still saving after 1.5 s"
+    assert send.prepared.flushed is False and send.prepared.timed_out is False
 
 
 def test_r12_a_flush_in_time_counts_as_flushed(clock: FakeClock) -> None:

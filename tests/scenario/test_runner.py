@@ -179,6 +179,16 @@ VERB_CASES: list[tuple[str, str, str]] = [
         "resolves",
     ),
     (
+        "R48 the chip shows the selection's lines",
+        """
+        - mount: {frame: inbox-1, path: notes/a.md}
+        - select: {frame: inbox-1, anchor: 0, head: 6}
+        - expect: {chip: "notes/a.md:1–2"}
+        - expect: {chip: notes/a.md}
+        """,
+        "chip",
+    ),
+    (
         "R11 send with steps during the flush",
         f"""
         - mount: {{frame: inbox-1, path: notes/a.md}}

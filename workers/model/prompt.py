@@ -110,6 +110,10 @@ NO_NOTE: Final = (
     "No note is open (or the user left it out of this message). For a request about "
     '"this note", ask the user to name a note, or list the notes with list_documents.'
 )
+NOTE_LEFT_OUT: Final = (
+    "The user left the open note out of this message. For a request about "
+    '"this note", ask the user to name a note or to send again with the note included.'
+)
 NO_WORKSPACE: Final = "No workspace is open, so the tools cannot read any note."
 
 
@@ -118,7 +122,7 @@ def system_message(context: ToolContext, pointer: AmbientPointer | None) -> str:
     if context.session is None:
         return f"{INSTRUCTIONS}\n{NO_WORKSPACE}"
     if pointer is None:
-        return f"{INSTRUCTIONS}\n{NO_NOTE}"
+        return f"{INSTRUCTIONS}\n{NOTE_LEFT_OUT if context.note_left_out else NO_NOTE}"
     note = NOTE_OPEN.format(
         path=json.dumps(pointer.path, ensure_ascii=False),
         view=pointer.view,

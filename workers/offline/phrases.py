@@ -13,6 +13,10 @@ NO_NOTE: Final = (
     "No note is open, so I can't tell which note you mean. Name a note (for example "
     "notes/today.md) or ask me to list your notes."
 )
+NOTE_LEFT_OUT: Final = (
+    "You left the note out of this message, so I haven't read it. Send again with the "
+    "note included, name a note by its path, or ask me to list your notes."
+)
 TITLE_ACTIVE: Final = "**{title}** ({path}, {view} view)"
 TITLE_DOCUMENT: Final = "**{title}** ({path})"
 EMPTY_NOTE: Final = "The note is empty."

@@ -35,6 +35,8 @@ def _call(
 
 def _failed(language: str, result: ToolResult) -> str | None:
     """The reply when a read did not work, or None when it did."""
+    if result["status"] == "no_active_note" and result["message"] == messages.NOTE_LEFT_OUT:
+        return phrase(language, phrases.NOTE_LEFT_OUT)  # R48: never "no note is open"
     if result["status"] == "no_active_note":
         return phrase(language, phrases.NO_NOTE)  # R27
     if result["status"] != "ok":

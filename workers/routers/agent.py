@@ -15,6 +15,9 @@
   with exactly the JSON above, or ``error`` with the error envelope (any failure,
   403 and 502 included). A client that disconnects stops the turn: no further model
   call is made and the turn is not kept in the conversation.
+- Extension (R48): the body's optional ``"ambient": "excluded"`` says the user left the
+  open note out of this message. The turn runs as with no header (``absent``, with a
+  reason), and ``read_active_note`` says the note was left out, never that none is open.
 - ``GET /v1/agent/deliveries/{conversation}`` with ``X-Key-Session`` (extension, for QA)
   → 200 ``{"conversation", "workspace", "ambient_path", "ambient_view", "ambient_meta",
   "expiresAt"}`` for the live delivery row; 404 ``no_delivery`` when there is none or it
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Generator
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
@@ -75,6 +78,8 @@ class TurnRequest(BaseModel):
 
     conversation: Annotated[str, Field(min_length=1, max_length=MAX_CONVERSATION_CHARS)]
     message: str
+    ambient: Literal["excluded"] | None = None
+    """R48: "excluded" when the user left the open note out of this message."""
 
     @field_validator("conversation")
     @classmethod
@@ -110,7 +115,14 @@ def _answer(
     assistant = state.assistants.acquire()
     try:
         prepared = prepare_turn(
-            state, account, key, turn.conversation, turn.message, pointer, ambient
+            state,
+            account,
+            key,
+            turn.conversation,
+            turn.message,
+            pointer,
+            ambient,
+            note_left_out=turn.ambient == "excluded",
         )
         events = turn_events(
             state, assistant, prepared, streaming=False, cancellation=Cancellation()
@@ -138,7 +150,14 @@ def _stream(
     assistant = state.assistants.acquire()
     try:
         prepared = prepare_turn(
-            state, account, key, turn.conversation, turn.message, pointer, ambient
+            state,
+            account,
+            key,
+            turn.conversation,
+            turn.message,
+            pointer,
+            ambient,
+            note_left_out=turn.ambient == "excluded",
         )
         events = turn_events(state, assistant, prepared, streaming=True, cancellation=cancellation)
         for event in events:
@@ -162,6 +181,10 @@ async def post_turn(request: Request, state: State, account: Account) -> Respons
     turn = await read_json_model(request, TurnRequest)
     key = request.headers.get(KEY_SESSION_HEADER)
     pointer, ambient = _ambient_from_headers(request)
+    if turn.ambient == "excluded":
+        # R48: the user's choice wins over any header: nothing is stored for this send.
+        pointer = None
+        ambient = {"status": "absent", "reason": messages.AMBIENT_LEFT_OUT}
     if key is None:
         # R18: without a key session nothing is stored, whatever the header said.
         pointer = None

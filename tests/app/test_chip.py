@@ -1,0 +1,149 @@
+"""The context chip says what a send carries, lines included (R48), at a fixed size (R46)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
+from PySide6.QtTest import QTest
+
+from renderer.ambient.lines import LineRange
+from tests.app.conftest import AppFactory, AppUnderTest
+
+NOTES = {
+    "notes/a.md": "# A\nalpha line\n- [ ] first task\n- [x] done task\n",
+    "notes/b.md": "# B\nbeta\n",
+}
+
+
+def _laid_out(app: AppUnderTest) -> list[int]:
+    """The columns' widths once the splitter gives each column at least its minimum."""
+    splitter = app.window.splitter
+
+    def honoured() -> None:
+        for index, width in enumerate(splitter.sizes()):
+            assert width >= splitter.widget(index).minimumSizeHint().width()
+
+    app.qtbot.waitUntil(honoured)
+    return splitter.sizes()
+
+
+def test_the_chip_shows_the_selected_lines_and_the_send_carries_them_R48(
+    make_app: AppFactory,
+) -> None:
+    app = make_app(NOTES)
+    frame = app.mount("inbox-1", "notes/a.md")
+    chip = app.window.assistant.context_chip
+    assert chip.location == "notes/a.md"  # a caret is no selection
+
+    frame.select(4, 20)  # "alpha line\n- [ " : lines 2 to 3
+    assert chip.location == "notes/a.md:2–3"
+    assert app.window.assistant.chip.text() == "This note: notes/a.md:2–3 · edit · inbox-1"
+
+    record = app.send()
+    pointer = record.capture.pointer
+    assert pointer is not None and pointer.selection is not None
+    assert (pointer.selection.anchor, pointer.selection.head) == (4, 20)
+    assert record.capture.selection_lines == LineRange(2, 3) == chip.lines
+
+    frame.select(5, 5)
+    assert chip.location == "notes/a.md"
+
+
+def test_the_chip_follows_a_selection_made_with_the_keyboard_R48(make_app: AppFactory) -> None:
+    app = make_app(NOTES)
+    frame = app.mount("inbox-1", "notes/a.md")
+    chip = app.window.assistant.context_chip
+    editor = frame.editor
+    editor.moveCursor(QTextCursor.MoveOperation.Start)
+    QTest.keyClick(editor, Qt.Key.Key_Down)  # line 2
+    QTest.keyClick(editor, Qt.Key.Key_End, Qt.KeyboardModifier.ShiftModifier)
+    assert chip.location == "notes/a.md:2"
+    QTest.keyClick(editor, Qt.Key.Key_Down, Qt.KeyboardModifier.ShiftModifier)
+    assert chip.location == "notes/a.md:2–3"
+    QTest.keyClicks(editor, "replaced")  # typing over the selection leaves a caret
+    assert chip.location == "notes/a.md"
+
+
+def test_the_chip_shows_lines_only_for_the_note_this_note_means_in_the_edit_view_R48(
+    make_app: AppFactory,
+) -> None:
+    app = make_app(NOTES)
+    first, second = app.mount_two()
+    chip = app.window.assistant.context_chip
+    QTest.mouseClick(first.activation_target(), Qt.MouseButton.LeftButton)
+    first.select(0, 3)
+    assert chip.location == "notes/a.md:1"
+    second.select(0, 8)  # a selection in the other note does not change the chip
+    assert chip.location == "notes/a.md:1"
+    QTest.mouseClick(second.view_buttons["preview"], Qt.MouseButton.LeftButton)
+    QTest.mouseClick(second.view_buttons["edit"], Qt.MouseButton.LeftButton)
+    assert chip.location == "notes/b.md:1–2"  # inbox-2 is this note now, with its selection
+    QTest.mouseClick(second.view_buttons["preview"], Qt.MouseButton.LeftButton)
+    assert chip.location == "notes/b.md"  # only the edit view sends a selection (R8)
+    assert chip.resolution is not None and chip.resolution.view == "preview"
+
+
+def test_a_long_path_is_shortened_in_the_middle_and_never_widens_the_window_R46(
+    make_app: AppFactory,
+) -> None:
+    long_path = "projects/" + "quarterly-planning-and-review/" * 3 + "meeting-2-final.md"
+    assert len(long_path) == 117
+    app = make_app({**NOTES, long_path: "# Long\nbody\n"})
+    window = app.window
+    available = window.screen().availableGeometry().width()
+    window.resize(available, 700)
+    frame = app.mount("inbox-1", "notes/b.md")
+    app.qtbot.waitUntil(lambda: window.width() == available)
+    columns = _laid_out(app)
+    wanted = (window.assistant.minimumSizeHint().width(), window.assistant.sizeHint().width())
+
+    with app.qtbot.waitSignal(frame.loaded, timeout=10_000):
+        frame.open_path(long_path)
+    assert _laid_out(app) == columns
+    assert wanted == (
+        window.assistant.minimumSizeHint().width(),
+        window.assistant.sizeHint().width(),
+    )
+    assert window.width() <= available
+    label = window.assistant.chip
+    shown = label.shown_text()
+    # Shortened in the middle: its start and its whole file name stay readable.
+    assert shown.startswith(("This note: pro", "pro")) and "…" in shown
+    assert "/meeting-2-final.md" in shown
+    assert long_path in label.toolTip() and long_path in label.text()
+
+
+def test_leave_out_never_changes_the_chip_or_the_column_width_R46(make_app: AppFactory) -> None:
+    app = make_app(NOTES)
+    window = app.window
+    window.resize(window.screen().availableGeometry().width(), 700)
+    app.mount("inbox-1", "notes/a.md")
+    assistant = window.assistant
+    columns = _laid_out(app)
+    chip = (assistant.chip.width(), assistant.exclude_toggle.width())
+
+    QTest.mouseClick(assistant.exclude_toggle, Qt.MouseButton.LeftButton)
+    assert _laid_out(app) == columns
+    assert "left out of the next message" in assistant.chip.text()
+    shown = assistant.chip.shown_text()
+    assert "notes/a.md" in shown and shown.endswith("left out")  # the shortest wording fits
+    assert (assistant.chip.width(), assistant.exclude_toggle.width()) == chip
+
+    QTest.mouseClick(assistant.exclude_toggle, Qt.MouseButton.LeftButton)
+    assert _laid_out(app) == columns
+    assert (assistant.chip.width(), assistant.exclude_toggle.width()) == chip
+
+
+def test_leave_out_is_off_with_no_note_open_and_does_not_outlive_the_note_R48(
+    make_app: AppFactory,
+) -> None:
+    app = make_app(NOTES)
+    toggle = app.window.assistant.exclude_toggle
+    assert not toggle.isEnabled()  # nothing to leave out
+    app.mount("inbox-1", "notes/a.md")
+    assert toggle.isEnabled()
+    QTest.mouseClick(toggle, Qt.MouseButton.LeftButton)
+    assert toggle.isChecked()
+    app.window.close_frame("inbox-1")
+    assert not toggle.isEnabled() and not toggle.isChecked()
+    assert app.window.assistant.chip.text() == "No note open"
