@@ -16,7 +16,9 @@ from tests.app.conftest import AppFactory
 FLUSH_LIMIT_SECONDS = 1.5  # R10: the bound on preparing a send
 SAVE_DELAY_SECONDS = 4.0
 TICK_MS = 10
-MAX_STALL_SECONDS = 0.050
+# Waiting on the stalled save would stall the loop for 1.5 s or more; a loaded machine's
+# scheduling adds a few hundred ms at worst. The fine figure (<= 50 ms) is `make bench`'s.
+MAX_STALL_SECONDS = 0.5
 # The send may leave a little after the limit (timer and event-loop latency), never near the save.
 LATE_ALLOWANCE_SECONDS = 0.6
 STALLED_NOTES = 4
