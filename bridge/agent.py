@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -166,14 +167,18 @@ class TurnStream:
         """End the stream without waiting: the backend notices and stops calling the model.
 
         Closing the response from here would wait for the reading thread's lock (until
-        the next piece, or the read time-out); shutting the socket's reading side wakes
-        that reader at once, and the reader closes the connection as it leaves.
+        the next piece, or the read time-out). Shutting the socket down both ways wakes
+        that reader at once and tells the backend now, even when no thread is reading
+        (urllib3's own ``shutdown()`` closes only the reading side, which the backend
+        never sees); the reader closes the connection as it leaves.
         """
         with self._lock:
             self._cancelled = True
-        with contextlib.suppress(ValueError, RuntimeError, OSError, AttributeError):
-            # Raises when the answer has already been read and its connection released.
-            self._response.raw.shutdown()
+        connection = getattr(self._response.raw, "_connection", None)
+        sock = getattr(connection, "sock", None)
+        if isinstance(sock, socket.socket):
+            with contextlib.suppress(OSError):  # already closed: nothing left to tell
+                sock.shutdown(socket.SHUT_RDWR)
 
     def __iter__(self) -> Iterator[TurnEvent]:
         try:

@@ -49,6 +49,10 @@ NOT_LOADED = "The earlier conversation could not be loaded: {reason}"
 NOT_CLEARED = "The conversation could not be cleared: {reason}"
 
 
+ASSISTANT_NAME_WIDTH = 150
+"""Pixels for the assistant's name in the title bar; a longer model id is clipped."""
+
+
 class _Send:
     """One send in progress: its message, its turn view, its preparation, then its stream."""
 
@@ -106,6 +110,8 @@ class AssistantFrame(FrameBase):
         self.assistant_label = QLabel("", self.title_bar)
         self.assistant_label.setObjectName("assistantName")
         self.assistant_label.setToolTip("The assistant that answers (Assistant ▸ Settings…)")
+        # R46: a fixed width, so the name arriving (or a long model id) never widens the column.
+        self.assistant_label.setFixedWidth(ASSISTANT_NAME_WIDTH)
         self.clear_button = tool_button(
             "Clear", "Clear the conversation", "Forget this workspace's conversation", self
         )
@@ -204,6 +210,9 @@ class AssistantFrame(FrameBase):
 
     def _show_assistant_name(self, name: str) -> None:
         self.assistant_label.setText(name)
+        self.assistant_label.setToolTip(
+            f"{name}: the assistant that answers (Assistant ▸ Settings…)"
+        )
         self.assistant_label.setAccessibleName(f"Answered by: {name}")
         self.assistant_shown.emit(name)
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from bridge.agent import ConversationMessage
 from renderer.frames.turn_text import tools_html
-from renderer.frames.turn_view import TurnView
+from renderer.frames.turn_view import TurnView, markdown_html
 
 WELCOME = (
     "Ask about the note you are looking at: “summarise this”, “what are my open tasks "
@@ -54,7 +54,7 @@ class KeptTurnView(QFrame):
     def show_reply(self, message: ConversationMessage) -> None:
         self.tools.setText(tools_html(message.tool_calls))
         self.tools.setVisible(bool(message.tool_calls))
-        self.reply.setText(_rich(message.text))
+        self.reply.setText(markdown_html(message.text, self.reply.font()))  # as when it came
         self.reply.setVisible(True)
 
 

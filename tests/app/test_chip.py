@@ -21,7 +21,10 @@ def _laid_out(app: AppUnderTest) -> list[int]:
 
     def honoured() -> None:
         for index, width in enumerate(splitter.sizes()):
-            assert width >= splitter.widget(index).minimumSizeHint().width()
+            column = splitter.widget(index)
+            # As QSplitter reads it: a column's own minimum width, else its size hint's.
+            least = column.minimumWidth() or column.minimumSizeHint().width()
+            assert width >= least
 
     app.qtbot.waitUntil(honoured)
     return splitter.sizes()
@@ -108,7 +111,7 @@ def test_a_long_path_is_shortened_in_the_middle_and_never_widens_the_window_R46(
     label = window.assistant.chip
     shown = label.shown_text()
     # Shortened in the middle: its start and its whole file name stay readable.
-    assert shown.startswith(("This note: pro", "pro")) and "…" in shown
+    assert shown.startswith(("This note: p", "p")) and "…" in shown
     assert "/meeting-2-final.md" in shown
     assert long_path in label.toolTip() and long_path in label.text()
 
