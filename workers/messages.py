@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from bridge.headers import KEY_SESSION_HEADER
 from workers.settings import ACCESS_TTL
 
 _MINUTES: Final = int(ACCESS_TTL.total_seconds() // 60)
@@ -18,7 +19,7 @@ DEVICE_TOKEN_INVALID: Final = (
 )
 KEY_SESSION_MISSING: Final = (
     "No workspace access: this request needs a key session for the workspace "
-    "(the X-Key-Session header)."
+    f"(the {KEY_SESSION_HEADER} header)."
 )
 KEY_SESSION_UNKNOWN: Final = (
     "Workspace access was refused: the key session is not recognised. Open the workspace again."
