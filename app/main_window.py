@@ -257,9 +257,6 @@ class MainWindow(QMainWindow):
     def offer_kept_notes(self, kept: list[KeptNote] | None = None) -> None:
         self.kept_notes.offer(kept)
 
-    def restore_kept(self, workspace: str, path: str) -> InboxFrame | None:
-        return self.kept_notes.restore(workspace, path)
-
     # -- frame ids (R49) -----------------------------------------------------------------
 
     def bring_back(self, handle: PopoutHandle) -> InboxFrame | None:

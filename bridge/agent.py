@@ -246,13 +246,6 @@ class Verification:
 
 
 @dataclass(frozen=True)
-class ConversationInfo:
-    conversation: str
-    updated_at: datetime
-    turns: int
-
-
-@dataclass(frozen=True)
 class ConversationMessage:
     """A kept message: the user's text or a final reply with its tools (no results)."""
 
@@ -260,20 +253,6 @@ class ConversationMessage:
     text: str
     at: datetime
     tool_calls: list[tuple[str, dict[str, Any]]]
-
-
-def conversations_from_json(body: dict[str, Any]) -> list[ConversationInfo]:
-    try:
-        return [
-            ConversationInfo(
-                str(item["conversation"]),
-                datetime.fromisoformat(str(item["updatedAt"])),
-                int(item["turns"]),
-            )
-            for item in body["conversations"]
-        ]
-    except (KeyError, TypeError, ValueError) as error:
-        raise not_understood() from error
 
 
 def messages_from_json(body: dict[str, Any]) -> list[ConversationMessage]:

@@ -20,11 +20,9 @@ from bridge import errors
 from bridge.agent import (
     STREAM_MEDIA_TYPE,
     AssistantInfo,
-    ConversationInfo,
     ConversationMessage,
     TurnStream,
     Verification,
-    conversations_from_json,
     messages_from_json,
     not_understood,
     turn_reply,
@@ -245,11 +243,6 @@ class BackendClient:
             stream=stream,
             read_timeout=MODEL_READ_TIMEOUT_SECONDS if stream else None,
         )
-
-    def list_conversations(self, session: KeySession) -> list[ConversationInfo]:
-        """The workspace's kept conversations, the most recently used first (R34)."""
-        response = self._call("GET", "/v1/agent/conversations", session=session)
-        return conversations_from_json(read_json(response))
 
     def get_conversation(self, session: KeySession, conversation: str) -> list[ConversationMessage]:
         """A conversation's messages, oldest first; empty when there is none."""
