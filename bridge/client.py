@@ -32,7 +32,7 @@ from bridge.agent import TurnReply as TurnReply
 from bridge.documents import DocumentInfo as DocumentInfo  # part of this module's API
 from bridge.errors import BackendError, BackendUnreachable, NotFound, RequestRejected
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
-from bridge.paths import WorkspacePathError, check_workspace_path
+from bridge.paths import PATH_NOT_ALLOWED, WorkspacePathError, check_workspace_path
 from bridge.responses import error_for, read_json
 
 HEALTH_TIMEOUT_SECONDS = 2.0
@@ -350,7 +350,7 @@ def _document_url(workspace: str, path: str) -> str:
     try:
         check_workspace_path(path)
     except WorkspacePathError as error:
-        raise RequestRejected(f"That document path is not allowed: {error}") from error
+        raise RequestRejected(PATH_NOT_ALLOWED.format(reason=error)) from error
     segments = "/".join(quote(segment, safe="") for segment in path.split("/"))
     return f"{_workspace_url(workspace)}/documents/{segments}"
 
