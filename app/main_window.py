@@ -10,7 +10,7 @@ Frame ids are unique within a session (R49): an id stays taken while its frame i
 open here or popped out, and a note brought back from its own window returns to
 the place it left. Workspace switching and layouts live in
 :mod:`app.workspace_switch`, kept text in :mod:`app.kept_notes`, menus in
-:mod:`app.menus`.
+:mod:`app.menus`, the columns in :mod:`app.frameset`.
 """
 
 from __future__ import annotations
@@ -19,20 +19,15 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QMainWindow,
-    QSplitter,
-    QStackedWidget,
-    QVBoxLayout,
     QWidget,
 )
 
 from app.assistant_dialog import AssistantSettingsDialog
 from app.assistants import WorkspaceAssistants
-from app.banner import BannerArea
+from app.frameset import Frameset
 from app.kept_notes import KeptNotes
 from app.layout_state import LayoutStore
-from app.menus import NO_NOTE_OPEN, WindowMenus, no_note_page
-
-__all__ = ["BROWSER_FRAME_ID", "NO_NOTE_OPEN", "MainWindow"]
+from app.menus import NO_NOTE_OPEN, WindowMenus
 from app.popout_host import PopoutHost
 from app.popouts import PopoutHandle, PopoutManager
 from app.session import AppSession
@@ -52,8 +47,7 @@ from renderer.frames.providers import (
 )
 from renderer.qt.recovery import KeptNote
 
-PROVIDERS_MIN_WIDTH = 160
-NOTES_MIN_WIDTH = 280
+__all__ = ["BROWSER_FRAME_ID", "NO_NOTE_OPEN", "MainWindow"]
 
 
 class MainWindow(QMainWindow):
@@ -82,34 +76,14 @@ class MainWindow(QMainWindow):
         saved = layouts.load()
         self.switcher = WorkspaceSwitch(self, layouts, saved)
 
-        centre = QWidget(self)
-        centre.setObjectName("centre")
-        self.banners = BannerArea(centre)
-        self.providers_column = QSplitter(Qt.Orientation.Vertical)
-        self.inbox_column = QSplitter(Qt.Orientation.Vertical)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        for column in (self.providers_column, self.inbox_column):
-            column.setChildrenCollapsible(False)
-            column.setHandleWidth(8)
-        self.splitter.setHandleWidth(8)
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(self.providers_column)
-        self.no_note = no_note_page(lambda: self.menus.ask_open_note())
-        # With no note open the middle column says how to open one instead of vanishing.
-        self.inbox_area = QStackedWidget()
-        self.inbox_area.addWidget(self.inbox_column)
-        self.inbox_area.addWidget(self.no_note)
-        self.splitter.addWidget(self.inbox_area)
-        # R46: explicit minimum widths, so no content (a long path, a long chip) can make a
-        # column, and so the window, wider: what does not fit is elided or clipped instead.
-        self.providers_column.setMinimumWidth(PROVIDERS_MIN_WIDTH)
-        self.inbox_area.setMinimumWidth(NOTES_MIN_WIDTH)
-        layout = QVBoxLayout(centre)
-        layout.setContentsMargins(10, 10, 10, 10)
-        layout.setSpacing(8)
-        layout.addWidget(self.banners)
-        layout.addWidget(self.splitter, 1)
-        self.setCentralWidget(centre)
+        self.frameset = Frameset(self, lambda: self.menus.ask_open_note())
+        self.banners = self.frameset.banners
+        self.providers_column = self.frameset.providers_column
+        self.inbox_column = self.frameset.inbox_column
+        self.splitter = self.frameset.splitter
+        self.inbox_area = self.frameset.inbox_area
+        self.no_note = self.frameset.no_note
+        self.setCentralWidget(self.frameset)
 
         # Each workspace has its own assistant frame and conversation; the others wait hidden.
         shelf = QWidget(self)
@@ -118,10 +92,7 @@ class MainWindow(QMainWindow):
         remembered = saved.layouts.get(session.workspace)
         conversation = remembered.conversation if remembered else None
         self.show_assistant(self.assistant_for(session.workspace, conversation))
-        self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 5)
-        self.splitter.setStretchFactor(2, 4)
-        self.splitter.setSizes([270, 610, 480])
+        self.frameset.set_proportions()
 
         self._update_inbox_area()
         self.popout_host = PopoutHost(self)
@@ -246,15 +217,8 @@ class MainWindow(QMainWindow):
 
     def move_frame(self, frame_id: str, offset: int) -> None:
         """Move a frame up (-1) or down (+1) within its column."""
-        frame = self.frame(frame_id)
-        for column in (self.inbox_column, self.providers_column):
-            index = column.indexOf(frame)
-            if index >= 0:
-                target = max(0, min(column.count() - 1, index + offset))
-                if target != index:
-                    column.insertWidget(target, frame)
-                    self.frames_changed.emit()
-                return
+        if self.frameset.shift(self.frame(frame_id), offset):
+            self.frames_changed.emit()
 
     def _open_from_browser(self, path: str) -> None:
         try:
@@ -292,9 +256,6 @@ class MainWindow(QMainWindow):
 
     def offer_kept_notes(self, kept: list[KeptNote] | None = None) -> None:
         self.kept_notes.offer(kept)
-
-    def restore_kept(self, workspace: str, path: str) -> InboxFrame | None:
-        return self.kept_notes.restore(workspace, path)
 
     # -- frame ids (R49) -----------------------------------------------------------------
 
@@ -344,8 +305,9 @@ class MainWindow(QMainWindow):
         self._update_inbox_area()
 
     def _update_inbox_area(self) -> None:
-        has_notes = any(isinstance(frame, InboxFrame) for frame in self.frames.values())
-        self.inbox_area.setCurrentWidget(self.inbox_column if has_notes else self.no_note)
+        self.frameset.show_notes(
+            any(isinstance(frame, InboxFrame) for frame in self.frames.values())
+        )
 
     def _on_save_state(self, workspace: str, path: str, state: str) -> None:
         # R47: a note the app just saved for the first time appears in the list by itself.
@@ -371,14 +333,8 @@ class MainWindow(QMainWindow):
 
     def frames_in_order(self) -> list[FrameBase]:
         """Every frame as laid out: providers, then notes top to bottom, then the assistant."""
-        ordered: list[FrameBase] = []
-        for column in (self.providers_column, self.inbox_column):
-            for index in range(column.count()):
-                widget = column.widget(index)
-                if isinstance(widget, FrameBase) and widget.frame_id in self.frames:
-                    ordered.append(widget)
-        ordered.append(self.assistant)
-        return ordered
+        laid_out = self.frameset.column_frames()
+        return [frame for frame in laid_out if frame.frame_id in self.frames] + [self.assistant]
 
     def focus_next_frame(self, step: int = 1) -> None:
         """F6 / Shift+F6: move keyboard focus to the next (or previous) frame."""

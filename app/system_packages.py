@@ -65,24 +65,6 @@ PACKAGE_OF_SONAME: dict[str, str] = {
     "libexpat.so.1": "libexpat1",
 }
 
-# What README tells a person to install up front (the ones a minimal system lacks).
-README_PACKAGES: tuple[str, ...] = (
-    "libxcb-icccm4",
-    "libxcb-keysyms1",
-    "libxcb-cursor0",
-    "libxkbcommon-x11-0",
-    "libxcb-image0",
-    "libxcb-render-util0",
-    "libxcb-xinerama0",
-    "libxcb-randr0",
-    "libxcb-shape0",
-    "libxcb-xkb1",
-    "libegl1",
-    "libgl1",
-    "libfontconfig1",
-    "libdbus-1-3",
-)
-
 _PLUGIN = ("Qt", "plugins", "platforms", "libqxcb.so")
 _QT_LIBRARIES = (("Qt", "lib", "libQt6Widgets.so.6"), ("Qt", "lib", "libQt6Gui.so.6"))
 _LDD_TIMEOUT_SECONDS = 30

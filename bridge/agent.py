@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 import requests
 
@@ -82,6 +82,13 @@ def turn_reply(body: dict[str, Any]) -> TurnReply:
 
 # -- streamed turns ------------------------------------------------------------
 
+STREAM_MEDIA_TYPE: Final = "text/event-stream"
+"""R35: the ``Accept`` value that asks for a streamed turn, and the stream's media type."""
+EVENT_DELTA: Final = "delta"
+EVENT_TOOL: Final = "tool"
+EVENT_DONE: Final = "done"
+EVENT_ERROR: Final = "error"
+
 
 @dataclass(frozen=True)
 class DeltaEvent:
@@ -137,14 +144,14 @@ def turn_event(event: str, data: str) -> TurnEvent | None:
     """One parsed event, or None for an event this client does not know (ignored)."""
     try:
         body = json.loads(data)
-        if event == "delta":
+        if event == EVENT_DELTA:
             return DeltaEvent(str(body["text"]))
-        if event == "tool":
+        if event == EVENT_TOOL:
             call = ToolCall(str(body["name"]), dict(body["arguments"]), dict(body["result"]))
             return ToolEvent(call)
-        if event == "done":
+        if event == EVENT_DONE:
             return DoneEvent(turn_reply(body))
-        if event == "error":
+        if event == EVENT_ERROR:
             return ErrorEvent(str(body["error"]["code"]), str(body["error"]["message"]))
     except (ValueError, KeyError, TypeError) as error:
         raise not_understood() from error
@@ -239,13 +246,6 @@ class Verification:
 
 
 @dataclass(frozen=True)
-class ConversationInfo:
-    conversation: str
-    updated_at: datetime
-    turns: int
-
-
-@dataclass(frozen=True)
 class ConversationMessage:
     """A kept message: the user's text or a final reply with its tools (no results)."""
 
@@ -253,20 +253,6 @@ class ConversationMessage:
     text: str
     at: datetime
     tool_calls: list[tuple[str, dict[str, Any]]]
-
-
-def conversations_from_json(body: dict[str, Any]) -> list[ConversationInfo]:
-    try:
-        return [
-            ConversationInfo(
-                str(item["conversation"]),
-                datetime.fromisoformat(str(item["updatedAt"])),
-                int(item["turns"]),
-            )
-            for item in body["conversations"]
-        ]
-    except (KeyError, TypeError, ValueError) as error:
-        raise not_understood() from error
 
 
 def messages_from_json(body: dict[str, Any]) -> list[ConversationMessage]:

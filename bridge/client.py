@@ -18,12 +18,11 @@ from requests.adapters import HTTPAdapter
 
 from bridge import errors
 from bridge.agent import (
+    STREAM_MEDIA_TYPE,
     AssistantInfo,
-    ConversationInfo,
     ConversationMessage,
     TurnStream,
     Verification,
-    conversations_from_json,
     messages_from_json,
     not_understood,
     turn_reply,
@@ -31,15 +30,10 @@ from bridge.agent import (
 from bridge.agent import ToolCall as ToolCall  # part of this module's API
 from bridge.agent import TurnReply as TurnReply
 from bridge.documents import DocumentInfo as DocumentInfo  # part of this module's API
-from bridge.errors import (
-    AccessRefused,
-    BackendError,
-    BackendUnreachable,
-    NotFound,
-    RequestRejected,
-)
+from bridge.errors import BackendError, BackendUnreachable, NotFound, RequestRejected
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
-from bridge.paths import WorkspacePathError, check_workspace_path
+from bridge.paths import PATH_NOT_ALLOWED, WorkspacePathError, check_workspace_path
+from bridge.responses import error_for, read_json
 
 HEALTH_TIMEOUT_SECONDS = 2.0
 MODEL_READ_TIMEOUT_SECONDS = 180.0
@@ -128,7 +122,7 @@ class BackendClient:
 
     def open_key_session(self, workspace: str) -> KeySession:
         """Acquire workspace access for the requests that touch ``workspace``."""
-        body = self._json(
+        body = read_json(
             self._call("POST", "/v1/key-sessions", json={"workspace": workspace}, expect=(201,))
         )
         try:
@@ -151,7 +145,7 @@ class BackendClient:
             session=session,
             params=params,
         )
-        body = self._json(response)
+        body = read_json(response)
         try:
             return [DocumentInfo.from_json(item) for item in body["documents"]]
         except (KeyError, TypeError, ValueError) as error:
@@ -180,7 +174,7 @@ class BackendClient:
             data=data,
             headers={"Content-Type": "text/plain; charset=utf-8"},
         )
-        body = self._json(response)
+        body = read_json(response)
         try:
             return DocumentInfo.from_json(body)
         except (KeyError, TypeError, ValueError) as error:
@@ -201,16 +195,10 @@ class BackendClient:
 
         ``note_left_out`` tells the backend the user chose to leave the open note out (R48).
         """
-        headers = {HEADER_NAME: ambient_header} if ambient_header is not None else {}
-        response = self._call(
-            "POST",
-            "/v1/agent/turns",
-            session=session,
-            json=turn_body(conversation, message, note_left_out=note_left_out),
-            headers=headers,
-            unreachable=errors.UNREACHABLE_MESSAGE,
+        response = self._post_turn(
+            conversation, message, session, ambient_header, note_left_out, stream=False
         )
-        return turn_reply(self._json(response))
+        return turn_reply(read_json(response))
 
     def stream_turn(
         self,
@@ -226,30 +214,40 @@ class BackendClient:
         Failures before the stream starts raise :class:`BackendError`; later ones
         arrive as an ``ErrorEvent``. ``TurnStream.cancel()`` stops the turn.
         """
-        headers = {"Accept": "text/event-stream"}
+        response = self._post_turn(
+            conversation, message, session, ambient_header, note_left_out, stream=True
+        )
+        return TurnStream(response)
+
+    def _post_turn(
+        self,
+        conversation: str,
+        message: str,
+        session: KeySession | None,
+        ambient_header: str | None,
+        note_left_out: bool,
+        *,
+        stream: bool,
+    ) -> requests.Response:
+        """POST one turn; a stream asks for events and waits on a model for longer."""
+        headers = {"Accept": STREAM_MEDIA_TYPE} if stream else {}
         if ambient_header is not None:
             headers[HEADER_NAME] = ambient_header
-        response = self._call(
+        return self._call(
             "POST",
             "/v1/agent/turns",
             session=session,
             json=turn_body(conversation, message, note_left_out=note_left_out),
             headers=headers,
             unreachable=errors.UNREACHABLE_MESSAGE,
-            stream=True,
-            read_timeout=MODEL_READ_TIMEOUT_SECONDS,
+            stream=stream,
+            read_timeout=MODEL_READ_TIMEOUT_SECONDS if stream else None,
         )
-        return TurnStream(response)
-
-    def list_conversations(self, session: KeySession) -> list[ConversationInfo]:
-        """The workspace's kept conversations, the most recently used first (R34)."""
-        response = self._call("GET", "/v1/agent/conversations", session=session)
-        return conversations_from_json(self._json(response))
 
     def get_conversation(self, session: KeySession, conversation: str) -> list[ConversationMessage]:
         """A conversation's messages, oldest first; empty when there is none."""
         response = self._call("GET", _conversation_url(conversation), session=session)
-        return messages_from_json(self._json(response))
+        return messages_from_json(read_json(response))
 
     def clear_conversation(self, session: KeySession, conversation: str) -> None:
         self._call("DELETE", _conversation_url(conversation), session=session, expect=(204,))
@@ -258,14 +256,14 @@ class BackendClient:
 
     def assistant(self) -> AssistantInfo:
         """Which assistant answers now."""
-        return AssistantInfo.from_json(self._json(self._call("GET", "/v1/assistant")))
+        return AssistantInfo.from_json(read_json(self._call("GET", "/v1/assistant")))
 
     def set_assistant(
         self, base_url: str | None, model: str | None, api_key: str | None
     ) -> AssistantInfo:
         """Switch the backend's assistant; both None: the offline assistant."""
         body = {"baseUrl": base_url, "model": model, "apiKey": api_key}
-        return AssistantInfo.from_json(self._json(self._call("PUT", "/v1/assistant", json=body)))
+        return AssistantInfo.from_json(read_json(self._call("PUT", "/v1/assistant", json=body)))
 
     def verify_assistant(
         self, base_url: str, model: str | None, api_key: str | None
@@ -275,7 +273,7 @@ class BackendClient:
         response = self._call(
             "POST", "/v1/assistant/verify", json=body, read_timeout=MODEL_READ_TIMEOUT_SECONDS
         )
-        return Verification.from_json(self._json(response))
+        return Verification.from_json(read_json(response))
 
     def get_delivery(self, session: KeySession, conversation: str) -> dict[str, Any] | None:
         """The stored ambient columns of the live delivery row, or None when there is none."""
@@ -287,7 +285,7 @@ class BackendClient:
             )
         except NotFound:
             return None
-        return self._json(response)
+        return read_json(response)
 
     # -- plumbing ---------------------------------------------------------------
 
@@ -328,17 +326,7 @@ class BackendClient:
             raise BackendUnreachable(unreachable) from error
         if response.status_code in expect:
             return response
-        raise _error_for(response)
-
-    @staticmethod
-    def _json(response: requests.Response) -> dict[str, Any]:
-        try:
-            body = response.json()
-        except ValueError as error:
-            raise not_understood(response.status_code) from error
-        if not isinstance(body, dict):
-            raise not_understood(response.status_code)
-        return body
+        raise error_for(response)
 
 
 def turn_body(conversation: str, message: str, *, note_left_out: bool = False) -> dict[str, str]:
@@ -362,39 +350,10 @@ def _document_url(workspace: str, path: str) -> str:
     try:
         check_workspace_path(path)
     except WorkspacePathError as error:
-        raise RequestRejected(f"That document path is not allowed: {error}") from error
+        raise RequestRejected(PATH_NOT_ALLOWED.format(reason=error)) from error
     segments = "/".join(quote(segment, safe="") for segment in path.split("/"))
     return f"{_workspace_url(workspace)}/documents/{segments}"
 
 
 def _conversation_url(conversation: str) -> str:
     return f"/v1/agent/conversations/{quote(conversation, safe='')}"
-
-
-def _envelope(response: requests.Response) -> tuple[str | None, str | None]:
-    """The (code, message) of the backend's error envelope, when it sent one."""
-    try:
-        body = response.json()
-    except ValueError:
-        return None, None
-    if not isinstance(body, dict) or not isinstance(body.get("error"), dict):
-        return None, None
-    code, message = body["error"].get("code"), body["error"].get("message")
-    return (
-        code if isinstance(code, str) else None,
-        message if isinstance(message, str) and message.strip() else None,
-    )
-
-
-def _error_for(response: requests.Response) -> BackendError:
-    status = response.status_code
-    code, message = _envelope(response)
-    if status in (401, 403):
-        return AccessRefused(message or errors.ACCESS_REFUSED_MESSAGE, status, code)
-    if status == 404:
-        return NotFound(message or errors.NOT_FOUND_MESSAGE, status, code)
-    if status in (400, 413, 422):
-        return RequestRejected(message or errors.REJECTED_MESSAGE, status, code)
-    if status >= 500:
-        return BackendError(message or errors.SERVER_FAILED_MESSAGE, status, code)
-    return BackendError(message or errors.NOT_UNDERSTOOD_MESSAGE, status, code)

@@ -18,6 +18,8 @@ WORKSPACE_ID_INVALID: Final = (
     "A workspace name starts with a letter or digit and has at most 64 letters, digits, "
     "'.', '_' or '-'."
 )
+PATH_NOT_ALLOWED: Final = "That document path is not allowed: {reason}"
+"""Both realms' sentence for a refused path; ``reason`` is the rule it broke."""
 
 
 def is_workspace_id(value: str) -> bool:

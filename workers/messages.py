@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from bridge.headers import KEY_SESSION_HEADER
+from bridge.paths import PATH_NOT_ALLOWED
 from workers.settings import ACCESS_TTL
 
 _MINUTES: Final = int(ACCESS_TTL.total_seconds() // 60)
@@ -18,7 +20,7 @@ DEVICE_TOKEN_INVALID: Final = (
 )
 KEY_SESSION_MISSING: Final = (
     "No workspace access: this request needs a key session for the workspace "
-    "(the X-Key-Session header)."
+    f"(the {KEY_SESSION_HEADER} header)."
 )
 KEY_SESSION_UNKNOWN: Final = (
     "Workspace access was refused: the key session is not recognised. Open the workspace again."
@@ -37,7 +39,7 @@ WORKSPACE_NOT_FOUND: Final = "There is no workspace named '{workspace}'."
 
 # Documents (contract 3).
 DOCUMENT_NOT_FOUND: Final = "There is no saved document at '{path}' in this workspace."
-PATH_INVALID: Final = "That document path is not allowed: {reason}"
+PATH_INVALID: Final = PATH_NOT_ALLOWED
 PATH_OUTSIDE_WORKSPACE: Final = (
     "That document path leads outside the workspace (through a symbolic link), "
     "so it cannot be read or written."

@@ -18,12 +18,13 @@ from typing import Any, Final
 from fastapi.concurrency import run_in_threadpool
 from starlette.types import Message
 
+from bridge.agent import STREAM_MEDIA_TYPE
 from workers import jsontext
 from workers.assistants import Cancellation
 
 logger = logging.getLogger(__name__)
 
-MEDIA_TYPE: Final = "text/event-stream"
+MEDIA_TYPE: Final = STREAM_MEDIA_TYPE
 HEADERS: Final = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 _END: Final = object()

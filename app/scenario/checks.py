@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from app.scenario.expectations import NO_DROP, ExpectStep
 from app.scenario.report import Mismatch, SendRecord
-from app.scenario.steps import NO_DROP, ExpectStep
 from bridge.caveat import CAVEAT
 from renderer.frames.chip import chip_text
 from renderer.frames.inbox import InboxFrame

@@ -20,13 +20,12 @@ from pydantic import (
     ValidationError,
 )
 
+from app.scenario.expectations import NO_DROP, ExpectStep
 from app.scenario.problems import Problem, ScenarioFileError, describe_pydantic
+from app.scenario.step_fields import ASSISTANT_FRAME, StepBody, Strict
 from app.scenario.steps import (
-    ASSISTANT_FRAME,
-    NO_DROP,
     ActivateStep,
     CaptionStep,
-    ExpectStep,
     MountStep,
     NewNoteStep,
     OpenStep,
@@ -34,15 +33,13 @@ from app.scenario.steps import (
     QuickOpenStep,
     RestartStep,
     SelectStep,
+    SendBody,
     SendStep,
     Step,
     SwitchWorkspaceStep,
     TypeStep,
     UnmountStep,
     ViewStep,
-    _Body,
-    _SendBody,
-    _Strict,
 )
 from bridge.paths import WorkspacePathError, check_workspace_path
 
@@ -83,7 +80,7 @@ SCENARIO_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 # -- problems ------------------------------------------------------------------
 
 
-_MAPPING_VERBS: dict[str, type[_Body]] = {
+_MAPPING_VERBS: dict[str, type[StepBody]] = {
     model.verb: model
     for model in (
         MountStep,
@@ -97,7 +94,7 @@ _MAPPING_VERBS: dict[str, type[_Body]] = {
     )
 }
 # Verbs whose value is one plain string, and the field it fills.
-_SCALAR_VERBS: dict[str, tuple[type[_Body], str]] = {
+_SCALAR_VERBS: dict[str, tuple[type[StepBody], str]] = {
     model.verb: (model, field_name)
     for model, field_name in (
         (ActivateStep, "frame"),
@@ -139,7 +136,7 @@ class Scenario:
             return str(self.source)
 
 
-class _BackendBody(_Strict):
+class _BackendBody(Strict):
     saveDelay: Annotated[float, Field(ge=0, le=60)] = 0.0
     loadDelay: Annotated[float, Field(ge=0, le=60)] = 0.0
 
@@ -215,7 +212,7 @@ class _StepParser:
         return self._validate(_MAPPING_VERBS[verb], body, step, where, scalar=False)
 
     def _validate(
-        self, model: type[_Body], body: Mapping[Any, Any], step: str, where: str, *, scalar: bool
+        self, model: type[StepBody], body: Mapping[Any, Any], step: str, where: str, *, scalar: bool
     ) -> Step | None:
         try:
             parsed = model.model_validate(dict(body))
@@ -233,7 +230,7 @@ class _StepParser:
             self.problem(step, where, "'send' takes a message or a mapping with 'message'")
             return None
         try:
-            parsed = _SendBody.model_validate(dict(body))
+            parsed = SendBody.model_validate(dict(body))
         except ValidationError as error:
             for field_name, message in describe_pydantic(error, where):
                 self.problem(step, field_name, message)

@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from bridge.headers import HEADER_NAME
+
 StepStatus = Literal["passed", "failed", "skipped"]
 
 
@@ -136,7 +138,7 @@ def _send_block(send: SendRecord) -> list[str]:
     lines = [f"**Sent:** “{send.message}”{context}", ""]
     if send.pointer is not None:
         lines += [
-            f"The `X-Ambient-Note` header ({send.header_bytes} bytes) carried this pointer:",
+            f"The `{HEADER_NAME}` header ({send.header_bytes} bytes) carried this pointer:",
             "",
             "```json",
             json.dumps(send.pointer, indent=2, ensure_ascii=False),
@@ -144,7 +146,7 @@ def _send_block(send: SendRecord) -> list[str]:
             "",
         ]
     else:
-        lines += [f"No `X-Ambient-Note` header was sent: `{send.dropped}`.", ""]
+        lines += [f"No `{HEADER_NAME}` header was sent: `{send.dropped}`.", ""]
     if send.stored is not None:
         stored = {key: send.stored.get(key) for key in ("ambient_path", "ambient_view")}
         lines += [f"The backend stored: `{json.dumps(stored, ensure_ascii=False)}`.", ""]
@@ -233,7 +235,7 @@ def write_markdown_report(results: list[ScenarioResult], path: Path, title: str)
         "",
         f"{passed} of {len(results)} scenarios passed. Each scenario below drove the real "
         "app window (offscreen) step by step. Every send shows the pointer that left the app "
-        "in the `X-Ambient-Note` header, what the backend stored, and the assistant's reply; "
+        f"in the `{HEADER_NAME}` header, what the backend stored, and the assistant's reply; "
         "the pictures show the window at that moment, with the context chip above the "
         "assistant's input. After a pop-out, the picture puts the main window beside the "
         "popped-out window; the real one runs in its own process, so the one pictured is the "

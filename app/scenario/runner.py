@@ -17,44 +17,28 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QProcess
+from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QApplication
 
 from app.layout_state import LayoutStore
 from app.main_window import MainWindow
+from app.scenario.actions import act, switch_workspace, wait_all_loaded
 from app.scenario.checks import check_expectations
 from app.scenario.model import (
-    ActivateStep,
-    CaptionStep,
     ExpectStep,
-    MountStep,
-    NewNoteStep,
-    OpenStep,
     PopoutStep,
-    QuickOpenStep,
     RestartStep,
     Scenario,
-    SelectStep,
     SendStep,
     Step,
-    SwitchWorkspaceStep,
-    TypeStep,
-    UnmountStep,
-    ViewStep,
 )
-from app.scenario.note_steps import new_note, quick_open
 from app.scenario.pictures import save_window_picture
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
 from app.scenario.sends import observe_send
 from app.scenario.waiting import StepError, WaitTimeout, connected, wait_until
 from app.session import AppSession
-from bridge.frames import ASSISTANT_FRAME_ID
-from renderer.frames.base import FrameBase
-from renderer.frames.inbox import InboxFrame
 
-LOAD_TIMEOUT_SECONDS = 20.0
 TURN_TIMEOUT_SECONDS = 40.0
-FRAME_TIMEOUT_SECONDS = 20.0
 WINDOW_SIZE = (1360, 860)
 
 Log = Callable[[str], None]
@@ -179,10 +163,10 @@ class ScenarioReplay:
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         last = LayoutStore(self._data_dir).last_workspace()
         self._start()
-        self._wait_all_loaded()
+        wait_all_loaded(self.window)
         if last is not None and last != self.session.workspace:
             # As `python -m app` does: it opens the workspace it was quit in.
-            self._switch_workspace(last)
+            switch_workspace(self.window, last)
 
     # -- the run -----------------------------------------------------------
 
@@ -216,123 +200,10 @@ class ScenarioReplay:
             self._act(step)
 
     def _act(self, step: Step) -> None:
-        window = self.window
-        if isinstance(step, MountStep):
-            if step.frame in window.frames:
-                raise StepError(f"a frame named '{step.frame}' is already mounted")
-            if step.provider is not None:
-                window.mount_provider(step.frame, step.provider)
-            else:
-                assert step.path is not None
-                window.mount_inbox(step.frame, step.path, step.inbox_view)
-                if step.wait:
-                    self._wait_loaded(step.frame)
-        elif isinstance(step, ActivateStep):
-            self._frame(step.frame)
-            window.activate_frame(step.frame)
-        elif isinstance(step, TypeStep):
-            self._inbox(step.frame).type_text(step.text, at=step.at)
-        elif isinstance(step, SelectStep):
-            self._inbox(step.frame).select(step.anchor, step.head)
-        elif isinstance(step, ViewStep):
-            self._inbox(step.frame).set_view(step.view)
-        elif isinstance(step, OpenStep):
-            self._inbox(step.frame).open_path(step.path)
-            if step.wait:
-                self._wait_loaded(step.frame)
-        elif isinstance(step, PopoutStep):
-            self._pop_out(step.frame)
-        elif isinstance(step, UnmountStep):
-            if step.frame == ASSISTANT_FRAME_ID:
-                raise StepError("the assistant frame always exists and cannot be unmounted")
-            self._frame(step.frame)
-            window.close_frame(step.frame)
-            wait_until(
-                lambda: step.frame not in self.window.frames,
-                timeout=FRAME_TIMEOUT_SECONDS,
-                what=f"'{step.frame}' to close",
-            )
-        elif isinstance(step, SwitchWorkspaceStep):
-            self._switch_workspace(step.workspace)
-        elif isinstance(step, NewNoteStep):
-            self._wait_loaded(new_note(window, step))
-        elif isinstance(step, QuickOpenStep):
-            opened = quick_open(window, step)
-            if opened is not None:
-                self._wait_loaded(opened)
-        elif isinstance(step, RestartStep):
+        if isinstance(step, RestartStep):
             self._restart()
-        elif isinstance(step, CaptionStep):
-            return
-        else:  # pragma: no cover - the model admits no other step
-            raise StepError(f"cannot perform '{step.verb}'")
-
-    def _switch_workspace(self, name: str) -> None:
-        window = self.window
-        failures: list[str] = []
-        with connected(window.workspace_switch_failed, failures.append):
-            window.switch_workspace(name)
-            wait_until(
-                lambda: not window.is_switching_workspace or bool(failures),
-                timeout=FRAME_TIMEOUT_SECONDS,
-                what=f"workspace '{name}' to open",
-                wake_on=[window.workspace_switched, window.workspace_switch_failed],
-            )
-        if failures:
-            raise StepError(f"the switch to workspace '{name}' failed: {failures[-1]}")
-        self._wait_all_loaded()
-
-    def _pop_out(self, frame_id: str) -> None:
-        """Pop out through the frame's own button path; wait for the child process to run."""
-        self._inbox(frame_id).pop_out()
-        popouts = self.window.popouts
-
-        def child_running() -> bool:
-            return any(
-                handle.frame_id == frame_id
-                and handle.process.state() == QProcess.ProcessState.Running
-                for handle in popouts.handles
-            )
-
-        wait_until(
-            lambda: frame_id not in self.window.frames and child_running(),
-            timeout=FRAME_TIMEOUT_SECONDS,
-            what=f"'{frame_id}' to move into its own window",
-            wake_on=[popouts.popped_out],
-        )
-
-    # -- frames --------------------------------------------------------------
-
-    def _frame(self, frame_id: str) -> FrameBase:
-        frame = self.window.frames.get(frame_id)
-        if frame is None:
-            known = ", ".join(sorted(self.window.frames)) or "none"
-            raise StepError(f"there is no frame '{frame_id}' (frames now: {known})")
-        return frame
-
-    def _inbox(self, frame_id: str) -> InboxFrame:
-        frame = self._frame(frame_id)
-        if not isinstance(frame, InboxFrame):
-            raise StepError(f"'{frame_id}' is not an Inbox frame")
-        return frame
-
-    def _wait_loaded(self, frame_id: str) -> None:
-        frame = self._inbox(frame_id)
-        failures: list[str] = []
-        with connected(frame.load_failed, failures.append):
-            wait_until(
-                lambda: frame.is_loaded or bool(failures),
-                timeout=LOAD_TIMEOUT_SECONDS,
-                what=f"'{frame_id}' to load {frame.path}",
-                wake_on=[frame.loaded, frame.load_failed],
-            )
-        if failures and not frame.is_loaded:
-            raise StepError(f"'{frame_id}' could not load {frame.path}: {failures[-1]}")
-
-    def _wait_all_loaded(self) -> None:
-        for frame_id, frame in list(self.window.frames.items()):
-            if isinstance(frame, InboxFrame):
-                self._wait_loaded(frame_id)
+        else:
+            act(self.window, step)
 
     # -- sends -----------------------------------------------------------------
 

@@ -1,84 +1,32 @@
 """The steps of a QA scenario (contract section 6) as strict, typed models.
 
 Each step class validates its own fields; :mod:`app.scenario.model` reads a file
-and builds these. Nothing here touches Qt or the app.
+and builds these. The ``expect`` step lives in :mod:`app.scenario.expectations`.
+Nothing here touches Qt or the app.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    field_validator,
-    model_validator,
+from pydantic import Field, field_validator, model_validator
+
+from app.scenario.expectations import ExpectStep
+from app.scenario.step_fields import (
+    ASSISTANT_FRAME,
+    FrameId,
+    NonNegative,
+    StepBody,
+    Strict,
+    WorkspacePath,
+    shown,
 )
-
-from bridge.drops import DROP_REASONS
-from bridge.frames import ASSISTANT_FRAME_ID
-from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
+from bridge.paths import is_workspace_id
 from bridge.pointer import View
 
-ASSISTANT_FRAME = ASSISTANT_FRAME_ID
-NO_DROP = "none"
-AmbientStatus = Literal["stored", "absent", "rejected"]
 
-FrameId = Annotated[str, Field(min_length=1, max_length=256)]
-NonNegative = Annotated[int, Field(ge=0)]
-
-
-# -- step bodies -----------------------------------------------------------------
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class _Body(_Strict):
-    verb: ClassVar[str]
-    # The step's line in reports, filled from its fields (``{frame}``); or override describe().
-    summary: ClassVar[str]
-
-    def describe(self) -> str:
-        """One line for reports and screenshots' captions."""
-        return self.summary.format_map(dict(self))
-
-
-class _Subset(_Strict):
-    """Expected values: only the keys the scenario gives are compared."""
-
-    def expected(self) -> dict[str, Any]:
-        return self.model_dump(exclude_unset=True)
-
-
-_SHOWN_PATH_CHARS = 72
-
-
-def _shown(path: str | None) -> str:
-    """A path short enough for a report line; the middle of a very long one is elided."""
-    text = path or ""
-    if len(text) <= _SHOWN_PATH_CHARS:
-        return text
-    half = _SHOWN_PATH_CHARS // 2
-    return f"{text[:half]}…{text[-half:]}"
-
-
-def _workspace_path(value: str) -> str:
-    try:
-        return check_workspace_path(value)
-    except WorkspacePathError as error:
-        raise ValueError(str(error)) from error
-
-
-WorkspacePath = Annotated[str, AfterValidator(_workspace_path)]
-
-
-class MountStep(_Body):
+class MountStep(StepBody):
     """Mount an Inbox frame on a note, or a non-Inbox provider frame."""
 
     verb: ClassVar[str] = "mount"
@@ -113,11 +61,11 @@ class MountStep(_Body):
     def describe(self) -> str:
         if self.provider is not None:
             return f"mount provider {self.provider} as {self.frame}"
-        described = f"mount {self.frame} on {_shown(self.path)} ({self.inbox_view})"
+        described = f"mount {self.frame} on {shown(self.path)} ({self.inbox_view})"
         return described + ("" if self.wait else ", without waiting for it to load")
 
 
-class ActivateStep(_Body):
+class ActivateStep(StepBody):
     """Activate a frame the way a click does."""
 
     verb: ClassVar[str] = "activate"
@@ -125,7 +73,7 @@ class ActivateStep(_Body):
     frame: FrameId
 
 
-class TypeStep(_Body):
+class TypeStep(StepBody):
     """Type text into an Inbox frame's editor."""
 
     verb: ClassVar[str] = "type"
@@ -142,7 +90,7 @@ class TypeStep(_Body):
         raise ValueError("'at' is 'end' or an offset (a whole number, 0 or more)")
 
 
-class SelectStep(_Body):
+class SelectStep(StepBody):
     """Select a range in an Inbox frame's editor (UTF-16 offsets)."""
 
     verb: ClassVar[str] = "select"
@@ -152,7 +100,7 @@ class SelectStep(_Body):
     head: NonNegative
 
 
-class ViewStep(_Body):
+class ViewStep(StepBody):
     """Switch an Inbox frame's view."""
 
     verb: ClassVar[str] = "view"
@@ -161,7 +109,7 @@ class ViewStep(_Body):
     view: View
 
 
-class OpenStep(_Body):
+class OpenStep(StepBody):
     """Make an Inbox frame show another note."""
 
     verb: ClassVar[str] = "open"
@@ -171,11 +119,11 @@ class OpenStep(_Body):
     """False: go on at once, while the note is still loading."""
 
     def describe(self) -> str:
-        described = f"open {_shown(self.path)} in {self.frame}"
+        described = f"open {shown(self.path)} in {self.frame}"
         return described + ("" if self.wait else ", without waiting for it to load")
 
 
-class PopoutStep(_Body):
+class PopoutStep(StepBody):
     """Move an Inbox frame into its own process (R29)."""
 
     verb: ClassVar[str] = "popout"
@@ -183,7 +131,7 @@ class PopoutStep(_Body):
     frame: FrameId
 
 
-class UnmountStep(_Body):
+class UnmountStep(StepBody):
     """Close a frame."""
 
     verb: ClassVar[str] = "unmount"
@@ -191,7 +139,7 @@ class UnmountStep(_Body):
     frame: FrameId
 
 
-class SwitchWorkspaceStep(_Body):
+class SwitchWorkspaceStep(StepBody):
     """Cross the workspace boundary into another workspace (R7)."""
 
     verb: ClassVar[str] = "switch-workspace"
@@ -209,7 +157,7 @@ class SwitchWorkspaceStep(_Body):
         return value
 
 
-class NewNoteStep(_Body):
+class NewNoteStep(StepBody):
     """File ▸ New note: create ``path`` through the document API and open it (R47)."""
 
     verb: ClassVar[str] = "new-note"
@@ -225,10 +173,10 @@ class NewNoteStep(_Body):
 
     def describe(self) -> str:
         where = f" as {self.frame}" if self.frame else ""
-        return f"new note {_shown(self.path)}{where}"
+        return f"new note {shown(self.path)}{where}"
 
 
-class QuickOpenStep(_Body):
+class QuickOpenStep(StepBody):
     """Quick open (Ctrl+P): type ``query`` in the filter, Enter opens the best match (R47)."""
 
     verb: ClassVar[str] = "quick-open"
@@ -250,7 +198,7 @@ class RestartStep:
         return "quit and start the app again (same data folder)"
 
 
-class CaptionStep(_Body):
+class CaptionStep(StepBody):
     """A sentence for the reader of a report; does nothing to the app."""
 
     verb: ClassVar[str] = "caption"
@@ -258,7 +206,7 @@ class CaptionStep(_Body):
     text: str = Field(min_length=1)
 
 
-class _SendBody(_Strict):
+class SendBody(Strict):
     message: str = Field(min_length=1)
     duringFlush: list[Any] = Field(default_factory=list)
     includeAmbient: bool = True
@@ -276,120 +224,6 @@ class SendStep:
     def describe(self) -> str:
         extra = "" if self.include_ambient else " (ambient context excluded)"
         return f"send {self.message!r}{extra}"
-
-
-class SelectionExpectation(_Strict):
-    anchor: NonNegative
-    head: NonNegative
-
-
-class PointerExpectation(_Subset):
-    """A subset of the pointer's fields."""
-
-    v: int | None = None
-    path: str | None = None
-    view: View | None = None
-    frameId: str | None = None
-    selection: SelectionExpectation | None = None
-    bytes: NonNegative | None = None
-    sha256: str | None = None
-    flushed: bool | None = None
-    capturedAt: str | None = None
-
-
-class StoredExpectation(_Subset):
-    """A subset of the backend's delivery row columns; ``ambient_meta`` is a subset too."""
-
-    ambient_path: str | None = None
-    ambient_view: View | None = None
-    ambient_meta: dict[str, Any] | None = None
-
-
-class ResolvesExpectation(_Subset):
-    """What "this note" resolves to right now, before any send."""
-
-    frameId: str | None = None
-    path: str | None = None
-    view: View | None = None
-
-
-class FrameExpectation(_Subset):
-    """One note frame, in column order: its id, path and view (each optional)."""
-
-    id: str | None = None
-    path: str | None = None
-    view: View | None = None
-
-
-NOW_KEYS = frozenset({"resolves", "frames", "activeFrame", "workspace", "chip"})
-"""Expect keys about the window as it is now, not about the latest send."""
-
-
-class ExpectStep(_Body):
-    """Expectations about the latest send (and ``resolves``: about now); every key optional."""
-
-    verb: ClassVar[str] = "expect"
-    pointer: PointerExpectation | None = None
-    dropped: str | None = None
-    stored: StoredExpectation | None = None
-    tools: list[str] | None = None
-    caveat: bool | None = None
-    partial: bool | None = None
-    replyContains: str | None = None
-    ambientStatus: AmbientStatus | None = None
-    resolves: ResolvesExpectation | None = None
-    frames: list[FrameExpectation] | None = None
-    activeFrame: str | None = None
-    workspace: str | None = None
-    chip: str | None = None
-    """Now, not about a send: the chip's ``path`` or ``path:lines``; null = no note (R48)."""
-
-    @field_validator("dropped")
-    @classmethod
-    def _known_reason(cls, value: str | None) -> str | None:
-        allowed = (NO_DROP, *DROP_REASONS)
-        if value is not None and value not in allowed:
-            raise ValueError(f"dropped is one of: {', '.join(allowed)}")
-        return value
-
-    @model_validator(mode="after")
-    def _something_expected(self) -> ExpectStep:
-        if not self.model_fields_set:
-            raise ValueError("expect needs at least one key")
-        for key in (
-            "dropped",
-            "tools",
-            "caveat",
-            "partial",
-            "replyContains",
-            "ambientStatus",
-            "frames",
-            "workspace",
-        ):
-            if key in self.model_fields_set and getattr(self, key) is None:
-                raise ValueError(f"'{key}' cannot be null")
-        return self
-
-    @property
-    def about_send(self) -> bool:
-        """True when any key looks at the latest send (all but the keys about now)."""
-        return bool(self.model_fields_set - NOW_KEYS)
-
-    def describe(self) -> str:
-        parts: list[str] = []
-        for key in type(self).model_fields:
-            if key not in self.model_fields_set:
-                continue
-            value = getattr(self, key)
-            if isinstance(value, BaseModel):
-                value = value.model_dump(exclude_unset=True)
-            elif isinstance(value, list):
-                value = [
-                    item.model_dump(exclude_unset=True) if isinstance(item, BaseModel) else item
-                    for item in value
-                ]
-            parts.append(f"{key} {json.dumps(value, ensure_ascii=False)}")
-        return "expect " + ", ".join(parts)
 
 
 Step = (

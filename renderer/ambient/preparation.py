@@ -89,11 +89,6 @@ class SendPreparation:
         self._cancel_timer: Cancel | None = None
         self._unsubscribe_loads: Cancel | None = None
 
-    @property
-    def settled(self) -> bool:
-        """True once the capture completed (or the preparation was cancelled)."""
-        return self._settled
-
     def _start(self, timers: Timers, start_flush: StartFlush, limit: float) -> None:
         early = self._pending.early_result
         if early is not None:

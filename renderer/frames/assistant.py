@@ -121,7 +121,6 @@ class AssistantFrame(FrameBase):
         self.title_bar.add_control(self.clear_button)
 
         self.transcript_view = Transcript(self.body)
-        self.transcript_scroll = self.transcript_view
         self.transcript = self.transcript_view.content
         self.welcome = self.transcript_view.welcome
 

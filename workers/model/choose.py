@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from bridge.environment import MODEL_BASE_URL_ENV, MODEL_ENV
 from workers.assistants import Assistant, OfflineAssistant
 from workers.model.assistant import AUTO, ModelAssistant
 from workers.model.failures import ModelUnavailable
@@ -11,7 +12,7 @@ from workers.settings import Settings
 
 INCOMPLETE: Final = (
     "The model assistant needs both an endpoint URL and a model name "
-    "(--model-base-url and --model, or AMBIENT_MODEL_BASE_URL and AMBIENT_MODEL)."
+    f"(--model-base-url and --model, or {MODEL_BASE_URL_ENV} and {MODEL_ENV})."
 )
 
 

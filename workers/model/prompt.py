@@ -16,6 +16,7 @@ from typing import Any, Final
 from bridge.pointer import AmbientPointer, sha16
 from workers.conversations import StoredMessage
 from workers.errors import DocumentRefused
+from workers.messages import NO_ACTIVE_NOTE, NOTE_LEFT_OUT
 from workers.tools import DEFAULT_MAX_BYTES, MAX_MAX_BYTES, ToolContext
 
 _MAX_BYTES_SCHEMA: Final = {
@@ -106,14 +107,6 @@ SELECTED_LINE: Final = "The user has selected text on line {first}. "
 CURSOR_LINE: Final = "The cursor is on line {first}. "
 SELECTED_OFFSETS: Final = "The user has selected characters {start}–{end} (UTF-16 offsets). "
 CURSOR_OFFSET: Final = "The cursor is at character {start} (a UTF-16 offset). "
-NO_NOTE: Final = (
-    "No note is open (or the user left it out of this message). For a request about "
-    '"this note", ask the user to name a note, or list the notes with list_documents.'
-)
-NOTE_LEFT_OUT: Final = (
-    "The user left the open note out of this message. For a request about "
-    '"this note", ask the user to name a note or to send again with the note included.'
-)
 NO_WORKSPACE: Final = "No workspace is open, so the tools cannot read any note."
 
 
@@ -122,7 +115,9 @@ def system_message(context: ToolContext, pointer: AmbientPointer | None) -> str:
     if context.session is None:
         return f"{INSTRUCTIONS}\n{NO_WORKSPACE}"
     if pointer is None:
-        return f"{INSTRUCTIONS}\n{NOTE_LEFT_OUT if context.note_left_out else NO_NOTE}"
+        # The same sentences read_active_note returns, so the model hears one account (R27, R48).
+        absent = NOTE_LEFT_OUT if context.note_left_out else NO_ACTIVE_NOTE
+        return f"{INSTRUCTIONS}\n{absent}"
     note = NOTE_OPEN.format(
         path=json.dumps(pointer.path, ensure_ascii=False),
         view=pointer.view,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from bridge import environment
+
 NO_NOTE: Final = (
     "No note is open, so I can't tell which note you mean. Name a note (for example "
     "notes/today.md) or ask me to list your notes."
@@ -64,8 +66,8 @@ CAN_COMPARE: Final = "compare it with another note (“compare this with notes/b
 CAN_LIST: Final = "list your notes (“list my notes”)"
 MODEL: Final = (
     "To connect a model, start the app or `python -m workers serve` with "
-    "`--model-base-url URL --model NAME`, or set `AMBIENT_MODEL_BASE_URL` and "
-    "`AMBIENT_MODEL` (and `AMBIENT_MODEL_API_KEY` if the server needs a key)."
+    f"`--model-base-url URL --model NAME`, or set `{environment.MODEL_BASE_URL_ENV}` and "
+    f"`{environment.MODEL_ENV}` (and `{environment.MODEL_API_KEY_ENV}` if the server needs a key)."
 )
 
 ALL: Final = tuple(

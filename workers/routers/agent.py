@@ -36,6 +36,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
+from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR, EVENT_TOOL
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.pointer import AmbientPointer, decode_header, format_captured_at
 from workers import messages
@@ -59,6 +60,7 @@ from workers.streaming import (
     wants_stream,
 )
 from workers.turns import (
+    PreparedTurn,
     assistant_label,
     prepare_turn,
     render_tool_call,
@@ -103,6 +105,27 @@ def _ambient_from_headers(request: Request) -> tuple[AmbientPointer | None, dict
     return None, {"status": "rejected", "reason": decoded.reason}
 
 
+def _prepare(
+    state: BackendState,
+    account: str,
+    key: str | None,
+    turn: TurnRequest,
+    pointer: AmbientPointer | None,
+    ambient: dict[str, Any],
+) -> PreparedTurn:
+    """Both routes' start of a turn, on its worker thread: key check, delivery row, history."""
+    return prepare_turn(
+        state,
+        account,
+        key,
+        turn.conversation,
+        turn.message,
+        pointer,
+        ambient,
+        note_left_out=turn.ambient == "excluded",
+    )
+
+
 def _answer(
     state: BackendState,
     account: str,
@@ -114,16 +137,7 @@ def _answer(
     """The whole non-streaming turn in one worker thread (R40)."""
     assistant = state.assistants.acquire()
     try:
-        prepared = prepare_turn(
-            state,
-            account,
-            key,
-            turn.conversation,
-            turn.message,
-            pointer,
-            ambient,
-            note_left_out=turn.ambient == "excluded",
-        )
+        prepared = _prepare(state, account, key, turn, pointer, ambient)
         events = turn_events(
             state, assistant, prepared, streaming=False, cancellation=Cancellation()
         )
@@ -149,29 +163,22 @@ def _stream(
     """Contract 7: delta, tool and done events; any failure is an error event."""
     assistant = state.assistants.acquire()
     try:
-        prepared = prepare_turn(
-            state,
-            account,
-            key,
-            turn.conversation,
-            turn.message,
-            pointer,
-            ambient,
-            note_left_out=turn.ambient == "excluded",
-        )
+        prepared = _prepare(state, account, key, turn, pointer, ambient)
         events = turn_events(state, assistant, prepared, streaming=True, cancellation=cancellation)
         for event in events:
             if isinstance(event, Delta):
-                yield sse_json("delta", {"text": event.text})
+                yield sse_json(EVENT_DELTA, {"text": event.text})
             elif isinstance(event, ToolEvent):
-                yield sse("tool", render_tool_call(event.call))
+                yield sse(EVENT_TOOL, render_tool_call(event.call))
             else:
-                yield sse("done", render_turn(event.outcome, ambient, assistant_label(assistant)))
+                yield sse(
+                    EVENT_DONE, render_turn(event.outcome, ambient, assistant_label(assistant))
+                )
     except (ModelUnavailable, ApiError) as failure:
-        yield sse_json("error", envelope(failure.code, failure.message))
+        yield sse_json(EVENT_ERROR, envelope(failure.code, failure.message))
     except Exception as error:
         logger.error("A streamed turn failed", exc_info=error)
-        yield sse_json("error", envelope("internal_error", messages.INTERNAL_ERROR))
+        yield sse_json(EVENT_ERROR, envelope("internal_error", messages.INTERNAL_ERROR))
     finally:
         state.assistants.release(assistant)
 

@@ -1,0 +1,85 @@
+"""The main window's columns: providers, the notes (or the no-note page), the assistant.
+
+This is layout only: which frames exist, activation and frame ids stay with
+:class:`app.main_window.MainWindow`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
+
+from app.banner import BannerArea
+from app.menus import no_note_page
+from renderer.frames.base import FrameBase
+
+PROVIDERS_MIN_WIDTH = 160
+NOTES_MIN_WIDTH = 280
+
+
+class Frameset(QWidget):
+    """The central widget: a banner area over the columns, side by side in a splitter."""
+
+    def __init__(self, parent: QWidget, ask_open_note: Callable[[], object]) -> None:
+        super().__init__(parent)
+        self.setObjectName("centre")
+        self.banners = BannerArea(self)
+        self.providers_column = QSplitter(Qt.Orientation.Vertical)
+        self.inbox_column = QSplitter(Qt.Orientation.Vertical)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        for column in (self.providers_column, self.inbox_column):
+            column.setChildrenCollapsible(False)
+            column.setHandleWidth(8)
+        self.splitter.setHandleWidth(8)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.providers_column)
+        self.no_note = no_note_page(ask_open_note)
+        # With no note open the middle column says how to open one instead of vanishing.
+        self.inbox_area = QStackedWidget()
+        self.inbox_area.addWidget(self.inbox_column)
+        self.inbox_area.addWidget(self.no_note)
+        self.splitter.addWidget(self.inbox_area)
+        # R46: explicit minimum widths, so no content (a long path, a long chip) can make a
+        # column, and so the window, wider: what does not fit is elided or clipped instead.
+        self.providers_column.setMinimumWidth(PROVIDERS_MIN_WIDTH)
+        self.inbox_area.setMinimumWidth(NOTES_MIN_WIDTH)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 10, 10)
+        layout.setSpacing(8)
+        layout.addWidget(self.banners)
+        layout.addWidget(self.splitter, 1)
+
+    def set_proportions(self) -> None:
+        """Once the assistant column is in: its share and the starting widths."""
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 5)
+        self.splitter.setStretchFactor(2, 4)
+        self.splitter.setSizes([270, 610, 480])
+
+    def show_notes(self, has_notes: bool) -> None:
+        """The notes column when a note is open, else the page that says how to open one."""
+        self.inbox_area.setCurrentWidget(self.inbox_column if has_notes else self.no_note)
+
+    def column_frames(self) -> list[FrameBase]:
+        """The frames as laid out: providers top to bottom, then notes top to bottom."""
+        ordered: list[FrameBase] = []
+        for column in (self.providers_column, self.inbox_column):
+            for index in range(column.count()):
+                widget = column.widget(index)
+                if isinstance(widget, FrameBase):
+                    ordered.append(widget)
+        return ordered
+
+    def shift(self, frame: FrameBase, offset: int) -> bool:
+        """Move ``frame`` by ``offset`` places within its column; True when it moved."""
+        for column in (self.inbox_column, self.providers_column):
+            index = column.indexOf(frame)
+            if index >= 0:
+                target = max(0, min(column.count() - 1, index + offset))
+                if target != index:
+                    column.insertWidget(target, frame)
+                    return True
+                return False
+        return False
