@@ -40,6 +40,7 @@ from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.pointer import AmbientPointer, decode_header, format_captured_at
 from workers import messages
 from workers.assistants import Cancellation, Delta, Done, ToolEvent
+from workers.bodies import PartsResponse
 from workers.dependencies import (
     Account,
     BackendState,
@@ -64,6 +65,7 @@ from workers.turns import (
     render_tool_call,
     render_turn,
     turn_events,
+    turn_parts,
 )
 
 logger = logging.getLogger(__name__)
@@ -110,8 +112,8 @@ def _answer(
     turn: TurnRequest,
     pointer: AmbientPointer | None,
     ambient: dict[str, Any],
-) -> bytes:
-    """The whole non-streaming turn in one worker thread (R40)."""
+) -> list[bytes]:
+    """The whole non-streaming turn in one worker thread (R40); the body's parts."""
     assistant = state.assistants.acquire()
     try:
         prepared = prepare_turn(
@@ -123,13 +125,14 @@ def _answer(
             pointer,
             ambient,
             note_left_out=turn.ambient == "excluded",
+            with_history=assistant.uses_history,
         )
         events = turn_events(
             state, assistant, prepared, streaming=False, cancellation=Cancellation()
         )
         for event in events:
             if isinstance(event, Done):
-                return render_turn(event.outcome, ambient, assistant_label(assistant))
+                return turn_parts(event.outcome, ambient, assistant_label(assistant))
     except ModelUnavailable as failure:
         raise ApiError(502, failure.code, failure.message) from failure
     finally:
@@ -158,6 +161,7 @@ def _stream(
             pointer,
             ambient,
             note_left_out=turn.ambient == "excluded",
+            with_history=assistant.uses_history,
         )
         events = turn_events(state, assistant, prepared, streaming=True, cancellation=cancellation)
         for event in events:
@@ -198,8 +202,8 @@ async def post_turn(request: Request, state: State, account: Account) -> Respons
             lambda: until_disconnected(request.receive),
         )
         return StreamingResponse(pieces, media_type=MEDIA_TYPE, headers=HEADERS)
-    body = await run_in_threadpool(_answer, state, account, key, turn, pointer, ambient)
-    return Response(body, media_type="application/json")
+    parts = await run_in_threadpool(_answer, state, account, key, turn, pointer, ambient)
+    return PartsResponse(parts, media_type="application/json")
 
 
 # ":path" so a conversation name with "/" (allowed by the turn body) can be read back.
