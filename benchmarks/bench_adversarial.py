@@ -14,9 +14,8 @@ from pathlib import Path
 
 import requests
 
+from benchmarks.backend import backend, pointer_header, post_turn, write_notes
 from benchmarks.measure import Measurement, median, paired_ratios
-from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
-from bridge.pointer import AmbientPointer, encode_header, fingerprint
 from workers.server import EmbeddedServer
 from workers.settings import Settings
 
@@ -69,49 +68,32 @@ ADVERSARIAL_MESSAGES: dict[str, Callable[[int], str]] = {
 }
 
 
-def _header(path: str, text: str) -> str:
-    size, digest = fingerprint(text)
-    pointer = AmbientPointer(
-        path=path,
-        view="edit",
-        frameId="inbox-1",
-        bytes=size,
-        sha256=digest,
-        flushed=True,
-        capturedAt="2026-11-29T19:08:18.123Z",
-    )
-    header = encode_header(pointer)
-    assert header is not None
-    return header
-
-
 class _Turns:
-    def __init__(self, url: str, session: requests.Session, root: Path) -> None:
-        self.url, self.session, self.root = url, session, root
+    def __init__(self, server: EmbeddedServer, session: requests.Session, root: Path) -> None:
+        self.server, self.session, self.root = server, session, root
+
+    def _post(self, message: str, pointer: str) -> requests.Response:
+        response = post_turn(
+            self.server, self.session, "bench-adversarial", message, pointer=pointer, timeout=600
+        )
+        assert response.status_code == 200, response.text
+        return response
 
     def on_note(self, name: str, text: str, message: str = "summarise this") -> Callable[[], None]:
         (self.root / name).write_text(text, encoding="utf-8")
-        header = {HEADER_NAME: _header(name, text)}
-        body = {"conversation": "bench-adversarial", "message": message}
+        pointer = pointer_header(name, text)
 
         def turn() -> None:
-            response = self.session.post(
-                f"{self.url}/v1/agent/turns", json=body, headers=header, timeout=600
-            )
-            assert response.status_code == 200, response.text
-            assert response.json()["toolCalls"][0]["name"] == "read_active_note"
+            answer = self._post(message, pointer)
+            assert answer.json()["toolCalls"][0]["name"] == "read_active_note"
 
         return turn
 
     def with_message(self, message: str) -> Callable[[], None]:
-        body = {"conversation": "bench-adversarial", "message": message}
-        header = {HEADER_NAME: _header("ordinary.md", ORDINARY_NOTE)}
+        pointer = pointer_header("ordinary.md", ORDINARY_NOTE)
 
         def turn() -> None:
-            response = self.session.post(
-                f"{self.url}/v1/agent/turns", json=body, headers=header, timeout=600
-            )
-            assert response.status_code == 200, response.text
+            self._post(message, pointer)
 
         return turn
 
@@ -127,16 +109,9 @@ def run() -> list[Measurement]:
     results: list[Measurement] = []
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(data_dir=Path(folder))
-        root = settings.workspaces_dir / WORKSPACE
-        root.mkdir(parents=True)
-        (root / "ordinary.md").write_text(ORDINARY_NOTE, encoding="utf-8")
-        with EmbeddedServer(settings) as server, requests.Session() as session:
-            session.headers["Authorization"] = f"Bearer {server.device_token}"
-            key = session.post(
-                f"{server.url}/v1/key-sessions", json={"workspace": WORKSPACE}, timeout=10
-            ).json()["key"]
-            session.headers[KEY_SESSION_HEADER] = key
-            turns = _Turns(server.url, session, root)
+        root = write_notes(settings, WORKSPACE, {"ordinary.md": ORDINARY_NOTE})
+        with backend(settings, WORKSPACE) as (server, session):
+            turns = _Turns(server, session, root)
             floor = turns.on_note("ordinary-64k.md", _fill(ORDINARY_NOTE, NOTE_BYTES))
             for index, (label, make) in enumerate(ADVERSARIAL_NOTES.items()):
                 subject = turns.on_note(f"adversarial-{index}.md", make(NOTE_BYTES))

@@ -20,11 +20,10 @@ from typing import Any
 
 import requests
 
+from benchmarks.backend import backend, pointer_header, write_notes
 from benchmarks.measure import Measurement, median, paired_ratios
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
-from bridge.pointer import AmbientPointer, encode_header, fingerprint
 from tests.support.scripted_model import MODEL_ID, ScriptedModel, scripted_model, text
-from workers.server import EmbeddedServer
 from workers.settings import Settings
 
 PREFILL_SECONDS = 0.4
@@ -38,39 +37,20 @@ NOTE_TEXT = (
 )
 REPLY = "A short answer in several pieces, as a model streams it."
 TOKEN = "bench-token"
-
-
-def _header() -> str:
-    size, digest = fingerprint(NOTE_TEXT)
-    pointer = AmbientPointer(
-        path=NOTE,
-        view="edit",
-        frameId="inbox-1",
-        bytes=size,
-        sha256=digest,
-        flushed=True,
-        capturedAt="2026-11-30T19:08:18.123Z",
-    )
-    header = encode_header(pointer)
-    assert header is not None
-    return header
+ACCESS_HEADERS = ("Authorization", KEY_SESSION_HEADER)
 
 
 @contextmanager
 def _backend(model: ScriptedModel) -> Iterator[tuple[str, dict[str, str]]]:
     with tempfile.TemporaryDirectory() as folder:
-        root = Path(folder) / "workspaces" / WORKSPACE / "notes"
-        root.mkdir(parents=True)
-        (root / "plan.md").write_text(NOTE_TEXT, encoding="utf-8")
         settings = Settings(
             data_dir=Path(folder), device_token=TOKEN, model_base_url=model.url, model=MODEL_ID
         )
-        with EmbeddedServer(settings) as server:
-            auth = {"Authorization": f"Bearer {TOKEN}"}
-            key = requests.post(
-                f"{server.url}/v1/key-sessions", json={"workspace": WORKSPACE}, headers=auth
-            ).json()["key"]
-            yield server.url, {**auth, KEY_SESSION_HEADER: key, HEADER_NAME: _header()}
+        write_notes(settings, WORKSPACE, {NOTE: NOTE_TEXT})
+        with backend(settings, WORKSPACE) as (server, session):
+            # The device token and the key session, as headers for the timed sessions.
+            headers = {name: str(session.headers[name]) for name in ACCESS_HEADERS}
+            yield server.url, {**headers, HEADER_NAME: pointer_header(NOTE, NOTE_TEXT)}
 
 
 def _first_line_with(response: requests.Response, marker: bytes) -> None:

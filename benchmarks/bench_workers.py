@@ -27,9 +27,8 @@ from typing import Any
 
 import requests
 
+from benchmarks.backend import backend, pointer_header, post_turn, write_notes
 from benchmarks.measure import CPU_CLOCK, Measurement, median, paired_ratios
-from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
-from bridge.pointer import AmbientPointer, encode_header, fingerprint
 from workers.server import EmbeddedServer
 from workers.settings import Settings
 from workers.tools import MAX_MAX_BYTES
@@ -53,57 +52,32 @@ def _large_text() -> str:
     return text
 
 
-def _header(path: str, text: str) -> str:
-    size, digest = fingerprint(text)
-    pointer = AmbientPointer(
-        path=path,
-        view="edit",
-        frameId="inbox-1",
-        bytes=size,
-        sha256=digest,
-        flushed=True,
-        capturedAt="2026-11-29T19:08:18.123Z",
-    )
-    header = encode_header(pointer)
-    assert header is not None
-    return header
-
-
 def run() -> list[Measurement]:
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(data_dir=Path(folder))
-        root = settings.workspaces_dir / WORKSPACE / "notes"
-        root.mkdir(parents=True)
         small, large = _small_text(), _large_text()
-        (root / "today.md").write_text(small, encoding="utf-8")
-        (root / "large.md").write_text(large, encoding="utf-8")
-        with EmbeddedServer(settings) as server, requests.Session() as session:
-            session.headers["Authorization"] = f"Bearer {server.device_token}"
-            key = session.post(
-                f"{server.url}/v1/key-sessions", json={"workspace": WORKSPACE}, timeout=10
-            ).json()["key"]
-            session.headers[KEY_SESSION_HEADER] = key
+        write_notes(settings, WORKSPACE, {SMALL_NOTE: small, LARGE_NOTE: large})
+        with backend(settings, WORKSPACE) as (server, session):
             return [
-                _header_cost(server.url, session, small),
-                _read_cost(server.url, session, large),
-                _summary_cost(server.url, session, large),
+                _header_cost(server, session, small),
+                _read_cost(server, session, large),
+                _summary_cost(server, session, large),
             ]
 
 
-def _header_cost(url: str, session: requests.Session, text: str) -> Measurement:
-    header = {HEADER_NAME: _header(SMALL_NOTE, text)}
-    turns = f"{url}/v1/agent/turns"
-    by_pointer = {"conversation": "bench", "message": "summarise this"}
-    by_name = {"conversation": "bench", "message": f"summarise {SMALL_NOTE}"}
+def _header_cost(server: EmbeddedServer, session: requests.Session, text: str) -> Measurement:
+    pointer = pointer_header(SMALL_NOTE, text)
 
     def through_pointer() -> dict[str, Any]:
-        answer: dict[str, Any] = session.post(
-            turns, json=by_pointer, headers=header, timeout=10
+        answer: dict[str, Any] = post_turn(
+            server, session, "bench", "summarise this", pointer=pointer
         ).json()
         return answer
 
     def naming_the_path() -> dict[str, Any]:
-        answer: dict[str, Any] = session.post(turns, json=by_name, timeout=10).json()
+        answer: dict[str, Any] = post_turn(
+            server, session, "bench", f"summarise {SMALL_NOTE}"
+        ).json()
         return answer
 
     # Outside the timing, and warming both paths: each reads the whole note and summarises it.
@@ -129,20 +103,19 @@ def _header_cost(url: str, session: requests.Session, text: str) -> Measurement:
 
 
 def _turn_against_get(
-    url: str, session: requests.Session, text: str, message: str
+    server: EmbeddedServer, session: requests.Session, text: str, message: str
 ) -> tuple[dict[str, Any], list[float]]:
     """The first answer to ``message`` about the large note, then turn/GET time ratios.
 
     The answer is checked by the caller outside the timing; the timed actions only
     fetch the raw bytes.
     """
-    header = {HEADER_NAME: _header(LARGE_NOTE, text)}
-    body = {"conversation": "bench-large", "message": message}
-    document_url = f"{url}/v1/workspaces/{WORKSPACE}/documents/{LARGE_NOTE}"
+    pointer = pointer_header(LARGE_NOTE, text)
+    document_url = f"{server.url}/v1/workspaces/{WORKSPACE}/documents/{LARGE_NOTE}"
     assert session.get(document_url, timeout=10).text == text
 
     def turn() -> bytes:
-        return session.post(f"{url}/v1/agent/turns", json=body, headers=header, timeout=10).content
+        return post_turn(server, session, "bench-large", message, pointer=pointer).content
 
     def plain_get() -> bytes:
         return session.get(document_url, timeout=10).content
@@ -151,9 +124,9 @@ def _turn_against_get(
     return answer, paired_ratios(turn, plain_get, number=READS_PER_SAMPLE, clock=CPU_CLOCK)
 
 
-def _read_cost(url: str, session: requests.Session, text: str) -> Measurement:
+def _read_cost(server: EmbeddedServer, session: requests.Session, text: str) -> Measurement:
     command = f"/tool read_active_note {json.dumps({'maxBytes': MAX_MAX_BYTES})}"
-    answer, ratios = _turn_against_get(url, session, text, command)
+    answer, ratios = _turn_against_get(server, session, text, command)
     read = answer["toolCalls"][0]["result"]
     assert read["status"] == "ok" and read["text"] == text and read["caveat"] is None
     return Measurement(
@@ -166,8 +139,8 @@ def _read_cost(url: str, session: requests.Session, text: str) -> Measurement:
     )
 
 
-def _summary_cost(url: str, session: requests.Session, text: str) -> Measurement:
-    answer, ratios = _turn_against_get(url, session, text, "summarise this")
+def _summary_cost(server: EmbeddedServer, session: requests.Session, text: str) -> Measurement:
+    answer, ratios = _turn_against_get(server, session, text, "summarise this")
     (call,) = answer["toolCalls"]
     assert call["name"] == "read_active_note" and call["arguments"] == {}
     assert call["result"]["status"] == "ok" and call["result"]["partial"] is True

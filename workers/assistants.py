@@ -99,6 +99,8 @@ class Assistant(Protocol):
     kind: str
     model: str | None
     base_url: str | None
+    uses_history: bool
+    """Whether :attr:`TurnInput.history` is read; if not, a turn does not load it."""
 
     def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
         """The turn's events; the last one is ``Done`` unless the turn was cancelled."""
@@ -120,6 +122,7 @@ class OfflineAssistant:
     kind = OFFLINE
     model: str | None = None
     base_url: str | None = None
+    uses_history = False  # each offline turn stands alone
 
     def __init__(self) -> None:
         self._assistant = DefaultAssistant()
@@ -128,7 +131,9 @@ class OfflineAssistant:
         outcome = self._assistant.answer(turn.context, turn.message)
         for call in outcome.tool_calls:
             yield ToolEvent(call)
-        for piece in pieces(outcome.reply):
+        # Pieces only for a stream: a JSON answer takes the reply from Done, and the QA
+        # hook's reply can be 256 KiB of tool result, thousands of pieces nobody reads.
+        for piece in pieces(outcome.reply) if turn.streaming else ():
             if turn.cancellation.cancelled:
                 return
             yield Delta(piece)

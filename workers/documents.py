@@ -22,6 +22,7 @@ from bridge.documents import DocumentInfo
 from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
 from bridge.pointer import format_captured_at, sha16
 from workers import messages, nofollow
+from workers.digests import DigestCache, FileVersion
 from workers.errors import DocumentRefused
 from workers.settings import Settings
 
@@ -46,6 +47,8 @@ class DocumentRead:
     data: bytes
     size: int
     partial: bool
+    version: FileVersion | None = None
+    """The file's version when ``data`` is all of it and it did not change during the read."""
 
     @property
     def text(self) -> str:
@@ -72,8 +75,13 @@ class Workspaces:
     :mod:`workers.nofollow`, so no link swapped in mid-request leads outside (R43).
     """
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, digests: DigestCache | None = None) -> None:
         self._settings = settings
+        self._digests = digests or DigestCache()
+
+    def sha16(self, read: DocumentRead) -> str:
+        """The read's SHA-256 prefix, reused while its file is unchanged (R25)."""
+        return self._digests.sha16(read.data, read.version)
 
     def root(self, workspace: str) -> Path:
         extra = self._settings.workspace_roots.get(workspace)
@@ -130,6 +138,9 @@ class Workspaces:
                         data = cut_at_character(handle.read(limit + 4), limit)
                         return DocumentRead(path, data, info.st_size, True), info.st_mtime
                     data = handle.read()
+                    version: FileVersion | None = FileVersion.of(info)
+                    if FileVersion.of(os.fstat(descriptor)) != version or len(data) != info.st_size:
+                        version = None  # written to meanwhile: these bytes have no version
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as error:
             raise DocumentRefused(
                 "not_found", "not_found", messages.DOCUMENT_NOT_FOUND.format(path=path)
@@ -139,7 +150,7 @@ class Workspaces:
             raise DocumentRefused(
                 "invalid", "read_failed", messages.DOCUMENT_READ_FAILED.format(reason=_why(error))
             ) from error
-        return DocumentRead(path, data, len(data), False), info.st_mtime
+        return DocumentRead(path, data, len(data), False, version), info.st_mtime
 
     def write(self, workspace: str, path: str, text: str) -> DocumentInfo:
         """Atomic save: a temporary file beside the target, then one rename in that folder."""
@@ -185,7 +196,7 @@ class Workspaces:
                     except (DocumentRefused, OSError):
                         continue  # links out, hard links, and files gone meanwhile are not listed
                     found.append(
-                        DocumentInfo(relative, read.size, sha16(read.data), _format_time(modified))
+                        DocumentInfo(relative, read.size, self.sha16(read), _format_time(modified))
                     )
         finally:
             os.close(root_fd)

@@ -14,7 +14,6 @@ from typing import Any, Final
 
 from bridge.caveat import CAVEAT
 from bridge.markdown import locate_selection
-from bridge.pointer import sha16
 from workers import messages
 from workers.deliveries import DeliveryCredential, DeliveryCredentials
 from workers.documents import DocumentRead, Workspaces
@@ -129,7 +128,7 @@ def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> Tool
         read["view"] = row.ambient_view
         return read
     meta = row.ambient_meta or {}
-    behind = read.partial or _saved_copy_is_behind(read, meta)
+    behind = read.partial or _saved_copy_is_behind(context.workspaces, read, meta)
     return _result(
         "ok",
         path=read.path,
@@ -165,11 +164,13 @@ def _selection(read: DocumentRead, meta: Mapping[str, Any], *, located: bool) ->
     }
 
 
-def _saved_copy_is_behind(read: DocumentRead, meta: Mapping[str, Any]) -> bool:
+def _saved_copy_is_behind(
+    workspaces: Workspaces, read: DocumentRead, meta: Mapping[str, Any]
+) -> bool:
     return (
         meta.get("bytes") != read.size
-        or meta.get("sha256") != sha16(read.data)
         or meta.get("flushed") is not True
+        or meta.get("sha256") != workspaces.sha16(read)
     )
 
 

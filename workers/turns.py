@@ -47,11 +47,13 @@ def prepare_turn(
     ambient: dict[str, Any],
     *,
     note_left_out: bool = False,
+    with_history: bool = True,
 ) -> PreparedTurn:
     """Key check and delivery row (R18), then the conversation so far (R34).
 
     Without a key session there is no workspace to keep a conversation in: such a
-    turn is answered with no history and is not recorded.
+    turn is answered with no history and is not recorded. ``with_history=False``
+    (an assistant that does not read it) spares the query.
     """
     session: KeySession | None = None
     history: list[StoredMessage] = []
@@ -64,7 +66,8 @@ def prepare_turn(
             state.deliveries.record_send(session, conversation, pointer)
         except AccessDenied as denied:
             raise access_error(denied) from denied
-        history = state.conversations.recent(account, session.workspace, conversation)
+        if with_history:
+            history = state.conversations.recent(account, session.workspace, conversation)
     return PreparedTurn(
         account, conversation, message, session, pointer, ambient, history, note_left_out
     )
@@ -110,36 +113,49 @@ def turn_events(
         yield event
 
 
+def _tool_call_parts(call: ToolCall) -> list[bytes]:
+    return [
+        b'{"name":',
+        jsontext.dumps(call.name),
+        b',"arguments":',
+        jsontext.dumps_exact(call.arguments),
+        b',"result":',
+        call.result_json(),
+        b"}",
+    ]
+
+
 def render_tool_call(call: ToolCall) -> bytes:
     """``{"name", "arguments", "result"}`` with the result's JSON made once."""
-    return b"".join(
-        (
-            b'{"name":',
-            jsontext.dumps(call.name),
-            b',"arguments":',
-            jsontext.dumps_exact(call.arguments),
-            b',"result":',
-            call.result_json(),
-            b"}",
-        )
-    )
+    return b"".join(_tool_call_parts(call))
 
 
 def render_turn(
     outcome: TurnOutcome, ambient: dict[str, Any], assistant: dict[str, Any] | None = None
 ) -> bytes:
-    """The response body, with each tool result encoded once.
+    """The response body in one piece (a stream's ``done`` event)."""
+    return b"".join(turn_parts(outcome, ambient, assistant))
+
+
+def turn_parts(
+    outcome: TurnOutcome, ambient: dict[str, Any], assistant: dict[str, Any] | None = None
+) -> list[bytes]:
+    """The response body as consecutive parts, each tool result encoded once.
 
     A result can hold 256 KiB of note text and the QA hook's reply is that same
-    result as JSON text; encoding it once keeps a read close to a plain GET.
+    result as JSON text; encoding it once, and leaving the parts unjoined for a
+    response that sends them as they are, keeps a read close to a plain GET.
     """
     parts = [b'{"reply":', jsontext.dumps(outcome.reply), b',"toolCalls":[']
-    parts.append(b",".join(render_tool_call(call) for call in outcome.tool_calls))
+    for index, call in enumerate(outcome.tool_calls):
+        if index:
+            parts.append(b",")
+        parts += _tool_call_parts(call)
     parts += (b'],"ambient":', jsontext.dumps(ambient))
     if assistant is not None:
         parts += (b',"assistant":', jsontext.dumps(assistant))
     parts.append(b"}")
-    return b"".join(parts)
+    return parts
 
 
 def assistant_label(assistant: Assistant) -> dict[str, Any]:

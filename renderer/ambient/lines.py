@@ -48,9 +48,12 @@ def selection_lines(text: str, selection: Selection | None) -> LineRange | None:
 
 def _split_at_utf16(text: str, start: int, end: int) -> tuple[str, str]:
     """``text`` before UTF-16 offset ``start``, and from there up to offset ``end``."""
-    if text.isascii():
-        return text[:start], text[start:end]  # one code unit per character
-    units = text.encode(_UTF16, errors="surrogatepass")
+    # The first ``end`` characters hold at least ``end`` code units, so only they are
+    # looked at: the cost follows the selection's end, not the note's size.
+    head = text[:end]
+    if head.isascii():
+        return head[:start], head[start:end]  # one code unit per character
+    units = head.encode(_UTF16, errors="surrogatepass")
     # An offset inside a surrogate pair splits it; "surrogatepass" keeps the halves,
     # which are never a line break, so the counts stay right.
     before = units[: 2 * start].decode(_UTF16, errors="surrogatepass")

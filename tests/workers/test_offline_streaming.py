@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from workers.assistants import pieces
+from pathlib import Path
+
+from workers.assistants import Delta, Done, OfflineAssistant, TurnInput, pieces
+from workers.bodies import grouped
+from workers.database import Database
+from workers.deliveries import DeliveryCredentials
+from workers.documents import Workspaces
+from workers.settings import Settings
+from workers.tools import ToolContext
 
 
 def test_r35_pieces_join_to_the_reply_and_cut_after_spaces() -> None:
@@ -20,3 +28,39 @@ def test_r35_text_without_spaces_is_still_cut() -> None:
     assert "".join(cut) == reply
     assert len(cut) > 3
     assert list(pieces("")) == []
+
+
+def test_parts_of_a_body_keep_their_order_and_large_ones_go_as_they_are() -> None:
+    """A turn's JSON answer is sent as its parts: small runs joined, 256 KiB results alone."""
+    large = b"x" * 262144
+    parts = [b'{"reply":', large, b',"toolCalls":[', b'{"name":', large, b"}", b"]}"]
+    chunks = list(grouped(parts))
+    assert b"".join(chunks) == b"".join(parts)
+    assert chunks[1] is large and chunks[3] is large  # never copied
+    assert len(chunks) == 5
+    assert list(grouped([])) == []
+
+
+def test_r35_the_offline_reply_streams_in_pieces_only_for_a_stream(tmp_path: Path) -> None:
+    """A JSON answer takes the reply from Done: no pieces are made for it (R35)."""
+    settings = Settings(data_dir=tmp_path)
+    database = Database(f"sqlite:///{tmp_path / 'pieces.db'}")
+    try:
+        context = ToolContext(
+            session=None,
+            conversation="c1",
+            deliveries=DeliveryCredentials(database, settings),
+            workspaces=Workspaces(settings),
+            clock=settings.clock,
+        )
+        assistant = OfflineAssistant()
+        streamed = list(assistant.run(TurnInput(context, "hello", None, streaming=True)))
+        answered = list(assistant.run(TurnInput(context, "hello", None, streaming=False)))
+    finally:
+        database.close()
+    assert isinstance(streamed[-1], Done) and isinstance(answered[-1], Done)
+    reply = streamed[-1].outcome.reply
+    deltas = [event.text for event in streamed if isinstance(event, Delta)]
+    assert len(deltas) > 1 and "".join(deltas) == reply
+    assert answered == [Done(answered[-1].outcome)] and answered[-1].outcome.reply == reply
+    assert OfflineAssistant.uses_history is False  # each offline turn stands alone

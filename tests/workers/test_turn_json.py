@@ -44,6 +44,27 @@ def test_tool_hook_reply_is_the_result_json_text_and_in_tool_calls(backend: Back
     assert call["result"]["text"] == text and call["result"]["caveat"] is None
 
 
+def test_r21_a_256_kib_read_is_one_body_of_its_declared_length(backend: Backend) -> None:
+    """Contract 4, 5, R21: the answer is sent in parts, but arrives as one exact JSON body."""
+    key = backend.key()
+    text = ("A line of a long note about the quarter.\n" * 7000)[:262144]
+    (backend.root / "notes" / "large.md").write_text(text, encoding="utf-8")
+    response = backend.client.post(
+        "/v1/agent/turns",
+        json={"conversation": "c1", "message": '/tool read_active_note {"maxBytes": 262144}'},
+        headers=backend.headers(key, pointer_header("notes/large.md", text)),
+    )
+    assert response.status_code == 200
+    assert int(response.headers["content-length"]) == len(response.content)
+    assert response.headers["content-type"] == "application/json"
+    body = _strict(response.content)
+    (call,) = body["toolCalls"]
+    assert call["result"]["text"] == text and call["result"]["partial"] is False
+    assert _strict(body["reply"].encode()) == call["result"]
+    assert body["ambient"] == {"status": "stored", "reason": None}
+    assert body["assistant"] == {"kind": "offline", "model": None}
+
+
 @pytest.mark.parametrize(
     "arguments",
     [

@@ -82,6 +82,7 @@ class ModelAssistant:
     """Answers through one OpenAI-compatible endpoint; one client, shared by turns."""
 
     kind = MODEL
+    uses_history = True
 
     def __init__(
         self,

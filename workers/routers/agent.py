@@ -40,7 +40,8 @@ from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR, EVENT_TOOL
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.pointer import AmbientPointer, decode_header, format_captured_at
 from workers import messages
-from workers.assistants import Cancellation, Delta, Done, ToolEvent
+from workers.assistants import Assistant, Cancellation, Delta, Done, ToolEvent
+from workers.bodies import PartsResponse
 from workers.dependencies import (
     Account,
     BackendState,
@@ -66,6 +67,7 @@ from workers.turns import (
     render_tool_call,
     render_turn,
     turn_events,
+    turn_parts,
 )
 
 logger = logging.getLogger(__name__)
@@ -107,6 +109,7 @@ def _ambient_from_headers(request: Request) -> tuple[AmbientPointer | None, dict
 
 def _prepare(
     state: BackendState,
+    assistant: Assistant,
     account: str,
     key: str | None,
     turn: TurnRequest,
@@ -123,6 +126,7 @@ def _prepare(
         pointer,
         ambient,
         note_left_out=turn.ambient == "excluded",
+        with_history=assistant.uses_history,
     )
 
 
@@ -133,17 +137,17 @@ def _answer(
     turn: TurnRequest,
     pointer: AmbientPointer | None,
     ambient: dict[str, Any],
-) -> bytes:
-    """The whole non-streaming turn in one worker thread (R40)."""
+) -> list[bytes]:
+    """The whole non-streaming turn in one worker thread (R40); the body's parts."""
     assistant = state.assistants.acquire()
     try:
-        prepared = _prepare(state, account, key, turn, pointer, ambient)
+        prepared = _prepare(state, assistant, account, key, turn, pointer, ambient)
         events = turn_events(
             state, assistant, prepared, streaming=False, cancellation=Cancellation()
         )
         for event in events:
             if isinstance(event, Done):
-                return render_turn(event.outcome, ambient, assistant_label(assistant))
+                return turn_parts(event.outcome, ambient, assistant_label(assistant))
     except ModelUnavailable as failure:
         raise ApiError(502, failure.code, failure.message) from failure
     finally:
@@ -163,7 +167,7 @@ def _stream(
     """Contract 7: delta, tool and done events; any failure is an error event."""
     assistant = state.assistants.acquire()
     try:
-        prepared = _prepare(state, account, key, turn, pointer, ambient)
+        prepared = _prepare(state, assistant, account, key, turn, pointer, ambient)
         events = turn_events(state, assistant, prepared, streaming=True, cancellation=cancellation)
         for event in events:
             if isinstance(event, Delta):
@@ -205,8 +209,8 @@ async def post_turn(request: Request, state: State, account: Account) -> Respons
             lambda: until_disconnected(request.receive),
         )
         return StreamingResponse(pieces, media_type=MEDIA_TYPE, headers=HEADERS)
-    body = await run_in_threadpool(_answer, state, account, key, turn, pointer, ambient)
-    return Response(body, media_type="application/json")
+    parts = await run_in_threadpool(_answer, state, account, key, turn, pointer, ambient)
+    return PartsResponse(parts, media_type="application/json")
 
 
 # ":path" so a conversation name with "/" (allowed by the turn body) can be read back.
