@@ -143,7 +143,9 @@ class WindowMenus:
     def ask_new_note(self) -> NoteCreation | None:
         window = self._window
         path, accepted = QInputDialog.getText(
-            window, "New note", "Workspace path of the new note (for example notes/ideas.md):"
+            window,
+            "New note",
+            "Path of the new note, e.g. notes/ideas (a name without an extension gets .md):",
         )
         if accepted and path.strip():
             return create_note(window, path)

@@ -99,3 +99,25 @@ def test_the_frames_menu_names_the_real_frames_R47(make_app: AppFactory) -> None
     assert visible == ["Focus notes/a.md", "Focus notes/b.md"]
     app.window.close_frame("inbox-1")
     assert [action.text() for action in actions if action.isVisible()] == ["Focus notes/b.md"]
+
+
+def test_a_new_note_named_without_an_extension_is_a_markdown_note_R47(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    creation = create_note(app.window, " ideas ")
+    with app.qtbot.waitSignal(creation.opened, timeout=LOAD_TIMEOUT_MS):
+        pass
+    assert creation.path == "ideas.md"
+    assert [frame.path for frame in app.window.inbox_frames()] == ["ideas.md"]
+    assert app.saved_text("ideas.md") == ""
+    assert not (app.workspace_dir / "ideas").exists()
+    # A name with its own extension, or a dotted folder, is taken as typed.
+    kept = create_note(app.window, "notes/list.txt")
+    with app.qtbot.waitSignal(kept.opened, timeout=LOAD_TIMEOUT_MS):
+        pass
+    assert kept.path == "notes/list.txt"
+    dotted = create_note(app.window, "v1.2/plan")
+    with app.qtbot.waitSignal(dotted.opened, timeout=LOAD_TIMEOUT_MS):
+        pass
+    assert dotted.path == "v1.2/plan.md"
