@@ -63,9 +63,10 @@ CAN_FIND: Final = "find lines (“where do I mention the dentist?”)"
 CAN_COMPARE: Final = "compare it with another note (“compare this with notes/b.md”)"
 CAN_LIST: Final = "list your notes (“list my notes”)"
 MODEL: Final = (
-    "To connect a model, start the app or `python -m workers serve` with "
-    "`--model-base-url URL --model NAME`, or set `AMBIENT_MODEL_BASE_URL` and "
-    "`AMBIENT_MODEL` (and `AMBIENT_MODEL_API_KEY` if the server needs a key)."
+    "To connect a model, use **Assistant → Assistant settings…** in the app, or start the app or "
+    "`python -m workers serve` with `--model-base-url URL --model NAME`, or set "
+    "`AMBIENT_MODEL_BASE_URL` and `AMBIENT_MODEL` (and `AMBIENT_MODEL_API_KEY` if the server "
+    "needs a key)."
 )
 
 ALL: Final = tuple(
