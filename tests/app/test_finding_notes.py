@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -121,3 +122,17 @@ def test_a_new_note_named_without_an_extension_is_a_markdown_note_R47(
     with app.qtbot.waitSignal(dotted.opened, timeout=LOAD_TIMEOUT_MS):
         pass
     assert dotted.path == "v1.2/plan.md"
+
+
+def test_quick_open_closed_before_its_listing_arrives_is_left_alone_R47(
+    make_app: AppFactory,
+) -> None:
+    """Ctrl+P then Esc at once: the listing that comes back later finds the dialog gone."""
+    app = make_app()
+    window = app.window
+    dialog = window.menus.quick_open()
+    dialog.reject()  # deleted on close
+    app.qtbot.waitUntil(lambda: not shiboken6.isValid(dialog), timeout=LISTING_TIMEOUT_MS)
+    app.qtbot.waitUntil(lambda: not app.session.runner.busy, timeout=LISTING_TIMEOUT_MS)
+    # pytest-qt fails the test on any exception raised in the event loop meanwhile.
+    assert window.isVisible()
