@@ -94,7 +94,9 @@ class MainWindow(QMainWindow):
         self.splitter.setHandleWidth(8)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.providers_column)
-        self.no_note = no_note_page(lambda: self.menus.ask_open_note())
+        self.no_note = no_note_page(
+            lambda: self.menus.ask_new_note(), lambda: self.menus.quick_open()
+        )
         # With no note open the middle column says how to open one instead of vanishing.
         self.inbox_area = QStackedWidget()
         self.inbox_area.addWidget(self.inbox_column)

@@ -143,7 +143,7 @@ class WorkspaceBrowserFrame(FrameBase):
         self.status.setText(
             f"{count} document{'s' if count != 1 else ''} · double-click to open"
             if count
-            else "No notes yet. Open a note by a new path (File ▸ Open note…, Ctrl+O) to start one."
+            else "No notes yet. File ▸ New note… (Ctrl+N) starts one."
         )
 
     def _on_failed(self, generation: int, error: BaseException) -> None:
