@@ -406,6 +406,6 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closed:
             self._closed = True
-            self.switcher.persist()  # R45: the next start opens this layout
+            self.switcher.persist(quitting=True)  # R45: the next start opens this layout
             self.shutdown_frames()
         super().closeEvent(event)

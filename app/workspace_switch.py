@@ -74,10 +74,16 @@ class WorkspaceSwitch:
         self.saved.layouts[workspace] = self.capture()
         self.saved.workspace = workspace
 
-    def persist(self) -> None:
-        """Remember the open workspace's layout and write the whole state file."""
+    def persist(self, *, quitting: bool = False) -> None:
+        """Remember the open workspace's layout and write the whole state file.
+
+        When quitting, a note still popped out is kept at its old place in the notes
+        column: its window ends with the app, and the next start opens it here (R45, R49).
+        """
         if not self.switching:
             self.remember()
+            if quitting:
+                self._keep_popped_out(self.saved.layouts[self._window.session.workspace])
         try:
             self._store.save(self.saved)
         except OSError as error:
@@ -86,6 +92,19 @@ class WorkspaceSwitch:
                 tone="error",
                 topic="layout-file",
             )
+
+    def _keep_popped_out(self, layout: WorkspaceLayout) -> None:
+        workspace = self._window.session.workspace
+        handles = [
+            handle
+            for handle in self._window.popouts.handles
+            if handle.running and handle.workspace == workspace
+        ]
+        end = len(layout.notes) + len(handles)
+        for handle in sorted(handles, key=lambda h: end if h.position is None else h.position):
+            place = end if handle.position is None else handle.position
+            spec = NoteFrameSpec(handle.frame_id, handle.path, handle.view)
+            layout.notes.insert(min(place, len(layout.notes)), spec)
 
     def restore(self, layout: WorkspaceLayout, *, providers: bool) -> None:
         """Mount a remembered layout (at start also its provider frames); activate its frame."""
