@@ -48,11 +48,12 @@ def no_note_page(new_note: Callable[[], object], quick_open: Callable[[], object
     label.setAlignment(Qt.AlignmentFlag.AlignCenter)
     buttons = QHBoxLayout()
     buttons.addStretch(1)
-    for text, tip, action in (
-        ("New note…", "File ▸ New note… (Ctrl+N)", new_note),
-        ("Quick open…", "File ▸ Quick open… (Ctrl+P)", quick_open),
+    for text, name, tip, action in (
+        ("New note…", "Make a new note", "File ▸ New note… (Ctrl+N)", new_note),
+        ("Quick open…", "Find a note by its path", "File ▸ Quick open… (Ctrl+P)", quick_open),
     ):
         button = QPushButton(text, page)
+        button.setAccessibleName(name)
         button.setToolTip(tip)
         button.clicked.connect(lambda _checked=False, act=action: act())
         buttons.addWidget(button)
