@@ -116,9 +116,9 @@ class Transcript(QScrollArea):
     def add_turn(self, message: str) -> TurnView:
         """A new turn at the end."""
         view = TurnView(message, self.content)
-        view.details_button.toggled.connect(
-            lambda shown: self._reveal_details(view.details) if shown else None
-        )
+        # A bound method, not a lambda holding the view: a Python cycle through a Qt
+        # connection could be collected on another thread, which deadlocks PySide.
+        view.details_opened.connect(self._reveal_details)
         self._insert(self._layout.count() - 1, view)
         return view
 

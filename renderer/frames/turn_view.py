@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
@@ -35,6 +35,9 @@ _MARKDOWN = (
 
 class TurnView(QFrame):
     """One turn in the transcript: the message, the reply, and expandable details."""
+
+    details_opened = Signal(QWidget)
+    """The details were just opened: the transcript scrolls them into view."""
 
     def __init__(self, message: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -92,6 +95,8 @@ class TurnView(QFrame):
     def _on_details_toggled(self, shown: bool) -> None:
         self.details.setVisible(shown)
         self.details_button.setText("Details ▾" if shown else "Details ▸")
+        if shown:
+            self.details_opened.emit(self.details)
 
     def show_streamed(self, text: str) -> None:
         """The reply so far, while it streams (R35)."""
