@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 MODEL_INSTALLED := $(VENV)/.model-installed
 MODEL_SERVER := $(PY) scripts/model_server.py run --log out/model-server.log --
 
-.PHONY: run test test-postgres test-model run-model lint bench stress demo clean
+.PHONY: run test test-postgres test-model run-model lint bench stress demo screenshots clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -52,6 +52,14 @@ test-model: lint $(MODEL_INSTALLED)
 run-model: $(MODEL_INSTALLED)
 	$(PY) -m app.system_packages
 	$(MODEL_SERVER) $(PY) -m app --model-base-url '{base_url}' --model '{model}'
+
+# The README's pictures of the offline assistant, made offscreen from the demo workspace.
+screenshots: $(INSTALLED)
+	$(PY) -m app.screenshot docs/screenshot.png
+	$(PY) -m app.screenshot docs/offline-assistant.png --part assistant --size 1360x1000 \
+		--no-details --message "what's still open here?" \
+		--message "where do I mention the dentist?" --message "やることは何が残ってる？" \
+		--message "résume cette note"
 
 bench: $(INSTALLED)
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks

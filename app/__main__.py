@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.layout_state import LayoutStore
     from app.main_window import MainWindow
     from app.session import AppSession, SessionError
-    from app.shutdown import close_on_signal
+    from app.shutdown import QUIT_SIGNALS, close_on_signal
     from bridge.environment import MODEL_BASE_URL_ENV, MODEL_ENV
 
     # The same as AMBIENT_MODEL_BASE_URL / AMBIENT_MODEL (contract 7): the embedded
@@ -99,8 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.show()
         if args.quit_after is not None:
             QTimer.singleShot(round(args.quit_after * 1000), window.close)
-        # Ctrl+C in the terminal closes the window the normal way (saves land first).
-        wake = close_on_signal(window, signal.SIGINT)
+        # Ctrl+C or SIGTERM closes the window the normal way (saves land first).
+        wake = close_on_signal(window, *QUIT_SIGNALS)
         code = application.exec()
         wake.stop()
     finally:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import cast
 
+import shiboken6
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -111,6 +112,8 @@ class _PickerDialog(QDialog):
         self.list.itemActivated.connect(lambda item: self._choose(item.text()))
 
     def set_entries(self, entries: list[str], status: str) -> None:
+        if not shiboken6.isValid(self):
+            return  # closed (and deleted) before the listing came back: nothing to show
         self.entries = entries
         self.is_listed = True
         self.status.setText(status)

@@ -22,7 +22,9 @@ NOTES_MIN_WIDTH = 280
 class Frameset(QWidget):
     """The central widget: a banner area over the columns, side by side in a splitter."""
 
-    def __init__(self, parent: QWidget, ask_open_note: Callable[[], object]) -> None:
+    def __init__(
+        self, parent: QWidget, new_note: Callable[[], object], quick_open: Callable[[], object]
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("centre")
         self.banners = BannerArea(self)
@@ -35,7 +37,7 @@ class Frameset(QWidget):
         self.splitter.setHandleWidth(8)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.providers_column)
-        self.no_note = no_note_page(ask_open_note)
+        self.no_note = no_note_page(new_note, quick_open)
         # With no note open the middle column says how to open one instead of vanishing.
         self.inbox_area = QStackedWidget()
         self.inbox_area.addWidget(self.inbox_column)

@@ -76,7 +76,9 @@ class MainWindow(QMainWindow):
         saved = layouts.load()
         self.switcher = WorkspaceSwitch(self, layouts, saved)
 
-        self.frameset = Frameset(self, lambda: self.menus.ask_open_note())
+        self.frameset = Frameset(
+            self, lambda: self.menus.ask_new_note(), lambda: self.menus.quick_open()
+        )
         self.banners = self.frameset.banners
         self.providers_column = self.frameset.providers_column
         self.inbox_column = self.frameset.inbox_column
@@ -360,6 +362,6 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closed:
             self._closed = True
-            self.switcher.persist()  # R45: the next start opens this layout
+            self.switcher.persist(quitting=True)  # R45: the next start opens this layout
             self.shutdown_frames()
         super().closeEvent(event)

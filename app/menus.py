@@ -11,7 +11,15 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QInputDialog, QLabel, QMenu, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.assistant_dialog import AssistantSettingsDialog
 from app.finding import QuickOpenDialog, WorkspacePickerDialog, open_dialog
@@ -24,29 +32,38 @@ if TYPE_CHECKING:
 
 MAX_FRAME_SHORTCUTS = 9
 NO_NOTE_OPEN = (
-    "No note is open. Double-click one in the workspace list, or open one by its path "
-    "(a new path starts a new note). The assistant then knows which note “this note” means."
+    "No note is open. Double-click one in the workspace list, find one with Quick open "
+    "(Ctrl+P) or start one with New note (Ctrl+N). The assistant then knows which note "
+    "“this note” means."
 )
 
 
-def no_note_page(ask_open_note: Callable[[], object]) -> QWidget:
-    """What the notes column shows with no note open: how to open one, and a button for it."""
+def no_note_page(new_note: Callable[[], object], quick_open: Callable[[], object]) -> QWidget:
+    """What the notes column shows with no note open: how to open one, and buttons for it."""
     page = QWidget()
     page.setObjectName("noNotePage")
     label = QLabel(NO_NOTE_OPEN, page)
     label.setObjectName("noNoteHint")
     label.setWordWrap(True)
     label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    button = QPushButton("Open a note…", page)
-    button.setAccessibleName("Open a note by its path")
-    button.setToolTip("File ▸ Open note… (Ctrl+O)")
-    button.clicked.connect(lambda: ask_open_note())
+    buttons = QHBoxLayout()
+    buttons.addStretch(1)
+    for text, name, tip, action in (
+        ("New note…", "Make a new note", "File ▸ New note… (Ctrl+N)", new_note),
+        ("Quick open…", "Find a note by its path", "File ▸ Quick open… (Ctrl+P)", quick_open),
+    ):
+        button = QPushButton(text, page)
+        button.setAccessibleName(name)
+        button.setToolTip(tip)
+        button.clicked.connect(lambda _checked=False, act=action: act())
+        buttons.addWidget(button)
+    buttons.addStretch(1)
     layout = QVBoxLayout(page)
     layout.setContentsMargins(32, 32, 32, 32)
     layout.addStretch(1)
     layout.addWidget(label)
     layout.addSpacing(12)
-    layout.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
+    layout.addLayout(buttons)
     layout.addStretch(2)
     return page
 
@@ -143,7 +160,9 @@ class WindowMenus:
     def ask_new_note(self) -> NoteCreation | None:
         window = self._window
         path, accepted = QInputDialog.getText(
-            window, "New note", "Workspace path of the new note (for example notes/ideas.md):"
+            window,
+            "New note",
+            "Path of the new note, e.g. notes/ideas (a name without an extension gets .md):",
         )
         if accepted and path.strip():
             return create_note(window, path)

@@ -37,9 +37,24 @@ class NoteCreation(QObject):
         self.failed.emit(message)
 
 
+NOTE_SUFFIX = ".md"
+
+
+def note_path(typed: str) -> str:
+    """The path a typed name stands for: a name without an extension is a Markdown note."""
+    path = typed.strip()
+    name = path.rpartition("/")[2]
+    if name and "." not in name.lstrip("."):
+        return path + NOTE_SUFFIX
+    return path
+
+
 def create_note(window: MainWindow, path: str, frame_id: str | None = None) -> NoteCreation:
-    """Create ``path`` (empty) in the open workspace and open it in an Inbox frame."""
-    path = path.strip()
+    """Create ``path`` (empty) in the open workspace and open it in an Inbox frame.
+
+    ``ideas`` becomes ``ideas.md``: every view of a note reads it as Markdown.
+    """
+    path = note_path(path)
     creation = NoteCreation(path, window)
     session = window.session
     try:

@@ -92,7 +92,7 @@ class PopoutWindow(QMainWindow):
             autosave=self.autosave,
             link=lambda: self.link,
             conversation=f"popout-{uuid.uuid4().hex[:12]}",
-            title="Assistant for this window",
+            title="AI Assistant",  # the banner says it is this window's own
         )
         self.frame.activated.connect(self.store.activate)
         self.assistant.activated.connect(self.store.activate)

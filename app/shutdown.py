@@ -8,15 +8,19 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
 SIGNAL_POLL_MS = 250
+# Ctrl+C in a terminal, and the polite end a session manager, `kill` or a service sends:
+# either way the window closes as Quit does (saves land, the layout is kept, pop-outs end).
+QUIT_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM)
 
 
-def close_on_signal(window: QWidget, signum: signal.Signals) -> QTimer:
-    """Close ``window`` (its saves land first) when ``signum`` arrives; stop the timer after exec.
+def close_on_signal(window: QWidget, *signums: signal.Signals) -> QTimer:
+    """Close ``window`` (saves land first) on any of ``signums``; stop the timer after exec.
 
     Python runs signal handlers only between its own bytecodes, so while Qt waits in
     its event loop a periodic no-op timer lets the handler run.
     """
-    signal.signal(signum, lambda *_: window.close())
+    for signum in signums:
+        signal.signal(signum, lambda *_: window.close())
     wake = QTimer()
     wake.timeout.connect(lambda: None)
     wake.start(SIGNAL_POLL_MS)

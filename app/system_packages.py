@@ -65,6 +65,10 @@ PACKAGE_OF_SONAME: dict[str, str] = {
     "libexpat.so.1": "libexpat1",
 }
 
+# The offline assistant answers in these; without a font covering them their text is boxes.
+FONT_LANGUAGES: dict[str, str] = {"ja": "Japanese", "zh": "Chinese", "ko": "Korean"}
+FONT_PACKAGE = "fonts-noto-cjk"
+
 _PLUGIN = ("Qt", "plugins", "platforms", "libqxcb.so")
 _QT_LIBRARIES = (("Qt", "lib", "libQt6Widgets.so.6"), ("Qt", "lib", "libQt6Gui.so.6"))
 _LDD_TIMEOUT_SECONDS = 30
@@ -142,6 +146,44 @@ def check(environment: Mapping[str, str] | None = None) -> CheckResult:
     return CheckResult(missing=tuple(missing))
 
 
+def languages_without_fonts(environment: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The languages no installed font covers, by fontconfig's ``fc-list :lang=CODE``.
+
+    Nothing is reported when ``fc-list`` is absent or fails: the check only ever adds advice.
+    """
+    env = dict(os.environ if environment is None else environment)
+    fc_list = shutil.which("fc-list", path=env.get("PATH"))
+    if fc_list is None:
+        return ()
+    lacking: list[str] = []
+    for code, language in FONT_LANGUAGES.items():
+        try:
+            done = subprocess.run(
+                [fc_list, f":lang={code}", "family"],
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=_LDD_TIMEOUT_SECONDS,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return ()
+        if done.returncode == 0 and not done.stdout.strip():
+            lacking.append(language)
+    return tuple(lacking)
+
+
+def font_advice(languages: Sequence[str]) -> str:
+    """A note, not a failure: the app runs, but text in ``languages`` shows as empty boxes."""
+    named = " and ".join(
+        [", ".join(languages[:-1]), languages[-1]] if len(languages) > 1 else languages
+    )
+    return (
+        f"{named} text will show as empty boxes: no installed font covers it. "
+        f"Install one with:\n\n  {install_line([FONT_PACKAGE])}\n"
+    )
+
+
 def install_line(packages: Sequence[str]) -> str:
     return "sudo apt-get install -y " + " ".join(packages)
 
@@ -171,10 +213,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("usage: python -m app.system_packages", file=sys.stderr)
         return 2
     result = check()
-    if not result.missing:
-        return 0
-    print(report(result), file=sys.stderr)
-    return 1
+    if result.missing:
+        print(report(result), file=sys.stderr)
+        return 1
+    if result.skipped is None:  # a window will open: can it show every language's text?
+        lacking = languages_without_fonts()
+        if lacking:
+            print(font_advice(lacking), file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":

@@ -74,10 +74,16 @@ class WorkspaceSwitch:
         self.saved.layouts[workspace] = self.capture()
         self.saved.workspace = workspace
 
-    def persist(self) -> None:
-        """Remember the open workspace's layout and write the whole state file."""
+    def persist(self, *, quitting: bool = False) -> None:
+        """Remember the open workspace's layout and write the whole state file.
+
+        When quitting, a note still popped out is kept at its old place in the notes
+        column: its window ends with the app, and the next start opens it here (R45, R49).
+        """
         if not self.switching:
             self.remember()
+            if quitting:
+                self._keep_popped_out(self.saved.layouts[self._window.session.workspace])
         try:
             self._store.save(self.saved)
         except OSError as error:
@@ -86,6 +92,19 @@ class WorkspaceSwitch:
                 tone="error",
                 topic="layout-file",
             )
+
+    def _keep_popped_out(self, layout: WorkspaceLayout) -> None:
+        workspace = self._window.session.workspace
+        handles = [
+            handle
+            for handle in self._window.popouts.handles
+            if handle.running and handle.workspace == workspace
+        ]
+        end = len(layout.notes) + len(handles)
+        for handle in sorted(handles, key=lambda h: end if h.position is None else h.position):
+            place = end if handle.position is None else handle.position
+            spec = NoteFrameSpec(handle.frame_id, handle.path, handle.view)
+            layout.notes.insert(min(place, len(layout.notes)), spec)
 
     def restore(self, layout: WorkspaceLayout, *, providers: bool) -> None:
         """Mount a remembered layout (at start also its provider frames); activate its frame."""
@@ -169,7 +188,8 @@ class WorkspaceSwitch:
             remembered = self.saved.layouts.get(link.workspace)
             # A first visit carries the notes just left over: the same paths, where they exist.
             target = remembered or WorkspaceLayout(notes=list(left.notes))
-            self._enter(link, target, {info.path for info in documents})
+            carried_from = None if remembered else previous.workspace
+            self._enter(link, target, {info.path for info in documents}, carried_from)
             self.persist()
             window.kept_notes.offer(kept)
             window.workspace_switched.emit(link.workspace)
@@ -186,13 +206,17 @@ class WorkspaceSwitch:
         session.runner.submit(open_new, on_done=on_opened, on_error=on_opened)
 
     def _enter(
-        self, link: WorkspaceLink, layout: WorkspaceLayout, existing: set[str] | None
+        self,
+        link: WorkspaceLink,
+        layout: WorkspaceLayout,
+        existing: set[str] | None,
+        carried_from: str | None = None,
     ) -> None:
         window = self._window
         window.session.link = link
         window.setWindowTitle(f"Ambient Notes — {link.workspace}")
         window.show_assistant(window.assistant_for(link.workspace, layout.conversation))
-        self._mount_notes(layout.notes, existing)
+        self._mount_notes(layout.notes, existing, carried_from)
         for frame in window.frames.values():
             if isinstance(frame, WorkspaceBrowserFrame):
                 frame.refresh()
@@ -200,7 +224,17 @@ class WorkspaceSwitch:
         if active is not None and active in window.frames:
             window.focus_frame(window.frames[active])
 
-    def _mount_notes(self, notes: list[NoteFrameSpec], existing: set[str] | None) -> None:
+    def _mount_notes(
+        self,
+        notes: list[NoteFrameSpec],
+        existing: set[str] | None,
+        carried_from: str | None = None,
+    ) -> None:
+        """Open ``notes`` (those in ``existing``, when given) and say which could not be.
+
+        ``carried_from`` names the workspace a first visit's notes came from: those
+        missing here were never open here, and stay open there.
+        """
         window = self._window
         closed: list[str] = []
         for spec in notes:
@@ -215,7 +249,14 @@ class WorkspaceSwitch:
                 window.mount_inbox(frame_id, spec.path, spec.view)
             except ValueError:
                 closed.append(spec.path)  # a remembered path this app no longer accepts
-        if closed:
+        if closed and carried_from is not None:
+            one = len(closed) == 1
+            window.banners.show_message(
+                f"Workspace “{window.session.workspace}” has no {', '.join(closed)}; "
+                f"{'it stays' if one else 'they stay'} open in “{carried_from}”.",
+                topic=WORKSPACE_TOPIC,
+            )
+        elif closed:
             workspace = window.session.workspace
             window.banners.show_message(
                 f"Workspace “{workspace}” has no {', '.join(closed)}, so "

@@ -59,6 +59,9 @@ class WorkspaceBrowserFrame(FrameBase):
         self.list = QListWidget(self.body)
         self.list.setObjectName("documentList")
         self.list.setAccessibleName("Documents in this workspace")
+        # A long path is shortened in the middle (its whole path is the tooltip), as titles are.
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.itemActivated.connect(self._on_item_activated)
         self.status = QLabel("Loading…", self.body)
         self.status.setObjectName("browserStatus")
@@ -143,7 +146,7 @@ class WorkspaceBrowserFrame(FrameBase):
         self.status.setText(
             f"{count} document{'s' if count != 1 else ''} · double-click to open"
             if count
-            else "No notes yet. Open a note by a new path (File ▸ Open note…, Ctrl+O) to start one."
+            else "No notes yet. File ▸ New note… (Ctrl+N) starts one."
         )
 
     def _on_failed(self, generation: int, error: BaseException) -> None:

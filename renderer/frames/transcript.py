@@ -95,6 +95,13 @@ class Transcript(QScrollArea):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setWidget(self.content)
         self.setAccessibleName("Conversation")
+        # The latest turn stays in view while the content grows after a turn was added
+        # (kept turns laid out, a reply wrapping, Details opened), until the person scrolls.
+        self._follow = True
+        self._reveal: QWidget | None = None  # details just opened, shown once laid out
+        bar = self.verticalScrollBar()
+        bar.rangeChanged.connect(self._range_changed)
+        bar.actionTriggered.connect(self._scrolled_by_hand)
 
     def turns(self) -> list[QFrame]:
         """Every turn shown, kept ones first, top to bottom."""
@@ -109,6 +116,9 @@ class Transcript(QScrollArea):
     def add_turn(self, message: str) -> TurnView:
         """A new turn at the end."""
         view = TurnView(message, self.content)
+        # A bound method, not a lambda holding the view: a Python cycle through a Qt
+        # connection could be collected on another thread, which deadlocks PySide.
+        view.details_opened.connect(self._reveal_details)
         self._insert(self._layout.count() - 1, view)
         return view
 
@@ -141,11 +151,29 @@ class Transcript(QScrollArea):
         self.status.setVisible(bool(text))
 
     def scroll_to_end(self) -> None:
+        """Show the latest turn and keep it shown as the content grows, till the person scrolls."""
+        self._follow = True
+        self._reveal = None
         QTimer.singleShot(0, self, self._scroll_to_end)
 
     def _scroll_to_end(self) -> None:
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
+
+    def _reveal_details(self, details: QWidget) -> None:
+        """Details opened: scroll just enough to show them (they are laid out a moment later)."""
+        self._follow = False
+        self._reveal = details
+
+    def _range_changed(self, _minimum: int, maximum: int) -> None:
+        if self._reveal is not None:
+            self.ensureWidgetVisible(self._reveal, 0, 8)
+            self._reveal = None
+        elif self._follow:
+            self.verticalScrollBar().setValue(maximum)
+
+    def _scrolled_by_hand(self, _action: int) -> None:
+        self._follow = False
 
     def _first_turn_index(self) -> int:
         return self._layout.indexOf(self.welcome) + 1

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QTextDocument
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from bridge.agent import ToolCall
@@ -21,6 +21,7 @@ from renderer.frames.turn_text import assistant_name, tools_html
 from renderer.frames.turns import TurnRecord
 
 STOPPED_NOTICE = "Stopped. The reply ends here."
+HEADING_SCALE = 1.1  # a reply's first- and second-level headings, against its text
 STOPPED_EMPTY = "Stopped before the assistant answered."
 
 # Drops shown on the turn itself rather than only in its details: those the user did
@@ -34,6 +35,9 @@ _MARKDOWN = (
 
 class TurnView(QFrame):
     """One turn in the transcript: the message, the reply, and expandable details."""
+
+    details_opened = Signal(QWidget)
+    """The details were just opened: the transcript scrolls them into view."""
 
     def __init__(self, message: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -91,6 +95,8 @@ class TurnView(QFrame):
     def _on_details_toggled(self, shown: bool) -> None:
         self.details.setVisible(shown)
         self.details_button.setText("Details ▾" if shown else "Details ▸")
+        if shown:
+            self.details_opened.emit(self.details)
 
     def show_streamed(self, text: str) -> None:
         """The reply so far, while it streams (R35)."""
@@ -159,4 +165,31 @@ def markdown_html(text: str, font: QFont) -> str:
     document = QTextDocument()
     document.setDefaultFont(font)
     document.setMarkdown(text, _MARKDOWN)
+    _tone_down_headings(document, font)
     return document.toHtml()
+
+
+def _tone_down_headings(document: QTextDocument, font: QFont) -> None:
+    """Headings in a reply are bold at about the text's size, not a page's title sizes.
+
+    A reply is a message in a narrow column; a quoted "## Must do" (a selection
+    that starts at a heading) would otherwise dwarf the reply around it.
+    """
+    block = document.begin()
+    while block.isValid():
+        level = block.blockFormat().headingLevel()
+        if level:
+            heading = QTextCharFormat()
+            heading.setFontWeight(QFont.Weight.Bold)
+            size = font.pointSizeF() * (HEADING_SCALE if level <= 2 else 1.0)
+            if size > 0:
+                heading.setFontPointSize(size)
+            cursor = QTextCursor(block)
+            paragraph = block.blockFormat()
+            paragraph.setHeadingLevel(0)  # else the HTML names it <hN>, at a title's size again
+            cursor.setBlockFormat(paragraph)
+            cursor.movePosition(
+                QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor
+            )
+            cursor.mergeCharFormat(heading)
+        block = block.next()

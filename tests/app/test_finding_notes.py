@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -99,3 +100,39 @@ def test_the_frames_menu_names_the_real_frames_R47(make_app: AppFactory) -> None
     assert visible == ["Focus notes/a.md", "Focus notes/b.md"]
     app.window.close_frame("inbox-1")
     assert [action.text() for action in actions if action.isVisible()] == ["Focus notes/b.md"]
+
+
+def test_a_new_note_named_without_an_extension_is_a_markdown_note_R47(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    creation = create_note(app.window, " ideas ")
+    with app.qtbot.waitSignal(creation.opened, timeout=LOAD_TIMEOUT_MS):
+        pass
+    assert creation.path == "ideas.md"
+    assert [frame.path for frame in app.window.inbox_frames()] == ["ideas.md"]
+    assert app.saved_text("ideas.md") == ""
+    assert not (app.workspace_dir / "ideas").exists()
+    # A name with its own extension, or a dotted folder, is taken as typed.
+    kept = create_note(app.window, "notes/list.txt")
+    with app.qtbot.waitSignal(kept.opened, timeout=LOAD_TIMEOUT_MS):
+        pass
+    assert kept.path == "notes/list.txt"
+    dotted = create_note(app.window, "v1.2/plan")
+    with app.qtbot.waitSignal(dotted.opened, timeout=LOAD_TIMEOUT_MS):
+        pass
+    assert dotted.path == "v1.2/plan.md"
+
+
+def test_quick_open_closed_before_its_listing_arrives_is_left_alone_R47(
+    make_app: AppFactory,
+) -> None:
+    """Ctrl+P then Esc at once: the listing that comes back later finds the dialog gone."""
+    app = make_app()
+    window = app.window
+    dialog = window.menus.quick_open()
+    dialog.reject()  # deleted on close
+    app.qtbot.waitUntil(lambda: not shiboken6.isValid(dialog), timeout=LISTING_TIMEOUT_MS)
+    app.qtbot.waitUntil(lambda: not app.session.runner.busy, timeout=LISTING_TIMEOUT_MS)
+    # pytest-qt fails the test on any exception raised in the event loop meanwhile.
+    assert window.isVisible()

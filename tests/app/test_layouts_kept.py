@@ -142,3 +142,20 @@ def test_python_m_app_starts_in_the_workspace_it_was_quit_in_R45(tmp_path: Path)
     assert saved["workspace"] == "personal"
     assert saved["workspaces"]["personal"]["notes"] == state["workspaces"]["personal"]["notes"]
     assert saved["workspaces"]["personal"]["conversation"] == "main-kept"
+
+
+def test_a_first_visit_says_the_notes_it_lacks_stay_open_where_they_were_R45(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    window = app.window
+    app.mount_two()
+    home = app.session.workspace
+    app.switch_workspace("personal")  # new and empty: none of the two notes is there
+    shown = [banner.label.text() for banner in window.banners.banners]
+    assert shown == [
+        f"Workspace “personal” has no notes/a.md, notes/b.md; they stay open in “{home}”."
+    ]
+    assert not any("closed" in text for text in shown)  # nothing was closed anywhere
+    app.switch_workspace(home)
+    assert [frame.path for frame in window.inbox_frames()] == ["notes/a.md", "notes/b.md"]

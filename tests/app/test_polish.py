@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QPushButton
 
+from app.finding import QuickOpenDialog
 from app.main_window import NO_NOTE_OPEN
 from tests.app.conftest import AppFactory, AppUnderTest
 
@@ -93,3 +95,28 @@ def test_a_save_failure_shows_one_banner_that_goes_once_a_save_lands(
     app.qtbot.waitUntil(lambda: frame.save_state == "saved", timeout=SAVE_TIMEOUT_MS)
     assert _save_banners(app, "notes/a.md") == []
     assert app.saved_text("notes/a.md").endswith(" one two three")
+
+
+def test_the_empty_notes_column_offers_new_note_and_quick_open_R47(make_app: AppFactory) -> None:
+    app = make_app()
+    window = app.window
+    buttons = {button.text(): button for button in window.no_note.findChildren(QPushButton)}
+    assert set(buttons) == {"New note…", "Quick open…"}
+
+    def answer_the_prompt() -> None:
+        prompt = QApplication.activeModalWidget()
+        assert isinstance(prompt, QInputDialog)
+        prompt.setTextValue("ideas")
+        prompt.accept()
+
+    QTimer.singleShot(0, answer_the_prompt)  # the prompt is modal: answer it once it shows
+    buttons["New note…"].click()
+    app.qtbot.waitUntil(
+        lambda: [frame.path for frame in window.inbox_frames()] == ["ideas.md"],
+        timeout=SAVE_TIMEOUT_MS,
+    )
+    window.close_frame(window.inbox_frames()[0].frame_id)
+    buttons["Quick open…"].click()
+    dialogs = [d for d in window.findChildren(QuickOpenDialog) if d.isVisible()]
+    assert len(dialogs) == 1
+    dialogs[0].reject()

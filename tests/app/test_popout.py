@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from PySide6.QtCore import QProcess, Qt
 from PySide6.QtTest import QTest
@@ -84,3 +86,23 @@ def test_quitting_the_host_ends_its_popped_out_children(make_app: AppFactory) ->
     assert handle.process.state() == QProcess.ProcessState.NotRunning
     # Ended through its own close path (saves flushed), not killed.
     assert handle.exit_code == 0 and not handle.crashed
+
+
+@pytest.mark.slow
+def test_a_note_popped_out_at_quit_reopens_in_its_old_place_next_start_R45_R49(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    first, _second = app.mount_two()
+    with app.qtbot.waitSignal(app.window.popouts.popped_out, timeout=10_000) as popped:
+        first.pop_out()
+    handle = popped.args[0]
+    assert handle.running
+    assert [frame.path for frame in app.window.inbox_frames()] == ["notes/b.md"]
+    app.window.close()
+    kept = json.loads((app.data_dir / "layout.json").read_text(encoding="utf-8"))
+    notes = kept["workspaces"][kept["workspace"]]["notes"]
+    assert [(note["id"], note["path"]) for note in notes] == [
+        ("inbox-1", "notes/a.md"),
+        ("inbox-2", "notes/b.md"),
+    ]

@@ -33,6 +33,18 @@ def fake_ldd(folder: Path, missing: list[str]) -> Path:
     return folder
 
 
+def fake_fc_list(folder: Path, lacking: list[str]) -> Path:
+    """An ``fc-list`` that finds a font for every ``:lang=CODE`` but the codes in ``lacking``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    cases = "".join(f"  :lang={code}) exit 0 ;;\n" for code in lacking)
+    script = folder / "fc-list"
+    script.write_text(
+        f'#!/bin/sh\ncase "$1" in\n{cases}esac\necho "Noto Sans CJK JP"\n', encoding="utf-8"
+    )
+    script.chmod(0o755)
+    return folder
+
+
 def run_check(path_first: Path | None, platform: str | None) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if key != "QT_QPA_PLATFORM"}
     if platform is not None:
@@ -64,7 +76,7 @@ def test_missing_xcb_libraries_print_the_exact_apt_get_line(tmp_path: Path) -> N
 
 
 def test_nothing_missing_starts_silently_and_offscreen_skips_the_check(tmp_path: Path) -> None:
-    complete = run_check(fake_ldd(tmp_path / "ok", []), platform=None)
+    complete = run_check(fake_fc_list(fake_ldd(tmp_path / "ok", []), []), platform=None)
     assert (complete.returncode, complete.stderr) == (0, "")
     offscreen = run_check(fake_ldd(tmp_path / "bad", ["libxcb-icccm.so.4"]), platform="offscreen")
     assert (offscreen.returncode, offscreen.stderr) == (0, "")
@@ -120,3 +132,16 @@ def test_readme_lists_the_packages() -> None:
     readme = (PROJECT / "README.md").read_text(encoding="utf-8")
     for package in ("libxcb-icccm4", "libxcb-keysyms1", "libxcb-cursor0", "libxkbcommon-x11-0"):
         assert package in readme
+
+
+def test_a_language_no_font_covers_is_named_with_the_font_package_R38(tmp_path: Path) -> None:
+    """The offline assistant answers in Korean; with no Korean font the app says how to get one."""
+    bin_dir = fake_fc_list(fake_ldd(tmp_path / "bin", []), ["ko", "zh"])
+    done = run_check(bin_dir, platform=None)
+    assert done.returncode == 0  # advice only: the window still opens
+    assert "Chinese and Korean text will show as empty boxes" in done.stderr
+    assert "sudo apt-get install -y fonts-noto-cjk\n" in done.stderr
+    assert "Japanese" not in done.stderr
+    # Offscreen runs (tests, screenshots in CI) are not told about fonts.
+    offscreen = run_check(bin_dir, platform="offscreen")
+    assert (offscreen.returncode, offscreen.stderr) == (0, "")

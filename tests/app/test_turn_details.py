@@ -186,3 +186,26 @@ def test_a_tool_failure_reads_as_its_status_and_message() -> None:
         conversation="c",
     )
     assert dict(details_rows(record))["Tools called"] == "read_document: not_found — No."
+
+
+def test_a_selection_that_starts_at_a_heading_is_quoted_at_the_replys_size_R38(
+    make_app: AppFactory,
+) -> None:
+    note = "# Today\n\n## Must do\n- [ ] Reply to Priya\n- [x] Book the dentist\n"
+    app = make_app({"notes/today.md": note})
+    frame = app.mount("inbox-1", "notes/today.md")
+    start = note.index("## Must do")
+    frame.select(start, note.index("dentist"))
+    record = app.send("summarise this")
+    assert record.reply is not None and "> ## Must do" in record.reply.reply  # quoted as written
+    view = _latest_view(app)
+    assert "<h2" not in view.reply.text()
+    document = QTextDocument()
+    document.setHtml(view.reply.text())
+    block = document.begin()
+    while block.isValid() and block.text() != "Must do":
+        block = block.next()
+    assert block.isValid(), "the quoted heading is in the reply"
+    heading = block.begin().fragment().charFormat()
+    assert heading.fontWeight() >= 700  # still stands out: bold
+    assert heading.font().pointSizeF() <= view.reply.font().pointSizeF() * 1.15

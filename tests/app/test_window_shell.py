@@ -119,6 +119,8 @@ def test_the_popped_out_window_has_its_own_store_and_assistant_R29(
         assert popout.store is not app.window.store
         assert app.window.store.resolve() is None
         assert popout.assistant.chip.text() == "This note: notes/b.md · preview · inbox-9"
+        app.qtbot.waitUntil(lambda: popout.assistant.title_bar.title.width() > 0)
+        assert "…" not in popout.assistant.title_bar.title.text()  # its name reads in full
         with app.qtbot.waitSignal(popout.assistant.turn_finished, timeout=15_000) as blocker:
             popout.assistant.send("summarise this")
         pointer = blocker.args[0].capture.pointer

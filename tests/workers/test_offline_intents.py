@@ -324,6 +324,8 @@ def test_r38_greeting_and_help_call_no_tool_and_say_how_to_connect_a_model(
     assert tools(reply) == []
     assert MARKERS[intent][language] in reply["reply"]
     assert "AMBIENT_MODEL_BASE_URL" in reply["reply"] and "--model-base-url" in reply["reply"]
+    # In the app the menu is the way: its English name, as the menu shows it (R37).
+    assert "**Assistant → Assistant settings…**" in reply["reply"]
 
 
 @pytest.mark.parametrize("message", UNRELATED)

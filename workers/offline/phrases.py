@@ -65,9 +65,10 @@ CAN_FIND: Final = "find lines (“where do I mention the dentist?”)"
 CAN_COMPARE: Final = "compare it with another note (“compare this with notes/b.md”)"
 CAN_LIST: Final = "list your notes (“list my notes”)"
 MODEL: Final = (
-    "To connect a model, start the app or `python -m workers serve` with "
-    f"`--model-base-url URL --model NAME`, or set `{environment.MODEL_BASE_URL_ENV}` and "
-    f"`{environment.MODEL_ENV}` (and `{environment.MODEL_API_KEY_ENV}` if the server needs a key)."
+    "To connect a model, use **Assistant → Assistant settings…** in the app, or start the app or "
+    "`python -m workers serve` with `--model-base-url URL --model NAME`, or set "
+    f"`{environment.MODEL_BASE_URL_ENV}` and `{environment.MODEL_ENV}` (and "
+    f"`{environment.MODEL_API_KEY_ENV}` if the server needs a key)."
 )
 
 ALL: Final = tuple(
