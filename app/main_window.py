@@ -45,6 +45,7 @@ from renderer.frames.providers import (
     PlaceholderProviderFrame,
     WorkspaceBrowserFrame,
 )
+from renderer.qt import collector
 from renderer.qt.recovery import KeptNote
 
 __all__ = ["BROWSER_FRAME_ID", "NO_NOTE_OPEN", "MainWindow"]
@@ -66,6 +67,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, session: AppSession, *, demo_layout: bool | None = None) -> None:
         super().__init__()
+        collector.hold()  # cycles are collected on this thread while the window is open
         self._session = session
         self.frames: dict[str, FrameBase] = {}
         self._closed = False
@@ -364,4 +366,5 @@ class MainWindow(QMainWindow):
             self._closed = True
             self.switcher.persist(quitting=True)  # R45: the next start opens this layout
             self.shutdown_frames()
+            collector.release()
         super().closeEvent(event)

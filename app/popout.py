@@ -32,6 +32,7 @@ from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
 from renderer.ambient.store import AmbientStore
 from renderer.frames.assistant import AssistantFrame
 from renderer.frames.inbox import InboxFrame
+from renderer.qt import collector
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import BackendLink, WorkspaceLink
 from renderer.qt.recovery import RecoveryStore
@@ -182,6 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"No device token: set {DEVICE_TOKEN_ENV} or pass --token-file.", file=sys.stderr)
         return 2
     application = QApplication.instance() or QApplication(sys.argv[:1])
+    collector.hold()  # this process's cycles are collected on its GUI thread only
     backend = BackendLink(args.backend, token)
     try:
         link = connect_workspace(backend, args.workspace)

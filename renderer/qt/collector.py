@@ -1,0 +1,74 @@
+"""Python's cycle collector runs on the GUI thread only, while a window is open.
+
+The embedded backend and the task runner run Python on other threads. When the
+cycle collector happens to run on one of them and frees a cycle holding a Qt
+object (a connection made with a lambda, a frame's closure), Qt takes its
+connection lock while that thread holds the interpreter lock; the GUI thread,
+holding the interpreter lock and waiting for Qt's, then never wakes. So while a
+window is open, automatic collection is off and a timer on the GUI thread runs
+the same generational collections when their thresholds are passed. Reference
+counting, which frees almost everything, is untouched.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from PySide6.QtCore import QObject, QTimer
+
+CHECK_INTERVAL_MS = 500
+"""How often the GUI thread looks whether a collection is due."""
+
+
+class GuiThreadCollector(QObject):
+    """Collects cycles on the GUI thread; :func:`hold` and :func:`release` count its users."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._thresholds = gc.get_threshold()
+        self._users = 0
+        self._timer = QTimer(self)
+        self._timer.setInterval(CHECK_INTERVAL_MS)
+        self._timer.timeout.connect(self.collect_if_due)
+
+    def hold(self) -> None:
+        self._users += 1
+        if self._users == 1:
+            self._was_enabled = gc.isenabled()
+            gc.disable()
+            self._timer.start()
+
+    def release(self) -> None:
+        if self._users == 0:
+            return
+        self._users -= 1
+        if self._users == 0:
+            self._timer.stop()
+            gc.collect()  # on this thread, before the collector may run anywhere again
+            if self._was_enabled:
+                gc.enable()
+
+    def collect_if_due(self) -> None:
+        """CPython's own rule, applied here: the youngest generation past its threshold."""
+        counts = gc.get_count()
+        for generation in (2, 1, 0):
+            if counts[generation] > self._thresholds[generation]:
+                gc.collect(generation)
+                return
+
+
+_collector: GuiThreadCollector | None = None
+
+
+def hold() -> None:
+    """A window opens: from now on cycles are collected on this (the GUI) thread."""
+    global _collector
+    if _collector is None:
+        _collector = GuiThreadCollector()
+    _collector.hold()
+
+
+def release() -> None:
+    """A window closed; with none left, automatic collection is as it was."""
+    if _collector is not None:
+        _collector.release()

@@ -1,0 +1,57 @@
+"""Cycles are collected on the GUI thread while a window is open.
+
+A collection on the backend's thread that frees a Qt object deadlocks against the
+GUI thread (Qt's connection lock against the interpreter lock), so while a window
+is open the automatic collector is off and the GUI thread collects instead.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+from pytestqt.qtbot import QtBot
+
+from renderer.qt.collector import GuiThreadCollector
+from tests.app.conftest import AppFactory
+
+
+class _Cycle:
+    def __init__(self, found: list[bool]) -> None:
+        self.me = self
+        self.found = found
+
+    def __del__(self) -> None:
+        self.found.append(threading.current_thread() is threading.main_thread())
+
+
+def test_a_cycle_is_collected_on_the_gui_thread_while_the_window_is_open(
+    make_app: AppFactory, qtbot: QtBot
+) -> None:
+    app = make_app()
+    assert app.window.isVisible()
+    assert not gc.isenabled()
+    found: list[bool] = []
+    _Cycle(found)
+
+    def freed() -> bool:
+        # Allocations of container objects push the youngest generation over its threshold.
+        garbage = [[] for _ in range(gc.get_threshold()[0] + 1)]
+        del garbage
+        return bool(found)
+
+    qtbot.waitUntil(freed, timeout=5_000)
+    assert found == [True]
+
+
+def test_the_collector_is_back_as_it_was_when_the_last_window_closes(qtbot: QtBot) -> None:
+    was_enabled = gc.isenabled()
+    collector = GuiThreadCollector()
+    collector.hold()
+    collector.hold()
+    assert not gc.isenabled()
+    collector.release()
+    assert not gc.isenabled()  # one window is still open
+    collector.release()
+    assert gc.isenabled() == was_enabled
+    collector.deleteLater()
