@@ -12,31 +12,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
 from bridge.environment import DEVICE_TOKEN_ENV
 from bridge.pointer import View
+from renderer.frames.inbox_runtime import NoteFrame
 from renderer.qt.autosave import AutosaveCoordinator
 
 POPOUT_MODULE = "app.popout"
 _PROJECT_ROOT = Path(__file__).resolve().parent.parent
 _TERMINATE_WAIT_MS = 3000  # above the child's own bound on its closing flush
 _KILL_WAIT_MS = 1000
-
-
-class PoppableFrame(Protocol):
-    """What a frame must tell the manager to move it into its own process."""
-
-    @property
-    def frame_id(self) -> str: ...
-
-    @property
-    def path(self) -> str: ...
-
-    @property
-    def view(self) -> View: ...
 
 
 class PopoutHandle(QObject):
@@ -88,7 +75,7 @@ class PopoutManager(QObject):
         """``detach(frame_id) -> workspace``: the host withdraws and removes the frame (R29)."""
         self._detach = detach
 
-    def pop_out(self, frame: PoppableFrame) -> PopoutHandle:
+    def pop_out(self, frame: NoteFrame) -> PopoutHandle:
         """Move ``frame`` into its own process; the child starts once its last save landed."""
         if self._detach is None:
             raise RuntimeError("The pop-out manager has no host window.")

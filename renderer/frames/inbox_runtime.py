@@ -20,8 +20,8 @@ def read_document_text(editor: QPlainTextEdit) -> str:
     return editor.document().toRawText().replace(_BLOCK_SEPARATOR, "\n")
 
 
-class EditorFrame(Protocol):
-    """What the runtime reads from its Inbox frame."""
+class NoteFrame(Protocol):
+    """An Inbox frame as others name it: its id, the note it shows and the view."""
 
     @property
     def frame_id(self) -> str: ...
@@ -31,6 +31,10 @@ class EditorFrame(Protocol):
 
     @property
     def view(self) -> View: ...
+
+
+class EditorFrame(NoteFrame, Protocol):
+    """What the runtime reads from its Inbox frame."""
 
     @property
     def is_loaded(self) -> bool: ...

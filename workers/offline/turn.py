@@ -33,9 +33,9 @@ def _call(
     return result
 
 
-def _failed(language: str, result: ToolResult) -> str | None:
+def _failed(context: ToolContext, language: str, result: ToolResult) -> str | None:
     """The reply when a read did not work, or None when it did."""
-    if result["status"] == "no_active_note" and result["message"] == messages.NOTE_LEFT_OUT:
+    if result["status"] == "no_active_note" and context.note_left_out:
         return phrase(language, phrases.NOTE_LEFT_OUT)  # R48: never "no note is open"
     if result["status"] == "no_active_note":
         return phrase(language, phrases.NO_NOTE)  # R27
@@ -76,7 +76,7 @@ def _about_a_note(context: ToolContext, request: Request) -> TurnOutcome:
     language = request.language
     outcome = TurnOutcome("")
     result = _read(outcome, context, request.paths[0] if request.paths else None)
-    failure = _failed(language, result)
+    failure = _failed(context, language, result)
     if failure is not None:
         outcome.reply = failure
         return outcome
@@ -118,7 +118,7 @@ def _compare(context: ToolContext, request: Request) -> TurnOutcome:
     results: list[ToolResult] = []
     for path in sides:
         result = _read(outcome, context, path)
-        failure = _failed(language, result)
+        failure = _failed(context, language, result)
         if failure is not None:
             outcome.reply = failure
             return outcome
@@ -140,7 +140,7 @@ def _compare(context: ToolContext, request: Request) -> TurnOutcome:
 def _listing(context: ToolContext, language: str) -> TurnOutcome:
     outcome = TurnOutcome("")
     result = _call(outcome, context, "list_documents", {})
-    failure = _failed(language, result)
+    failure = _failed(context, language, result)
     if failure is not None:
         outcome.reply = failure
         return outcome
