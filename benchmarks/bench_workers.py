@@ -15,12 +15,16 @@ GET, reported without a target.
 
 The backend runs embedded in a thread of this process, so each pair is timed in
 CPU time (``CPU_CLOCK``): the client's and the server's work for that side, loopback
-transfer included, without the time the cores spent on other processes.
+transfer included, without the time the cores spent on other processes. Bodies are
+read in one piece on both sides (see :func:`_body`). (b) and (c) also report the minor
+page faults per turn: memory the process got afresh from the kernel (see
+:mod:`workers.allocator`; about 270 per (b) turn before it).
 """
 
 from __future__ import annotations
 
 import json
+import resource
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -102,10 +106,24 @@ def _header_cost(server: EmbeddedServer, session: requests.Session, text: str) -
     )
 
 
+def _body(response: requests.Response) -> bytes:
+    """The whole body in one read (the response was asked for with ``stream=True``).
+
+    ``requests`` would otherwise gather it in 10 KiB pieces through four layers of
+    Python calls: a cost of this client, paid per byte, which would weigh the turn's two
+    copies of the note (its reply and its ``toolCalls``, contract 5) at twice the GET's
+    one and say nothing about the backend. Both sides of every pair read this way.
+    """
+    with response:
+        body: bytes = response.raw.read()
+    return body
+
+
 def _turn_against_get(
     server: EmbeddedServer, session: requests.Session, text: str, message: str
-) -> tuple[dict[str, Any], list[float]]:
-    """The first answer to ``message`` about the large note, then turn/GET time ratios.
+) -> tuple[dict[str, Any], list[float], float]:
+    """The first answer to ``message`` about the large note, turn/GET time ratios, and the
+    minor page faults per turn (memory the process had to get afresh from the kernel).
 
     The answer is checked by the caller outside the timing; the timed actions only
     fetch the raw bytes.
@@ -115,18 +133,24 @@ def _turn_against_get(
     assert session.get(document_url, timeout=10).text == text
 
     def turn() -> bytes:
-        return post_turn(server, session, "bench-large", message, pointer=pointer).content
+        answer = post_turn(server, session, "bench-large", message, pointer=pointer, stream=True)
+        return _body(answer)
 
     def plain_get() -> bytes:
-        return session.get(document_url, timeout=10).content
+        return _body(session.get(document_url, timeout=10, stream=True))
 
     answer: dict[str, Any] = json.loads(turn())
-    return answer, paired_ratios(turn, plain_get, number=READS_PER_SAMPLE, clock=CPU_CLOCK)
+    ratios = paired_ratios(turn, plain_get, number=READS_PER_SAMPLE, clock=CPU_CLOCK)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(READS_PER_SAMPLE):
+        turn()
+    faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / READS_PER_SAMPLE
+    return answer, ratios, faults
 
 
 def _read_cost(server: EmbeddedServer, session: requests.Session, text: str) -> Measurement:
     command = f"/tool read_active_note {json.dumps({'maxBytes': MAX_MAX_BYTES})}"
-    answer, ratios = _turn_against_get(server, session, text, command)
+    answer, ratios, faults = _turn_against_get(server, session, text, command)
     read = answer["toolCalls"][0]["result"]
     assert read["status"] == "ok" and read["text"] == text and read["caveat"] is None
     return Measurement(
@@ -135,12 +159,16 @@ def _read_cost(server: EmbeddedServer, session: requests.Session, text: str) -> 
         target=1.5,
         comparison="<=",
         samples=ratios,
-        details={"note_bytes": MAX_MAX_BYTES, "reads_per_sample": READS_PER_SAMPLE},
+        details={
+            "note_bytes": MAX_MAX_BYTES,
+            "reads_per_sample": READS_PER_SAMPLE,
+            "minor_page_faults_per_turn": faults,
+        },
     )
 
 
 def _summary_cost(server: EmbeddedServer, session: requests.Session, text: str) -> Measurement:
-    answer, ratios = _turn_against_get(server, session, text, "summarise this")
+    answer, ratios, faults = _turn_against_get(server, session, text, "summarise this")
     (call,) = answer["toolCalls"]
     assert call["name"] == "read_active_note" and call["arguments"] == {}
     assert call["result"]["status"] == "ok" and call["result"]["partial"] is True
@@ -148,5 +176,9 @@ def _summary_cost(server: EmbeddedServer, session: requests.Session, text: str) 
         name="workers: 'summarise this' turn, 256 KiB note vs GET",
         median=median(ratios),
         samples=ratios,
-        details={"note_bytes": MAX_MAX_BYTES, "reads_per_sample": READS_PER_SAMPLE},
+        details={
+            "note_bytes": MAX_MAX_BYTES,
+            "reads_per_sample": READS_PER_SAMPLE,
+            "minor_page_faults_per_turn": faults,
+        },
     )

@@ -12,6 +12,7 @@ from typing import Any
 import uvicorn
 from starlette.types import ASGIApp
 
+from workers.allocator import keep_freed_memory
 from workers.app import create_app
 from workers.connections import limited_protocol
 from workers.settings import Settings
@@ -72,6 +73,7 @@ def uvicorn_config(app: ASGIApp, settings: Settings, **options: Any) -> uvicorn.
 
 def serve_forever(settings: Settings, host: str, port: int) -> None:
     """The CLI path: foreground, signals handled by uvicorn, one announcement line."""
+    keep_freed_memory()
     sock = bind_socket(host, port)
     url = base_url(sock)
 
@@ -122,6 +124,7 @@ class EmbeddedServer:
     def start(self) -> str:
         if self._thread is not None:
             return self.url
+        keep_freed_memory()
         app = create_app(self.settings)
         self.device_token = app.state.backend.device_token
         self._socket = bind_socket(LOOPBACK, 0)
