@@ -133,18 +133,10 @@ def render_tool_call(call: ToolCall) -> bytes:
 def render_turn(
     outcome: TurnOutcome, ambient: dict[str, Any], assistant: dict[str, Any] | None = None
 ) -> bytes:
-    """The response body in one piece (a stream's ``done`` event)."""
-    return b"".join(turn_parts(outcome, ambient, assistant))
-
-
-def turn_parts(
-    outcome: TurnOutcome, ambient: dict[str, Any], assistant: dict[str, Any] | None = None
-) -> list[bytes]:
-    """The response body as consecutive parts, each tool result encoded once.
+    """The turn response body (contract 4; a stream's ``done`` event), each result encoded once.
 
     A result can hold 256 KiB of note text and the QA hook's reply is that same
-    result as JSON text; encoding it once, and leaving the parts unjoined for a
-    response that sends them as they are, keeps a read close to a plain GET.
+    result as JSON text: the result's JSON is made once, for both places.
     """
     parts = [b'{"reply":', jsontext.dumps(outcome.reply), b',"toolCalls":[']
     for index, call in enumerate(outcome.tool_calls):
@@ -155,7 +147,7 @@ def turn_parts(
     if assistant is not None:
         parts += (b',"assistant":', jsontext.dumps(assistant))
     parts.append(b"}")
-    return parts
+    return b"".join(parts)
 
 
 def assistant_label(assistant: Assistant) -> dict[str, Any]:

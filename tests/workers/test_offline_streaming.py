@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from workers.assistants import Delta, Done, OfflineAssistant, TurnInput, pieces
-from workers.bodies import grouped
 from workers.database import Database
 from workers.deliveries import DeliveryCredentials
 from workers.documents import Workspaces
@@ -28,17 +27,6 @@ def test_r35_text_without_spaces_is_still_cut() -> None:
     assert "".join(cut) == reply
     assert len(cut) > 3
     assert list(pieces("")) == []
-
-
-def test_parts_of_a_body_keep_their_order_and_large_ones_go_as_they_are() -> None:
-    """A turn's JSON answer is sent as its parts: small runs joined, 256 KiB results alone."""
-    large = b"x" * 262144
-    parts = [b'{"reply":', large, b',"toolCalls":[', b'{"name":', large, b"}", b"]}"]
-    chunks = list(grouped(parts))
-    assert b"".join(chunks) == b"".join(parts)
-    assert chunks[1] is large and chunks[3] is large  # never copied
-    assert len(chunks) == 5
-    assert list(grouped([])) == []
 
 
 def test_r35_the_offline_reply_streams_in_pieces_only_for_a_stream(tmp_path: Path) -> None:

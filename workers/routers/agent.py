@@ -41,7 +41,6 @@ from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.pointer import AmbientPointer, decode_header, format_captured_at
 from workers import messages
 from workers.assistants import Assistant, Cancellation, Delta, Done, ToolEvent
-from workers.bodies import PartsResponse
 from workers.dependencies import (
     Account,
     BackendState,
@@ -67,7 +66,6 @@ from workers.turns import (
     render_tool_call,
     render_turn,
     turn_events,
-    turn_parts,
 )
 
 logger = logging.getLogger(__name__)
@@ -137,8 +135,8 @@ def _answer(
     turn: TurnRequest,
     pointer: AmbientPointer | None,
     ambient: dict[str, Any],
-) -> list[bytes]:
-    """The whole non-streaming turn in one worker thread (R40); the body's parts."""
+) -> bytes:
+    """The whole non-streaming turn in one worker thread (R40); the response body."""
     assistant = state.assistants.acquire()
     try:
         prepared = _prepare(state, assistant, account, key, turn, pointer, ambient)
@@ -147,7 +145,7 @@ def _answer(
         )
         for event in events:
             if isinstance(event, Done):
-                return turn_parts(event.outcome, ambient, assistant_label(assistant))
+                return render_turn(event.outcome, ambient, assistant_label(assistant))
     except ModelUnavailable as failure:
         raise ApiError(502, failure.code, failure.message) from failure
     finally:
@@ -209,8 +207,8 @@ async def post_turn(request: Request, state: State, account: Account) -> Respons
             lambda: until_disconnected(request.receive),
         )
         return StreamingResponse(pieces, media_type=MEDIA_TYPE, headers=HEADERS)
-    parts = await run_in_threadpool(_answer, state, account, key, turn, pointer, ambient)
-    return PartsResponse(parts, media_type="application/json")
+    body = await run_in_threadpool(_answer, state, account, key, turn, pointer, ambient)
+    return Response(body, media_type="application/json")
 
 
 # ":path" so a conversation name with "/" (allowed by the turn body) can be read back.
