@@ -16,8 +16,8 @@ GET, reported without a target.
 The backend runs embedded in a thread of this process, so each pair is timed in
 CPU time (``CPU_CLOCK``): the client's and the server's work for that side, loopback
 transfer included, without the time the cores spent on other processes. Bodies are
-read in one piece on both sides (see :func:`_body`). (b) and (c) also report the minor
-page faults per turn: memory the process got afresh from the kernel (see
+read as the app's client reads them (``requests``, ``.content``). (b) and (c) also
+report the minor page faults per turn: memory the process got afresh from the kernel (see
 :mod:`workers.allocator`; about 270 per (b) turn before it).
 """
 
@@ -106,19 +106,6 @@ def _header_cost(server: EmbeddedServer, session: requests.Session, text: str) -
     )
 
 
-def _body(response: requests.Response) -> bytes:
-    """The whole body in one read (the response was asked for with ``stream=True``).
-
-    ``requests`` would otherwise gather it in 10 KiB pieces through four layers of
-    Python calls: a cost of this client, paid per byte, which would weigh the turn's two
-    copies of the note (its reply and its ``toolCalls``, contract 5) at twice the GET's
-    one and say nothing about the backend. Both sides of every pair read this way.
-    """
-    with response:
-        body: bytes = response.raw.read()
-    return body
-
-
 def _turn_against_get(
     server: EmbeddedServer, session: requests.Session, text: str, message: str
 ) -> tuple[dict[str, Any], list[float], float]:
@@ -133,11 +120,10 @@ def _turn_against_get(
     assert session.get(document_url, timeout=10).text == text
 
     def turn() -> bytes:
-        answer = post_turn(server, session, "bench-large", message, pointer=pointer, stream=True)
-        return _body(answer)
+        return post_turn(server, session, "bench-large", message, pointer=pointer).content
 
     def plain_get() -> bytes:
-        return _body(session.get(document_url, timeout=10, stream=True))
+        return session.get(document_url, timeout=10).content
 
     answer: dict[str, Any] = json.loads(turn())
     ratios = paired_ratios(turn, plain_get, number=READS_PER_SAMPLE, clock=CPU_CLOCK)
