@@ -88,6 +88,11 @@ async def relay(
                 return
             assert isinstance(item, bytes)
             yield item
+            # A full queue would hand over piece after piece without the loop ever running
+            # in between, so a client that left is noticed (its connection_lost runs) only
+            # after every queued piece was written to a dead socket, each write logging
+            # "socket.send() raised exception.". One turn of the loop per piece lets it in.
+            await asyncio.sleep(0)
     finally:
         watcher.cancel()
         cancellation.cancel()

@@ -135,6 +135,28 @@ def test_r35_a_client_that_goes_away_stops_the_turn(
         assert client.get_conversation(session, "c1") == []  # a stopped turn is not kept
 
 
+def test_r35_a_client_that_stops_mid_stream_leaves_no_failed_writes_behind(
+    running: EmbeddedServer, scripted: ScriptedModel, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Stop during a fast stream: the backend notices the closed socket before writing on.
+
+    Pieces that had queued up were all written to the dead socket, each one logging
+    asyncio's "socket.send() raised exception." on the user's terminal.
+    """
+    scripted.default = lambda _body: text("A reply that streams in many small pieces. " * 40)
+    with BackendClient(running.url, DEVICE_TOKEN) as client:
+        session = client.open_key_session(WORKSPACE)
+        for attempt in range(5):
+            stream = client.stream_turn(
+                f"c{attempt}", "hello", session=session, ambient_header=None
+            )
+            assert isinstance(next(iter(stream)), DeltaEvent)
+            stream.cancel()
+    running.stop()  # joins the server and every turn's worker thread: all writes are done
+    failed_writes = [r for r in caplog.records if "socket.send() raised" in r.getMessage()]
+    assert failed_writes == []
+
+
 def test_r40_health_answers_while_a_streamed_turn_waits_on_the_model(
     running: EmbeddedServer, scripted: ScriptedModel
 ) -> None:
