@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from app.main_window import MainWindow
     from renderer.frames.turns import TurnRecord
 
-SETTLE_TIMEOUT_MS = 90_000  # a small local model on a busy CPU takes a while to load
+SETTLE_TIMEOUT_SECONDS = 90.0  # a small local model on a busy CPU takes a while to load
 WINDOW_SIZE = (1360, 820)
 DEFAULT_MESSAGE = "what's still open here?"
 
@@ -45,35 +45,23 @@ class Shot:
     size: tuple[int, int] = WINDOW_SIZE
 
 
-def _settle(ready: Callable[[], bool]) -> None:
-    """Run the event loop until ``ready()`` holds (or the generous timeout passes)."""
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    loop = QEventLoop()
-    poll = QTimer()
-    poll.timeout.connect(lambda: loop.quit() if ready() else None)
-    poll.start(20)
-    give_up = QTimer()
-    give_up.setSingleShot(True)
-    give_up.timeout.connect(loop.quit)
-    give_up.start(SETTLE_TIMEOUT_MS)
-    if not ready():
-        loop.exec()
-    poll.stop()
-    give_up.stop()
-
-
 def capture(window: MainWindow, shot: Shot, output: Path) -> list[TurnRecord]:
     """Send ``shot``'s turns in the demo window and save the picture; the turns' records.
 
     The first Inbox frame is "this note"; a second one shows its mindmap view.
     """
+    from PySide6.QtCore import QTimer
+
+    from app.scenario.waiting import wait_until
     from renderer.frames.turn_view import TurnView
+
+    def settle(ready: Callable[[], bool], what: str) -> None:
+        wait_until(ready, timeout=SETTLE_TIMEOUT_SECONDS, what=what)
 
     window.resize(*shot.size)
     window.show()
     frames = window.inbox_frames()
-    _settle(lambda: all(frame.is_loaded for frame in frames))
+    settle(lambda: all(frame.is_loaded for frame in frames), "the notes to load")
     if len(frames) > 1:
         frames[1].set_view("mindmap")
     window.activate_frame(frames[0].frame_id)
@@ -82,12 +70,15 @@ def capture(window: MainWindow, shot: Shot, output: Path) -> list[TurnRecord]:
     assistant = window.assistant
     for number, message in enumerate(shot.messages, start=1):
         assistant.send(message)
-        _settle(lambda n=number: len(assistant.records) >= n)  # type: ignore[misc]
+        settle(lambda n=number: len(assistant.records) >= n, f"turn {number} to finish")  # type: ignore[misc]
     turns = assistant.transcript.findChildren(TurnView)
     if turns and shot.details:
         turns[-1].details_button.setChecked(True)
     assistant.transcript_view.scroll_to_end()
-    _settle(lambda: True)  # one pass of the event loop: layouts and the scroll settle
+    # scroll_to_end scrolls from a zero-delay timer; one started after it fires after it.
+    scrolled: list[bool] = []
+    QTimer.singleShot(0, lambda: scrolled.append(True))
+    settle(lambda: bool(scrolled), "the transcript to scroll to the latest turn")
     widget = window if shot.part == "window" else assistant
     output.parent.mkdir(parents=True, exist_ok=True)
     if not widget.grab().save(str(output)):

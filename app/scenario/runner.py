@@ -156,8 +156,7 @@ class ScenarioReplay:
     def _restart(self) -> None:
         """Quit as a person does (layout saved, saves landed) and start again (R45)."""
         window = self.window
-        window.popouts.close_all()
-        window.close()
+        window.close()  # its closeEvent saves the layout, pop-outs kept, then ends them
         window.deleteLater()
         self.session.close()
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
@@ -277,8 +276,7 @@ class ScenarioReplay:
         window = getattr(self, "window", None)
         try:
             if window is not None:
-                window.popouts.close_all()
-                window.close()
+                window.close()  # closeEvent ends the pop-outs too
                 window.deleteLater()
         finally:
             self.session.close()

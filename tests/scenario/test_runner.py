@@ -326,6 +326,18 @@ VERB_CASES: list[tuple[str, str, str]] = [
         """,
         "workspace",
     ),
+    (
+        "R45 R49 restart reopens a note that was popped out, in its place, as quitting does",
+        """
+        - mount: {frame: inbox-1, path: notes/a.md}
+        - mount: {frame: inbox-2, path: notes/b.md}
+        - popout: inbox-1
+        - restart: {}
+        - expect: {frames: [{id: inbox-1, path: notes/a.md}, {id: inbox-2, path: notes/b.md}]}
+        - expect: {frames: [{id: inbox-2, path: notes/b.md}]}
+        """,
+        "frames",
+    ),
 ]
 
 
