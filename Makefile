@@ -44,7 +44,7 @@ test-postgres: $(INSTALLED)
 	status=$$?; scripts/postgres.sh stop; exit $$status
 
 # The model-assistant tests against a real model server on loopback; a missing server fails.
-test-model: lint $(MODEL_INSTALLED)
+test-model: $(MODEL_INSTALLED)
 	QT_QPA_PLATFORM=offscreen AMBIENT_TEST_MODEL_REQUIRED=1 $(MODEL_SERVER) \
 		$(VENV)/bin/pytest -m model tests/model
 

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from bridge.pointer import AmbientPointer
-from workers.assistant import DefaultAssistant, ToolCall, TurnOutcome
 from workers.conversations import StoredMessage
+from workers.offline import turn as offline_turn
+from workers.outcomes import ToolCall, TurnOutcome
 from workers.tools import ToolContext
 
 OFFLINE: Final = "offline"
@@ -124,11 +125,10 @@ class OfflineAssistant:
     base_url: str | None = None
     uses_history = False  # each offline turn stands alone
 
-    def __init__(self) -> None:
-        self._assistant = DefaultAssistant()
-
     def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
-        outcome = self._assistant.answer(turn.context, turn.message)
+        # It answers the question asked (R38) from what its tools read, in the request's
+        # language; read_active_note first for the open note (R23); /tool is the QA hook.
+        outcome = offline_turn.answer(turn.context, turn.message)
         for call in outcome.tool_calls:
             yield ToolEvent(call)
         # Pieces only for a stream: a JSON answer takes the reply from Done, and the QA

@@ -14,12 +14,12 @@ from typing import Any
 
 from bridge.pointer import AmbientPointer
 from workers import jsontext
-from workers.assistant import ToolCall, TurnOutcome
 from workers.assistants import Assistant, Cancellation, Done, TurnEvent, TurnInput
 from workers.conversations import StoredMessage, StoredToolCall
 from workers.dependencies import BackendState, access_error
 from workers.errors import AccessDenied
 from workers.identity import KeySession
+from workers.outcomes import ToolCall, TurnOutcome
 from workers.tools import ToolContext
 
 

@@ -19,11 +19,11 @@ from typing import Any, Final
 import openai
 
 from workers import jsontext, messages
-from workers.assistant import ToolCall, TurnOutcome
 from workers.assistants import MODEL, Delta, Done, ToolEvent, TurnEvent, TurnInput
 from workers.conversations import storable
 from workers.model import failures
 from workers.model.prompt import TOOL_SCHEMAS, conversation_messages
+from workers.outcomes import ToolCall, TurnOutcome
 from workers.settings import MODEL_CONNECT_TIMEOUT_SECONDS, MODEL_READ_TIMEOUT_SECONDS
 from workers.tools import TOOLS, ToolContext, refusal
 

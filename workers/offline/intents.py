@@ -9,8 +9,8 @@ pasted megabyte must cost no more than a short message.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -61,14 +61,17 @@ def _is_cjk(phrase: str) -> bool:
     return any(ord(char) >= 0x2E80 for char in phrase)
 
 
-def _has_any(padded: str, lowered: str, phrases: Iterable[str]) -> bool:
-    for phrase in phrases:
-        if _is_cjk(phrase):
-            if phrase in lowered:
-                return True
-        elif _words(phrase) in padded:
-            return True
-    return False
+@functools.cache
+def _prepared(phrases: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A phrase list made ready once: CJK phrases as they are, the others as padded words."""
+    cjk = tuple(phrase for phrase in phrases if _is_cjk(phrase))
+    others = tuple(_words(phrase) for phrase in phrases if not _is_cjk(phrase))
+    return cjk, others
+
+
+def _has_any(padded: str, lowered: str, phrases: tuple[str, ...]) -> bool:
+    cjk, others = _prepared(phrases)
+    return any(phrase in lowered for phrase in cjk) or any(phrase in padded for phrase in others)
 
 
 def language_of(text: str) -> str:
@@ -235,7 +238,7 @@ def classify(message: str) -> Request:
     lowered = rest.casefold()
     padded = _words(rest)
 
-    def has(phrases: Iterable[str]) -> bool:
+    def has(phrases: tuple[str, ...]) -> bool:
         return _has_any(padded, lowered, phrases)
 
     if has(words.COMPARE):

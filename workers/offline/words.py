@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Final
 
-LANGUAGES: Final = ("en", "ja", "fr", "de", "es", "zh", "ko")
-
 COMPARE: Final = (
     "compare", "comparison", "difference", "differences", "diff",
     "comparer", "compare", "différence", "différences",
