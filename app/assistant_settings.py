@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -22,10 +21,10 @@ from typing import Final
 from bridge.agent import AssistantInfo
 from bridge.client import BackendClient
 from bridge.errors import BackendError
+from renderer.qt.files import write_atomically
 
 SETTINGS_FILE: Final = "assistant.json"
 KEY_FILE: Final = "assistant-key"
-PRIVATE_MODE: Final = 0o600
 NOT_APPLIED: Final = (
     "Your assistant settings could not be applied: {reason} "
     "The assistant chosen at start answers; open Assistant ▸ Settings… to fix them."
@@ -86,31 +85,12 @@ class AssistantSettingsStore:
             "model": saved.model,
         }
         self.folder.mkdir(parents=True, exist_ok=True)
-        _write_private(self.settings_path, json.dumps(body, indent=1) + "\n")
+        write_atomically(self.settings_path, json.dumps(body, indent=1) + "\n")
         if api_key:
-            _write_private(self.key_path, api_key + "\n")
+            write_atomically(self.key_path, api_key + "\n")
         else:
             with contextlib.suppress(FileNotFoundError):
                 self.key_path.unlink()
-
-
-def _write_private(path: Path, text: str) -> None:
-    """Replace ``path`` atomically by a file that is mode 0600 from its creation."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with contextlib.suppress(FileNotFoundError):
-        temporary.unlink()
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, PRIVATE_MODE)  # a umask can only narrow it; say it anyway
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        raise
 
 
 def apply_assistant(

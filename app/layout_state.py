@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
 from bridge.pointer import VIEWS, View
+from renderer.qt.files import write_atomically
 
 LAYOUT_FILE = "layout.json"
 _VERSION = 1
@@ -182,16 +182,7 @@ class LayoutStore:
 
     def save(self, state: SavedState) -> None:
         """Write atomically: a crash leaves the old file or the new one."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(state_to_json(state), indent=1, ensure_ascii=False)
-        handle, temporary = tempfile.mkstemp(prefix=".layout-", dir=self.path.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temporary, self.path)
-        except OSError:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomically(self.path, json.dumps(state_to_json(state), indent=1, ensure_ascii=False))
 
     def _set_aside(self, why: str) -> SavedState:
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")

@@ -16,12 +16,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import secrets
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+from renderer.qt.files import write_atomically
 
 RECOVERY_FOLDER = "unsaved-notes"
 _SUFFIX = ".json"
@@ -64,7 +64,7 @@ class RecoveryStore:
             }
             target = self._file(workspace, path)
             try:
-                _write_atomically(target, json.dumps(record, ensure_ascii=False))
+                write_atomically(target, json.dumps(record, ensure_ascii=False))
             except OSError:
                 return None
             self._kept_seq[key] = seq
@@ -123,18 +123,3 @@ def _read(file: Path) -> KeptNote | None:
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
-
-
-def _write_atomically(target: Path, content: str) -> None:
-    """A crash leaves the old kept text or the new one, never a torn file."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}")
-    try:
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except OSError:
-        temporary.unlink(missing_ok=True)
-        raise
