@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,14 +64,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.main_window import MainWindow
     from app.session import AppSession, SessionError
     from app.shutdown import QUIT_SIGNALS, close_on_signal
-    from bridge.environment import MODEL_BASE_URL_ENV, MODEL_ENV
-
-    # The same as AMBIENT_MODEL_BASE_URL / AMBIENT_MODEL (contract 7): the embedded
-    # backend reads them when it starts.
-    if args.model_base_url is not None:
-        os.environ[MODEL_BASE_URL_ENV] = args.model_base_url
-    if args.model is not None:
-        os.environ[MODEL_ENV] = args.model
 
     application = QApplication.instance() or QApplication(sys.argv[:1])
     application.setApplicationName("Ambient Notes")
@@ -89,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             workspace_dir=workspace_dir,
             data_dir=args.data_dir,
             workspace=workspace_name,
+            model_base_url=args.model_base_url,
+            model=args.model,
         )
     except (SessionError, BackendError, OSError) as error:
         print(f"Ambient Notes could not start: {error}", file=sys.stderr)

@@ -123,11 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from app.main_window import MainWindow
     from app.session import AppSession
-    from bridge.environment import MODEL_BASE_URL_ENV, MODEL_ENV
 
-    if args.model_base_url and args.model:
-        os.environ[MODEL_BASE_URL_ENV] = args.model_base_url
-        os.environ[MODEL_ENV] = args.model
     shot = Shot(
         messages=args.message or [DEFAULT_MESSAGE],
         select=None if args.select is None else (args.select[0], args.select[1]),
@@ -142,6 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             workspace_dir=None,
             data_dir=Path(folder),
             model_first_tool_choice=args.first_tool,
+            model_base_url=args.model_base_url,
+            model=args.model,
         )
         window = MainWindow(session)
         try:

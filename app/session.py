@@ -84,12 +84,16 @@ class AppSession:
         demo: bool = True,
         workspace: str | None = None,
         model_first_tool_choice: str = "auto",
+        model_base_url: str | None = None,
+        model: str | None = None,
     ) -> AppSession:
         """Start (or reach) the backend, open the workspace and a key session.
 
         Without ``backend_url`` an embedded backend runs on loopback; with
         ``workspace_dir`` that folder is the workspace (named after it, or ``workspace``).
         With ``demo`` and no folder, the demo notes are copied on first run.
+        ``model_base_url`` and ``model`` choose the embedded backend's model as
+        AMBIENT_MODEL_BASE_URL / AMBIENT_MODEL do (contract 7), which fill in what is not given.
         """
         data_dir = (data_dir or default_data_dir()).resolve()
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -119,6 +123,8 @@ class AppSession:
                 load_delay_seconds=load_delay_seconds,
                 workspace_roots=roots,
                 model_first_tool_choice=model_first_tool_choice,
+                model_base_url=model_base_url,
+                model=model,
             )
             if demo:
                 install_demo_workspace(settings.workspaces_dir)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import socket
 import stat
 from collections.abc import Iterator
@@ -184,5 +185,28 @@ def test_settings_that_cannot_be_applied_at_start_are_reported_plainly_R37(
         assert "could not be applied" in session.assistant_problem
         assert "Traceback" not in session.assistant_problem
         assert json.loads(store.settings_path.read_text(encoding="utf-8"))["kind"] == "model"
+    finally:
+        session.close()
+
+
+def test_the_command_line_model_reaches_the_embedded_backend_not_the_environment_R37(
+    make_app: AppFactory, scripted: ScriptedModel
+) -> None:
+    """``python -m app --model-base-url URL --model NAME``: the backend answers with it, and
+    nothing is left in the environment for child processes (pop-outs) to inherit."""
+    app = make_app()
+    app.quit()
+    session = AppSession.start(
+        backend_url=None,
+        workspace_dir=app.workspace_dir,
+        data_dir=app.data_dir,
+        demo=False,
+        model_base_url=scripted.url,
+        model=MODEL_ID,
+    )
+    try:
+        assert session.assistant_problem is None
+        assert session.backend.client().assistant().model == MODEL_ID
+        assert "AMBIENT_MODEL" not in os.environ and "AMBIENT_MODEL_BASE_URL" not in os.environ
     finally:
         session.close()
