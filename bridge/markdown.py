@@ -28,6 +28,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 TASK_MARKS: Final = frozenset(" xX")
+_UTF16: Final = "utf-16-le"
 _OPEN_BOX: Final = "☐ "
 _DONE_BOX: Final = "☑ "
 
@@ -233,23 +234,61 @@ def find_lines(reading: NoteReading, term: str) -> list[tuple[int, str]]:
 
 @dataclass(frozen=True)
 class SelectedText:
+    """The text between two UTF-16 offsets and the lines it covers."""
+
     text: str
     first_line: int
     last_line: int
-    """0-based lines of the selection's start and end."""
+    """0-based lines of the selection's start and end; a caret has ``first_line == last_line``."""
 
 
-def locate_selection(text: str, anchor: int, head: int) -> SelectedText | None:
-    """The text between two UTF-16 offsets (either order), or None when it is empty or past the end.
+def locate_selection(
+    text: str, anchor: int, head: int, *, clamp: bool = False
+) -> SelectedText | None:
+    """The text between two UTF-16 offsets (either order) and the lines it covers.
 
+    This is the one count of a selection's lines: the chip and a turn's details in
+    the desktop app, ``read_active_note`` and the model's system message all use it.
     Offsets count UTF-16 code units of the text as the editor holds it (line breaks
-    as LF), like the pointer's selection.
+    as LF), like the pointer's selection; CRLF and CR in ``text`` count as one LF.
+
+    The selection's lines run from the line its start is on to the line of its last
+    selected character. A selection that ends just after a line break (a drag down
+    to the next line's first column) does not count that next line: nothing of it
+    is selected. Blank lines inside the selection are counted. An empty selection (a
+    caret) is on one line, with empty text.
+
+    An offset past the end of the text gives None, as the offsets then describe
+    another text; with ``clamp`` it counts as the end instead. A negative offset
+    gives None.
+
+    Only the text up to the selection's end is looked at, each step one linear pass
+    of a ``str`` or ``bytes`` method, so the cost follows the selection's end, not
+    the note's size.
     """
     start, end = min(anchor, head), max(anchor, head)
-    units = normalise_newlines(text).encode("utf-16-le", errors="surrogatepass")
-    if start == end or 2 * end > len(units):
+    if start < 0:
         return None
-    before = units[: 2 * start].decode("utf-16-le", errors="replace")
-    selected = units[2 * start : 2 * end].decode("utf-16-le", errors="replace")
+    # The first ``end`` characters after normalisation hold at least ``end`` code
+    # units, and each comes from at most two characters of ``text`` (CRLF).
+    prefix = text[: 2 * end]
+    if "\r" in prefix:
+        prefix = normalise_newlines(prefix)  # a prefix of the whole text's normalisation
+    prefix = prefix[:end]
+    if prefix.isascii():  # one code unit per character
+        if end > len(prefix) and not clamp:
+            return None
+        before, selected = prefix[:start], prefix[start:end]
+    else:
+        units = prefix.encode(_UTF16, errors="surrogatepass")
+        if 2 * end > len(units) and not clamp:
+            return None
+        # An offset inside a surrogate pair splits it; the halves are never a line
+        # break, so the counts stay right, and the selected text shows a half as U+FFFD.
+        before = units[: 2 * start].decode(_UTF16, errors="surrogatepass")
+        selected = units[2 * start : 2 * end].decode(_UTF16, errors="replace")
     first = before.count("\n")
-    return SelectedText(selected, first, first + selected.rstrip("\n").count("\n"))
+    last = first + selected.count("\n")
+    if selected.endswith("\n"):
+        last -= 1  # the line after a final line break has nothing selected
+    return SelectedText(selected, first, last)

@@ -129,20 +129,21 @@ def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> Tool
         return read
     meta = row.ambient_meta or {}
     behind = read.partial or _saved_copy_is_behind(context.workspaces, read, meta)
+    text = read.text  # decoded once: the property decodes on every access
     return _result(
         "ok",
         path=read.path,
         view=row.ambient_view,
-        text=read.text,
+        text=text,
         size=read.size,
         partial=read.partial,
         # R25; a partial read is never compared (R26)
         caveat=CAVEAT if behind and not read.partial else None,
-        selection=_selection(read, meta, located=not behind),
+        selection=_selection(text, meta, located=not behind),
     )
 
 
-def _selection(read: DocumentRead, meta: Mapping[str, Any], *, located: bool) -> Any:
+def _selection(text: str, meta: Mapping[str, Any], *, located: bool) -> Any:
     """The pointer's non-empty selection; its text and 1-based lines when the saved copy matches.
 
     The offsets describe the text on screen, so they can only be trusted in a saved
@@ -154,7 +155,7 @@ def _selection(read: DocumentRead, meta: Mapping[str, Any], *, located: bool) ->
     anchor, head = selection.get("anchor"), selection.get("head")
     if not isinstance(anchor, int) or not isinstance(head, int) or anchor == head:
         return None
-    found = locate_selection(read.text, anchor, head) if located else None
+    found = locate_selection(text, anchor, head) if located else None
     return {
         "anchor": anchor,
         "head": head,

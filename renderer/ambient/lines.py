@@ -1,19 +1,17 @@
 """A selection's lines: the 1-based line numbers its UTF-16 offsets fall on (R48).
 
 The chip and a turn's details say which lines a send's selection covers
-(``notes/a.md:3–7``). Offsets count UTF-16 code units, as the editor and the
-pointer do (R8); lines are the note's ``\\n``-separated lines. Every step here is
-one linear pass done by ``str`` and ``bytes`` methods: no per-character Python
-loop and no regular expression over the note.
+(``notes/a.md:3–7``). The count is :func:`bridge.markdown.locate_selection`, the
+same one the backend uses for ``read_active_note`` and the model's system message,
+so the app and the assistant name the same lines.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bridge.markdown import locate_selection
 from bridge.pointer import Selection
-
-_UTF16 = "utf-16-le"
 
 
 @dataclass(frozen=True)
@@ -33,29 +31,12 @@ def selection_lines(text: str, selection: Selection | None) -> LineRange | None:
 
     A selection that ends at the very start of a line (a drag down to the next
     line's first column) does not count that line: nothing of it is selected.
-    Offsets past the end of the text count as the end.
+    Offsets past the end of the text count as the end: text and selection come from
+    the same read of the editor.
     """
     if selection is None or selection.anchor == selection.head:
         return None
-    start, end = sorted((selection.anchor, selection.head))
-    before_start, selected = _split_at_utf16(text, start, end)
-    first = before_start.count("\n") + 1
-    last = first + selected.count("\n")
-    if selected.endswith("\n"):
-        last -= 1
-    return LineRange(first, last)
-
-
-def _split_at_utf16(text: str, start: int, end: int) -> tuple[str, str]:
-    """``text`` before UTF-16 offset ``start``, and from there up to offset ``end``."""
-    # The first ``end`` characters hold at least ``end`` code units, so only they are
-    # looked at: the cost follows the selection's end, not the note's size.
-    head = text[:end]
-    if head.isascii():
-        return head[:start], head[start:end]  # one code unit per character
-    units = head.encode(_UTF16, errors="surrogatepass")
-    # An offset inside a surrogate pair splits it; "surrogatepass" keeps the halves,
-    # which are never a line break, so the counts stay right.
-    before = units[: 2 * start].decode(_UTF16, errors="surrogatepass")
-    selected = units[2 * start : 2 * end].decode(_UTF16, errors="surrogatepass")
-    return before, selected
+    found = locate_selection(text, selection.anchor, selection.head, clamp=True)
+    if found is None:
+        return None
+    return LineRange(found.first_line + 1, found.last_line + 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bridge.markdown import SelectedText, locate_selection
 from bridge.pointer import Selection
 from renderer.ambient import AmbientStore, LineRange, selection_lines
 from tests.core.fakes import FakeClock, FakeEditor, send_flushed
@@ -87,3 +88,14 @@ def test_r48_the_store_tells_listeners_of_a_mounted_frames_selection_changes() -
     unsubscribe()
     store.selection_changed("a")
     assert heard == ["a"]
+
+
+def test_r38_r48_the_one_count_of_a_selection_in_the_contract_package() -> None:
+    found = locate_selection("a\n\n\nb\n", 0, 3)
+    assert found == SelectedText("a\n\n", 0, 1)  # 0-based: lines 1–2
+    assert locate_selection("a\nb", 2, 2) == SelectedText("", 1, 1)  # a caret is on its line
+    assert locate_selection("a\nb", 1, 4) is None  # past the end: the offsets are of another text
+    assert locate_selection("a\nb", 1, 4, clamp=True) == SelectedText("\nb", 0, 1)
+    assert locate_selection("a\nb", -1, 2) is None
+    assert locate_selection("a\r\nb\rc", 2, 5) == SelectedText("b\nc", 1, 2)
+    assert locate_selection("😀\n", 1, 3) == SelectedText("\ufffd\n", 0, 0)  # half a pair

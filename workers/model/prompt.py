@@ -13,7 +13,8 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from bridge.pointer import AmbientPointer, sha16
+from bridge.markdown import locate_selection
+from bridge.pointer import AmbientPointer
 from workers.conversations import StoredMessage
 from workers.errors import DocumentRefused
 from workers.messages import NO_ACTIVE_NOTE, NOTE_LEFT_OUT
@@ -155,18 +156,14 @@ def _lines(
         read = context.workspaces.read(context.session.workspace, pointer.path, MAX_MAX_BYTES)
     except (DocumentRefused, OSError):
         return None
-    if read.partial or read.size != pointer.bytes or sha16(read.data) != pointer.sha256:
+    if read.partial or read.size != pointer.bytes:
         return None
-    units = read.text.encode("utf-16-le", errors="surrogatepass")
-    if end * 2 > len(units):
+    if context.workspaces.sha16(read) != pointer.sha256:
         return None
-    before = units[: start * 2].decode("utf-16-le", errors="surrogatepass")
-    selected = units[start * 2 : end * 2].decode("utf-16-le", errors="surrogatepass")
-    first = before.count("\n") + 1
-    last = first + selected.count("\n")
-    if selected.endswith("\n"):
-        last -= 1  # a selection that ends just after a line break ends on the line before
-    return first, last
+    found = locate_selection(read.text, start, end)
+    if found is None:
+        return None
+    return found.first_line + 1, found.last_line + 1
 
 
 def conversation_messages(
