@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
 
 from bridge.documents import DocumentInfo
 from bridge.errors import BackendError
-from bridge.workspaces import list_workspaces
 from renderer.qt.backend import BackendLink, WorkspaceLink
 from renderer.qt.tasks import TaskRunner
 
@@ -199,7 +198,7 @@ class WorkspacePickerDialog(_PickerDialog):
         )
         self._current = current
         runner.submit(
-            lambda: list_workspaces(backend.client()),
+            lambda: backend.client().list_workspaces(),
             on_done=lambda names: self._listed(cast(list[str], names)),
             on_error=self._failed,
         )

@@ -116,6 +116,13 @@ class BackendClient:
             return False
         return response.status_code == 200
 
+    def list_workspaces(self) -> list[str]:
+        """The workspace ids the backend holds, sorted (``GET /v1/workspaces``)."""
+        names = read_json(self._call("GET", "/v1/workspaces")).get("workspaces")
+        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+            raise not_understood(200)
+        return sorted(names)
+
     def create_workspace(self, workspace: str) -> None:
         """Create an empty workspace; an existing one is left as it is."""
         self._call("POST", "/v1/workspaces", json={"workspace": workspace}, expect=(200, 201))
