@@ -71,8 +71,6 @@ class AssistantFrame(FrameBase):
     flush_started = Signal()
     turn_finished = Signal(object)
     busy_changed = Signal(bool)
-    assistant_shown = Signal(str)
-    """The name the frame now shows for the assistant that answers."""
     conversation_loaded = Signal(str)
     """The conversation id, once its kept messages are shown."""
     conversation_cleared = Signal(str)
@@ -213,7 +211,6 @@ class AssistantFrame(FrameBase):
             f"{name}: the assistant that answers (Assistant ▸ Settings…)"
         )
         self.assistant_label.setAccessibleName(f"Answered by: {name}")
-        self.assistant_shown.emit(name)
 
     # -- the kept conversation (R34) -------------------------------------------------
 

@@ -1,7 +1,9 @@
 """The context chip above the assistant's input: what "this note" means in the next send.
 
 The chip follows the store (R3): the note's path, with the selection's lines
-when there is one (``notes/a.md:3–7``, R48), its view and frame. Its "Leave
+when there is one (``notes/a.md:3–7``, R48), its view and frame. It listens only
+while it can be seen, and reads the store again each time it is shown: a hidden
+workspace's chip does no work as a selection changes in any note. Its "Leave
 out" toggle sends the next message without any note context and then resets.
 Neither the chip's text nor the toggle's state changes the column's width (R46):
 a long path is shortened in the middle as it is painted, and the whole text is
@@ -13,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent
+from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QPainter, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from renderer.ambient.lines import LineRange, selection_lines
@@ -115,6 +117,7 @@ class ContextChip(QWidget):
         self._resolution: Resolution | None = None
         self._lines: LineRange | None = None
         self._store: AmbientStore | None = None
+        self._listening: tuple[Callable[[], None], ...] = ()
         self.label = ChipLabel(self)
         self.label.setObjectName("contextChip")
         self.label.setAccessibleName("Note the assistant will see")
@@ -155,24 +158,44 @@ class ContextChip(QWidget):
         return None if self._resolution is None else chip_location(self._resolution, self._lines)
 
     def follow(self, store: AmbientStore) -> Callable[[], None]:
-        """Show what ``store`` resolves, now and on every change; returns the unsubscriber.
+        """Show what ``store`` resolves, now and on every change while the chip is visible.
 
         A selection change or a load in the resolved frame changes its lines.
+        Hidden, the chip does not listen; shown again, it reads the store at once.
+        Returns the unsubscriber, which may be called more than once.
         """
         self._store = store
-        unsubscribers = (
-            store.subscribe(lambda _resolution: self.refresh()),
-            store.subscribe_selections(self._on_frame_changed),
-            store.subscribe_loads(self._on_frame_changed),
-        )
+        if self.isVisible():
+            self._listen(store)
         self.refresh()
 
         def unsubscribe() -> None:
             self._store = None
-            for unsubscriber in unsubscribers:
-                unsubscriber()
+            self._stop_listening()
 
         return unsubscribe
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._store is not None and not self._listening:
+            self._listen(self._store)
+            self.refresh()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self._stop_listening()
+
+    def _listen(self, store: AmbientStore) -> None:
+        self._listening = (
+            store.subscribe(lambda _resolution: self.refresh()),
+            store.subscribe_selections(self._on_frame_changed),
+            store.subscribe_loads(self._on_frame_changed),
+        )
+
+    def _stop_listening(self) -> None:
+        listening, self._listening = self._listening, ()
+        for unsubscriber in listening:
+            unsubscriber()
 
     def refresh(self) -> None:
         """Read the resolution and the selection's lines from the store again."""

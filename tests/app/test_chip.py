@@ -7,6 +7,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 
 from renderer.ambient.lines import LineRange
+from renderer.frames.chip import ContextChip
 from tests.app.conftest import AppFactory, AppUnderTest
 
 NOTES = {
@@ -150,3 +151,73 @@ def test_leave_out_is_off_with_no_note_open_and_does_not_outlive_the_note_R48(
     app.window.close_frame("inbox-1")
     assert not toggle.isEnabled() and not toggle.isChecked()
     assert app.window.assistant.chip.text() == "No note open"
+
+
+def _count_updates(chip: ContextChip) -> list[int]:
+    """Count the times ``chip`` lays out its text again, each still done for real."""
+    calls: list[int] = []
+    update = chip._update
+
+    def counted() -> None:
+        calls.append(1)
+        update()
+
+    chip._update = counted  # type: ignore[method-assign]
+    return calls
+
+
+def test_a_hidden_chip_does_no_work_and_is_current_as_soon_as_it_is_shown(
+    make_app: AppFactory,
+) -> None:
+    app = make_app(NOTES)
+    frame = app.mount("inbox-1", "notes/a.md")
+    assistant = app.window.assistant
+    chip = assistant.context_chip
+    runtime = app.window.store.resolve_runtime()
+    assert runtime is not None
+    reads: list[int] = []
+    read_text = runtime.read_text
+
+    def counted_read() -> str:
+        reads.append(1)
+        return read_text()
+
+    runtime.read_text = counted_read  # type: ignore[method-assign]
+    updates = _count_updates(chip)
+
+    assistant.hide()
+    frame.select(4, 20)  # lines 2 to 3
+    frame.select(4, 35)
+    assert (updates, reads) == ([], [])
+
+    assistant.show()
+    assert chip.location == "notes/a.md:2–4"  # read once on showing, nothing to wait for
+    assert assistant.chip.text() == "This note: notes/a.md:2–4 · edit · inbox-1"
+    assert (len(updates), len(reads)) == (1, 1)
+    frame.select(5, 5)
+    assert chip.location == "notes/a.md"  # following the store again
+
+
+def test_the_chip_of_a_workspace_not_open_does_no_work_as_selections_change_R45(
+    make_app: AppFactory,
+) -> None:
+    app = make_app(NOTES)
+    app.mount("inbox-1", "notes/a.md")
+    window = app.window
+    first = window.assistant
+    assert first.context_chip.location == "notes/a.md"
+    app.switch_workspace("other")
+    assert window.assistant is not first and not first.isVisible()
+    updates = _count_updates(first.context_chip)
+
+    other = window.mount_inbox("inbox-1", "notes/a.md")
+    app.qtbot.waitUntil(lambda: other.is_loaded)
+    other.type_text("one\ntwo\nthree\n")
+    other.select(0, 8)
+    assert window.assistant.context_chip.location == "notes/a.md:1–2"
+    assert updates == []
+
+    app.switch_workspace(app.workspace_dir.name)
+    assert window.assistant is first
+    app.qtbot.waitUntil(lambda: first.context_chip.location == "notes/a.md")
+    assert first.chip.text() == "This note: notes/a.md · edit · inbox-1"
