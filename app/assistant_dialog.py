@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.assistant_settings import AssistantSettingsStore, SavedAssistant, apply_assistant
-from bridge.agent import AssistantInfo, Verification
+from bridge.agent import AssistantInfo, WireVerification
 from bridge.errors import BackendError
 from renderer.qt.backend import BackendLink
 from renderer.qt.tasks import TaskRunner
@@ -56,7 +56,7 @@ class AssistantSettingsDialog(QDialog):
     applied = Signal(object)
     """The :class:`bridge.agent.AssistantInfo` of the assistant that now answers."""
     verified = Signal(object)
-    """The :class:`bridge.agent.Verification` of the latest Verify."""
+    """The :class:`bridge.agent.WireVerification` of the latest Verify."""
     failed = Signal(str)
 
     def __init__(
@@ -147,11 +147,11 @@ class AssistantSettingsDialog(QDialog):
             return
         store, backend = self._store, self._backend
 
-        def work() -> Verification:
+        def work() -> WireVerification:
             key = typed_key or (None if forget else store.key())
             return backend.client().verify_assistant(base_url, model or None, key)
 
-        def done(result: Verification) -> None:
+        def done(result: WireVerification) -> None:
             self._set_working(False)
             self._fill_models(result.models)
             self._verified = values if result.ok and model else None

@@ -22,8 +22,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from bridge.agent import AssistantInfo, ConversationMessage, TurnStream
-from bridge.client import TurnReply
+from bridge.agent import AssistantInfo, ConversationMessage, TurnReply, TurnStream
 from bridge.errors import BackendError
 from bridge.frames import ASSISTANT_FRAME_ID
 from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
