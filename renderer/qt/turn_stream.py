@@ -92,6 +92,7 @@ class StreamedTurn(QObject):
     # -- worker thread ---------------------------------------------------------
 
     def _work(self) -> Outcome:
+        """Worker thread: open the stream, hand its events over, return how it ended."""
         stream = self._open_stream()
         with self._lock:
             self._stream = stream
