@@ -21,7 +21,7 @@ from functools import partial
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from bridge.agent import AssistantInfo, ConversationMessage, TurnReply
 from bridge.errors import BackendError
@@ -31,7 +31,7 @@ from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparation, prepare_send
 from renderer.ambient.store import AmbientStore
 from renderer.frames import assistant_calls as calls
-from renderer.frames.base import FrameBase, tool_button
+from renderer.frames.base import FrameBase, busy_bar, tool_button
 from renderer.frames.chip import ContextChip
 from renderer.frames.message_input import MessageInput
 from renderer.frames.transcript import Transcript
@@ -52,17 +52,6 @@ NOT_CLEARED = "The conversation could not be cleared: {reason}"
 
 ASSISTANT_NAME_WIDTH = 150
 """Pixels for the assistant's name in the title bar; a longer model id is clipped."""
-
-
-def _busy_bar(parent: QWidget) -> QProgressBar:
-    """A thin bar that moves while the assistant works."""
-    busy = QProgressBar(parent)
-    busy.setRange(0, 0)
-    busy.setTextVisible(False)
-    busy.setFixedHeight(3)
-    busy.setAccessibleName("The assistant is working")
-    busy.setVisible(False)
-    return busy
 
 
 class _Send:
@@ -120,7 +109,7 @@ class AssistantFrame(FrameBase):
         self.transcript_view = Transcript(self.body)
         self.transcript = self.transcript_view.content
         self.welcome = self.transcript_view.welcome
-        self.busy = _busy_bar(self.body)
+        self.busy = busy_bar("The assistant is working", self.body)
         self.context_chip = ContextChip(self.body)
         self.chip = self.context_chip.label
         self.exclude_toggle = self.context_chip.exclude_toggle
