@@ -107,7 +107,7 @@ def test_a_rejected_turn_shows_the_backends_own_message(make_app: AppFactory) ->
     client = BackendClient(app.session.backend_url, app.session.server.device_token)
     try:
         with pytest.raises(RequestRejected) as expected:
-            client.post_turn(assistant.conversation, "hello", session=None, ambient_header=None)
+            client.stream_turn(assistant.conversation, "hello", session=None, ambient_header=None)
     finally:
         client.close()
     record = _failed_send(app, "hello")
@@ -131,7 +131,7 @@ def test_refused_access_shows_the_backends_own_message(make_app: AppFactory) -> 
         BackendClient(app.session.backend_url, "not-the-device-token") as client,
         pytest.raises(AccessRefused) as expected,
     ):
-        client.post_turn("c", "x", session=None, ambient_header=None)
+        client.stream_turn("c", "x", session=None, ambient_header=None)
     assert record.error == expected.value.message
 
 
