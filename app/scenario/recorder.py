@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from PySide6.QtGui import QTextCursor
 
-from app.scenario.model import NO_DROP
+from app.scenario.expectations import NO_DROP
 from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.pointer import AmbientPointer, decode_header
 from renderer.frames.inbox import InboxFrame
