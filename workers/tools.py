@@ -1,8 +1,10 @@
 """The assistant's document tools: read_active_note, read_document, list_documents (contract 5).
 
-Both read tools go through :meth:`ToolContext.open_access` and
-:meth:`Workspaces.read`, so they refuse with the same messages as the document
-API (R28). Results are plain JSON objects.
+Every tool starts with the same step, :func:`_arguments_and_access`: its argument
+names and values are checked, then :meth:`ToolContext.open_access` checks the key
+session and the delivery row, so each refuses with the same messages as the
+document API (R28). The read tools then go through :meth:`Workspaces.read`.
+Results are plain JSON objects.
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ def _read(context: ToolContext, workspace: str, path: str, limit: int) -> Docume
         return _result(status, refusal.message, path=path)
 
 
-def _opened(
+def _arguments_and_access(
     context: ToolContext,
     tool: str,
     arguments: Mapping[str, Any],
@@ -139,7 +141,9 @@ def _opened(
 
 def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
     """The saved copy of the note the user has open (R21–R28)."""
-    opened = _opened(context, "read_active_note", arguments, {"maxBytes"}, parse_max_bytes)
+    opened = _arguments_and_access(
+        context, "read_active_note", arguments, {"maxBytes"}, parse_max_bytes
+    )
     if isinstance(opened, dict):
         return opened
     limit, row = opened
@@ -208,7 +212,7 @@ def _document_arguments(arguments: Mapping[str, Any]) -> tuple[str, int]:
 
 def read_document(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
     """A named note's saved copy, with the same limits and access messages (R23, R28)."""
-    opened = _opened(
+    opened = _arguments_and_access(
         context,
         "read_document",
         arguments,
@@ -234,7 +238,7 @@ def _prefix_argument(arguments: Mapping[str, Any]) -> str:
 
 def list_documents(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
     """The workspace listing, optionally under a path prefix."""
-    opened = _opened(
+    opened = _arguments_and_access(
         context, "list_documents", arguments, {"prefix"}, _prefix_argument, empty={"documents": []}
     )
     if isinstance(opened, dict):
