@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.assistant_settings import AssistantSettingsStore, SavedAssistant, apply_assistant
-from bridge.agent import AssistantInfo, Verification
+from bridge.agent import AssistantInfo, WireVerification
 from bridge.errors import BackendError
 from renderer.qt.backend import BackendLink
 from renderer.qt.tasks import TaskRunner
@@ -56,7 +56,7 @@ class AssistantSettingsDialog(QDialog):
     applied = Signal(object)
     """The :class:`bridge.agent.AssistantInfo` of the assistant that now answers."""
     verified = Signal(object)
-    """The :class:`bridge.agent.Verification` of the latest Verify."""
+    """The :class:`bridge.agent.WireVerification` of the latest Verify."""
     failed = Signal(str)
 
     def __init__(
@@ -77,8 +77,25 @@ class AssistantSettingsDialog(QDialog):
         self._verified: _Values | None = None
         self._working = False
         saved = store.load()
-        has_key = store.has_key()
+        self._build_fields(has_key=store.has_key())
+        self._lay_out()
 
+        use_model, base_url, model = _initial(saved, current)
+        self.endpoint.setText(base_url or "")
+        self.model.setEditText(model or "")
+        (self.model_choice if use_model else self.offline_choice).setChecked(True)
+        for changed in (
+            self.offline_choice.toggled,
+            self.endpoint.textChanged,
+            self.model.currentTextChanged,
+            self.api_key.textChanged,
+            self.forget_key.toggled,
+        ):
+            changed.connect(self._on_edited)
+        self._on_edited()
+
+    def _build_fields(self, *, has_key: bool) -> None:
+        """The choice, the model's fields, the status line and Save / Cancel."""
         self.offline_choice = QRadioButton("Offline assistant (built in: no network, no model)")
         self.model_choice = QRadioButton("A model at an OpenAI-compatible endpoint")
         self.endpoint = QLineEdit()
@@ -107,6 +124,7 @@ class AssistantSettingsDialog(QDialog):
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
 
+    def _lay_out(self) -> None:
         form = QFormLayout()
         form.addRow("Endpoint URL", self.endpoint)
         form.addRow("Model", self.model)
@@ -122,20 +140,6 @@ class AssistantSettingsDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
 
-        use_model, base_url, model = _initial(saved, current)
-        self.endpoint.setText(base_url or "")
-        self.model.setEditText(model or "")
-        (self.model_choice if use_model else self.offline_choice).setChecked(True)
-        for changed in (
-            self.offline_choice.toggled,
-            self.endpoint.textChanged,
-            self.model.currentTextChanged,
-            self.api_key.textChanged,
-            self.forget_key.toggled,
-        ):
-            changed.connect(self._on_edited)
-        self._on_edited()
-
     # -- actions --------------------------------------------------------------------
 
     def verify(self) -> None:
@@ -147,11 +151,11 @@ class AssistantSettingsDialog(QDialog):
             return
         store, backend = self._store, self._backend
 
-        def work() -> Verification:
+        def work() -> WireVerification:
             key = typed_key or (None if forget else store.key())
             return backend.client().verify_assistant(base_url, model or None, key)
 
-        def done(result: Verification) -> None:
+        def done(result: WireVerification) -> None:
             self._set_working(False)
             self._fill_models(result.models)
             self._verified = values if result.ok and model else None

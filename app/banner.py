@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
@@ -63,6 +64,21 @@ class Banner(QFrame):
         self.hide()
         self.dismissed.emit()
         self.deleteLater()
+
+
+class Banners(Protocol):
+    """What a part of the window needs to tell the user something: a message, then its end."""
+
+    def show_message(
+        self,
+        text: str,
+        *,
+        tone: str = "info",
+        actions: list[BannerAction] | None = None,
+        topic: str | None = None,
+    ) -> object: ...
+
+    def dismiss_topic(self, topic: str) -> None: ...
 
 
 class BannerArea(QWidget):

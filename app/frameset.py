@@ -1,7 +1,8 @@
 """The main window's columns: providers, the notes (or the no-note page), the assistant.
 
-This is layout only: which frames exist, activation and frame ids stay with
-:class:`app.main_window.MainWindow`.
+This is layout only: which frames exist and their ids are the
+:class:`app.frame_registry.FrameRegistry`'s, mounting and activation
+:class:`app.window_frames.WindowFrames`'.
 """
 
 from __future__ import annotations
@@ -9,22 +10,84 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.banner import BannerArea
-from app.menus import no_note_page
 from renderer.frames.base import FrameBase
 
 PROVIDERS_MIN_WIDTH = 160
 NOTES_MIN_WIDTH = 280
 
+NO_NOTE_OPEN = (
+    "No note is open. Double-click one in the workspace list, find one with Quick open "
+    "(Ctrl+P) or start one with New note (Ctrl+N). The assistant then knows which note "
+    "“this note” means."
+)
+
+
+class NoNotePage(QWidget):
+    """What the notes column shows with no note open: how to open one, and buttons for it.
+
+    The buttons do nothing until :meth:`offer` gives them the window's commands.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._new_note: Callable[[], object] = _nothing
+        self._quick_open: Callable[[], object] = _nothing
+        _fill_no_note_page(self, lambda: self._new_note(), lambda: self._quick_open())
+
+    def offer(self, new_note: Callable[[], object], quick_open: Callable[[], object]) -> None:
+        """New note… and Quick open…: what the page's two buttons do."""
+        self._new_note = new_note
+        self._quick_open = quick_open
+
+
+def _nothing() -> None:
+    return None
+
+
+def _fill_no_note_page(
+    page: QWidget, new_note: Callable[[], object], quick_open: Callable[[], object]
+) -> None:
+    page.setObjectName("noNotePage")
+    label = QLabel(NO_NOTE_OPEN, page)
+    label.setObjectName("noNoteHint")
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    buttons = QHBoxLayout()
+    buttons.addStretch(1)
+    for text, name, tip, action in (
+        ("New note…", "Make a new note", "File ▸ New note… (Ctrl+N)", new_note),
+        ("Quick open…", "Find a note by its path", "File ▸ Quick open… (Ctrl+P)", quick_open),
+    ):
+        button = QPushButton(text, page)
+        button.setAccessibleName(name)
+        button.setToolTip(tip)
+        button.clicked.connect(lambda _checked=False, act=action: act())
+        buttons.addWidget(button)
+    buttons.addStretch(1)
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(32, 32, 32, 32)
+    layout.addStretch(1)
+    layout.addWidget(label)
+    layout.addSpacing(12)
+    layout.addLayout(buttons)
+    layout.addStretch(2)
+
 
 class Frameset(QWidget):
     """The central widget: a banner area over the columns, side by side in a splitter."""
 
-    def __init__(
-        self, parent: QWidget, new_note: Callable[[], object], quick_open: Callable[[], object]
-    ) -> None:
+    def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self.setObjectName("centre")
         self.banners = BannerArea(self)
@@ -37,7 +100,7 @@ class Frameset(QWidget):
         self.splitter.setHandleWidth(8)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.providers_column)
-        self.no_note = no_note_page(new_note, quick_open)
+        self.no_note = NoNotePage()
         # With no note open the middle column says how to open one instead of vanishing.
         self.inbox_area = QStackedWidget()
         self.inbox_area.addWidget(self.inbox_column)

@@ -8,14 +8,13 @@ its workspace is opened again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from app.banner import save_failed_text_on_screen
+from app.banner import Banners, save_failed_text_on_screen
+from app.frame_registry import FrameRegistry
+from app.session import AppSession
 from renderer.frames.inbox import InboxFrame
 from renderer.qt.recovery import KeptNote
-
-if TYPE_CHECKING:
-    from app.main_window import MainWindow
 
 
 def save_topic(workspace: str, path: str) -> str:
@@ -25,20 +24,25 @@ def save_topic(workspace: str, path: str) -> str:
 class KeptNotes:
     """The window's side of failed saves and kept text."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self._window = window
-        session = window.session
+    def __init__(
+        self,
+        session: AppSession,
+        registry: FrameRegistry,
+        banners: Banners,
+        open_note: Callable[[str], InboxFrame],
+    ) -> None:
+        self._session = session
+        self._registry = registry
+        self._banners = banners
+        self._open_note = open_note
         session.autosave.save_failed.connect(self.on_save_failed)
         session.autosave.state_changed.connect(self.on_save_state)
 
     def on_save_failed(self, workspace: str, path: str, message: str) -> None:
-        window = self._window
-        session = window.session
-        banners = window.banners
+        session = self._session
+        banners = self._banners
         topic = save_topic(workspace, path)
-        still_open = workspace == session.workspace and any(
-            frame.path == path for frame in window.inbox_frames()
-        )
+        still_open = workspace == session.workspace and bool(self._registry.showing(path))
         if still_open:
             banners.show_message(
                 save_failed_text_on_screen(path, message), tone="error", topic=topic
@@ -48,7 +52,7 @@ class KeptNotes:
             banners.show_message(f"{path} could not be saved: {message}", tone="error", topic=topic)
             return
         kept = f"{path} could not be saved: {message} Your text is kept in this app's data folder."
-        if workspace != session.workspace or window.is_switching_workspace:
+        if workspace != session.workspace or self._registry.switching:
             banners.show_message(
                 f"{kept} Open workspace “{workspace}” again to restore it.",
                 tone="error",
@@ -64,14 +68,14 @@ class KeptNotes:
 
     def on_save_state(self, workspace: str, path: str, state: str) -> None:
         if state == "saved":  # a failure reported earlier no longer holds
-            self._window.banners.dismiss_topic(save_topic(workspace, path))
+            self._banners.dismiss_topic(save_topic(workspace, path))
 
     def offer(self, kept: list[KeptNote] | None = None) -> None:
         """Offer the text kept for the open workspace (from this run or an earlier one).
 
         ``kept`` is that workspace's kept notes when a worker already read the folder.
         """
-        session = self._window.session
+        session = self._session
         workspace = session.workspace
         if kept is None:
             kept = session.recovery.kept_for(workspace)
@@ -79,7 +83,7 @@ class KeptNotes:
             return
         paths = [note.path for note in kept]
         names = ", ".join(paths)
-        self._window.banners.show_message(
+        self._banners.show_message(
             f"Text that could not be saved earlier is kept for {names}. "
             "Restore it to open the note with that text and save it.",
             actions=[("Restore", lambda: self._restore_all(workspace, paths))],
@@ -92,10 +96,9 @@ class KeptNotes:
 
     def restore(self, workspace: str, path: str) -> InboxFrame | None:
         """Open ``path`` with the text kept for it; autosave then saves it (and drops the copy)."""
-        window = self._window
-        recovery = window.session.recovery
-        banners = window.banners
-        if workspace != window.session.workspace:
+        recovery = self._session.recovery
+        banners = self._banners
+        if workspace != self._session.workspace:
             banners.show_message(
                 f"The kept text of {path} belongs to workspace “{workspace}”; open it first."
             )
@@ -105,7 +108,7 @@ class KeptNotes:
             banners.show_message(f"No text is kept for {path} any more.")
             return None
         try:
-            frame = window.open_note(path)
+            frame = self._open_note(path)
         except ValueError as error:
             banners.show_message(str(error), tone="error")
             return None

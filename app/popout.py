@@ -97,6 +97,14 @@ class PopoutWindow(QMainWindow):
         )
         self.frame.activated.connect(self.store.activate)
         self.assistant.activated.connect(self.store.activate)
+        self._lay_out(centre)
+        self.frame.loaded.connect(lambda: print(READY_LINE, flush=True))
+        self.autosave.save_failed.connect(self._on_save_failed)
+        self.autosave.state_changed.connect(self._on_save_state)
+        self.frame.mount()
+
+    def _lay_out(self, centre: QWidget) -> None:
+        """The banners over the note and its assistant, side by side."""
         splitter = QSplitter(centre)
         splitter.addWidget(self.frame)
         splitter.addWidget(self.assistant)
@@ -108,10 +116,6 @@ class PopoutWindow(QMainWindow):
         layout.addWidget(self.banners)
         layout.addWidget(splitter, 1)
         self.setCentralWidget(centre)
-        self.frame.loaded.connect(lambda: print(READY_LINE, flush=True))
-        self.autosave.save_failed.connect(self._on_save_failed)
-        self.autosave.state_changed.connect(self._on_save_state)
-        self.frame.mount()
 
     def _on_save_failed(self, _workspace: str, path: str, message: str) -> None:
         self.banners.show_message(

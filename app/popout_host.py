@@ -8,13 +8,14 @@ and into the same place. Its id stays taken while the handle exists.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from app.banner import Banners
+from app.frame_registry import FrameRegistry
+from app.frameset import Frameset
 from app.popouts import PopoutHandle
+from app.session import AppSession
+from app.window_frames import WindowFrames
+from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
-
-if TYPE_CHECKING:
-    from app.main_window import MainWindow
 
 
 def _topic(frame_id: str) -> str:
@@ -22,39 +23,55 @@ def _topic(frame_id: str) -> str:
 
 
 class PopoutHost:
-    def __init__(self, window: MainWindow) -> None:
-        self._window = window
-        window.popouts.attach_host(self._detach)
-        window.popouts.return_offered.connect(self._offer_return)
+    """Pops out the notes whose ↗ button is pressed, and offers them back when their window ends."""
+
+    def __init__(
+        self,
+        session: AppSession,
+        registry: FrameRegistry,
+        frames: WindowFrames,
+        frameset: Frameset,
+        banners: Banners,
+    ) -> None:
+        self._session = session
+        self._registry = registry
+        self._frames = frames
+        self._frameset = frameset
+        self._banners = banners
+        registry.when_added(self._offer_pop_out)
+        session.popouts.attach_host(self._detach)
+        session.popouts.return_offered.connect(self._offer_return)
+
+    def _offer_pop_out(self, frame: FrameBase) -> None:
+        if isinstance(frame, InboxFrame):
+            frame.popout_requested.connect(self.pop_out)
 
     def pop_out(self, frame_id: str) -> None:
         """What the frame's ↗ button asks for."""
-        window = self._window
-        frame = window.frames.get(frame_id)
+        frame = self._registry.frames.get(frame_id)
         if not isinstance(frame, InboxFrame):
             return
         path = frame.path
-        position = window.inbox_column.indexOf(frame)
-        handle = window.popouts.pop_out(frame)
+        position = self._frameset.inbox_column.indexOf(frame)
+        handle = self._session.popouts.pop_out(frame)
         handle.position = position
-        window.banners.show_message(
+        self._banners.show_message(
             f"{path} is now in its own window, with its own assistant. "
             "The assistant here no longer sees it.",
             topic=_topic(frame_id),
         )
 
     def _detach(self, frame_id: str) -> str:
-        window = self._window
-        frame = window.frame(frame_id)
+        frame = self._registry.frame(frame_id)
         if not isinstance(frame, InboxFrame):
             raise ValueError(f"“{frame_id}” is not an Inbox frame; only notes pop out.")
         workspace = frame.link.workspace
-        window.remove_frame(frame)  # withdraws from the store first
-        window.frames_changed.emit()
+        self._frames.remove_frame(frame)  # withdraws from the store first
+        self._registry.changed()
         return workspace
 
     def _offer_return(self, handle: PopoutHandle) -> None:
-        banners = self._window.banners
+        banners = self._banners
         banners.dismiss_topic(_topic(handle.frame_id))
         ended = "ended unexpectedly" if handle.crashed else "was closed"
         banners.show_message(
@@ -66,12 +83,15 @@ class PopoutHost:
 
     def bring_back(self, handle: PopoutHandle) -> InboxFrame | None:
         """Reopen a popped-out note here, under its id and in its old place (R49)."""
-        window = self._window
-        window.popouts.forget(handle)
-        if handle.workspace != window.session.workspace:
-            window.banners.show_message(
+        registry = self._registry
+        self._session.popouts.forget(handle)
+        if handle.workspace != self._session.workspace:
+            self._banners.show_message(
                 f"{handle.path} belongs to workspace “{handle.workspace}”, which is not open."
             )
             return None
-        frame_id = handle.frame_id if window.is_free_id(handle.frame_id) else window.free_inbox_id()
-        return window.mount_inbox(frame_id, handle.path, handle.view, position=handle.position)
+        free = registry.is_free_id(handle.frame_id)
+        frame_id = handle.frame_id if free else registry.free_inbox_id()
+        return self._frames.mount_inbox(
+            frame_id, handle.path, handle.view, position=handle.position
+        )

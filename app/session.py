@@ -97,22 +97,7 @@ class AppSession:
         """
         data_dir = (data_dir or default_data_dir()).resolve()
         data_dir.mkdir(parents=True, exist_ok=True)
-        roots: dict[str, Path] = {}
-        if workspace_dir is not None:
-            workspace_dir = workspace_dir.resolve()
-            if not workspace_dir.is_dir():
-                raise SessionError(f"The workspace folder {workspace_dir} does not exist.")
-            workspace_id = workspace or workspace_id_for(workspace_dir)
-            roots[workspace_id] = workspace_dir
-        elif workspace is not None:
-            workspace_id = workspace
-        elif demo:
-            workspace_id = DEMO_WORKSPACE
-        else:
-            workspace_id = DEFAULT_WORKSPACE
-        if not is_workspace_id(workspace_id):
-            raise SessionError(invalid_workspace_message(workspace_id))
-
+        workspace_id, roots = _choose_workspace(workspace_dir, workspace, demo=demo)
         # The demo notes belong to the embedded backend's own folders only.
         demo = demo and workspace_dir is None and workspace_id == DEMO_WORKSPACE
         server: EmbeddedServer | None = None
@@ -126,24 +111,12 @@ class AppSession:
                 model_base_url=model_base_url,
                 model=model,
             )
-            if demo:
-                install_demo_workspace(settings.workspaces_dir)
-            server = EmbeddedServer(settings)
-            try:
-                backend_url = server.start()
-            except ValueError as error:  # settings naming no usable assistant: plain words
-                raise SessionError(str(error)) from error
-            token = server.device_token
+            server = _start_embedded(settings, demo=demo)
+            backend_url, token = server.url, server.device_token
         else:
             token = _remote_token(data_dir)
         backend = BackendLink(backend_url, token)
-        try:
-            link = connect_workspace(backend, workspace_id)
-        except BaseException:
-            backend.close()
-            if server is not None:
-                server.stop()
-            raise
+        link = _connect_or_stop(backend, server, workspace_id)
         session = cls(
             backend=backend,
             device_token=token,
@@ -209,6 +182,53 @@ def connect_workspace(backend: BackendLink, workspace: str) -> WorkspaceLink:
 def invalid_workspace_message(name: str) -> str:
     """Why ``name`` cannot name a workspace, in the backend's own words."""
     return f"“{name}” is not a valid workspace name. {WORKSPACE_ID_INVALID}"
+
+
+def _choose_workspace(
+    workspace_dir: Path | None, workspace: str | None, *, demo: bool
+) -> tuple[str, dict[str, Path]]:
+    """The workspace id to open and the folders that are workspaces (a given one, resolved)."""
+    roots: dict[str, Path] = {}
+    if workspace_dir is not None:
+        workspace_dir = workspace_dir.resolve()
+        if not workspace_dir.is_dir():
+            raise SessionError(f"The workspace folder {workspace_dir} does not exist.")
+        workspace_id = workspace or workspace_id_for(workspace_dir)
+        roots[workspace_id] = workspace_dir
+    elif workspace is not None:
+        workspace_id = workspace
+    elif demo:
+        workspace_id = DEMO_WORKSPACE
+    else:
+        workspace_id = DEFAULT_WORKSPACE
+    if not is_workspace_id(workspace_id):
+        raise SessionError(invalid_workspace_message(workspace_id))
+    return workspace_id, roots
+
+
+def _start_embedded(settings: Settings, *, demo: bool) -> EmbeddedServer:
+    """The embedded backend on loopback, with the demo notes installed first when asked."""
+    if demo:
+        install_demo_workspace(settings.workspaces_dir)
+    server = EmbeddedServer(settings)
+    try:
+        server.start()
+    except ValueError as error:  # settings naming no usable assistant: plain words
+        raise SessionError(str(error)) from error
+    return server
+
+
+def _connect_or_stop(
+    backend: BackendLink, server: EmbeddedServer | None, workspace: str
+) -> WorkspaceLink:
+    """A key session for ``workspace``; on any failure nothing started here is left running."""
+    try:
+        return connect_workspace(backend, workspace)
+    except BaseException:
+        backend.close()
+        if server is not None:
+            server.stop()
+        raise
 
 
 def _remote_token(data_dir: Path) -> str:

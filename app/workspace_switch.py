@@ -12,9 +12,13 @@ quit, so the next start opens the last workspace as it was left.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from collections.abc import Callable
+from typing import cast
 
+from app.banner import Banners
 from app.demo import DEMO_FRAMES
+from app.frame_registry import FrameRegistry
+from app.kept_notes import KeptNotes
 from app.layout_state import (
     LayoutStore,
     NoteFrameSpec,
@@ -22,7 +26,8 @@ from app.layout_state import (
     SavedState,
     WorkspaceLayout,
 )
-from app.session import SessionError, connect_workspace, invalid_workspace_message
+from app.session import AppSession, SessionError, connect_workspace, invalid_workspace_message
+from app.window_frames import WindowFrames
 from bridge.documents import DocumentInfo
 from bridge.errors import BackendError
 from bridge.paths import is_workspace_id
@@ -35,42 +40,64 @@ from renderer.frames.providers import (
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.recovery import KeptNote
 
-if TYPE_CHECKING:
-    from app.main_window import MainWindow
-
 BROWSER_FRAME_ID = "workspace"
 WORKSPACE_TOPIC = "workspace"
 """Banners about switching share one topic: the newest replaces the older (R45)."""
 
 
 class WorkspaceSwitch:
-    """Switches the window's workspace and remembers every workspace's layout."""
+    """Switches the window's workspace and remembers every workspace's layout.
 
-    def __init__(self, window: MainWindow, store: LayoutStore, saved: SavedState) -> None:
-        self._window = window
-        self._store = store
-        self.saved = saved
-        self.switching = False
+    ``entered`` is told each workspace the window enters (its title follows),
+    ``switched`` the id once its frames are remounted, ``failed`` why a switch
+    did not happen (the previous workspace stays open).
+    """
+
+    def __init__(
+        self,
+        session: AppSession,
+        registry: FrameRegistry,
+        frames: WindowFrames,
+        banners: Banners,
+        kept_notes: KeptNotes,
+        layouts: tuple[LayoutStore, SavedState],
+        *,
+        entered: Callable[[str], None],
+        switched: Callable[[str], None],
+        failed: Callable[[str], None],
+    ) -> None:
+        self._session = session
+        self._registry = registry
+        self._frames = frames
+        self._banners = banners
+        self._kept_notes = kept_notes
+        self._store, self.saved = layouts
+        self._entered = entered
+        self._switched = switched
+        self._failed = failed
+
+    @property
+    def switching(self) -> bool:
+        """True while a workspace is being opened (R7)."""
+        return self._registry.switching
 
     # -- layouts ---------------------------------------------------------------
 
     def capture(self) -> WorkspaceLayout:
         """The open workspace's frames in order, the active frame and the conversation."""
-        window = self._window
-        layout = WorkspaceLayout(conversation=window.assistant.conversation)
-        for frame in window.frames_in_order():
+        layout = WorkspaceLayout(conversation=self._frames.assistant.conversation)
+        for frame in self._frames.frames_in_order():
             if isinstance(frame, InboxFrame):
                 layout.notes.append(NoteFrameSpec(frame.frame_id, frame.path, frame.view))
             elif isinstance(frame, WorkspaceBrowserFrame):
                 layout.providers.append(ProviderFrameSpec(frame.frame_id, WORKSPACE_PROVIDER))
             elif isinstance(frame, PlaceholderProviderFrame):
                 layout.providers.append(ProviderFrameSpec(frame.frame_id, frame.provider))
-        active = window.store.last_activated_frame
-        layout.active = active if active in window.frames else None
+        layout.active = self._registry.active_frame_id
         return layout
 
     def remember(self) -> None:
-        workspace = self._window.session.workspace
+        workspace = self._session.workspace
         self.saved.layouts[workspace] = self.capture()
         self.saved.workspace = workspace
 
@@ -83,21 +110,21 @@ class WorkspaceSwitch:
         if not self.switching:
             self.remember()
             if quitting:
-                self._keep_popped_out(self.saved.layouts[self._window.session.workspace])
+                self._keep_popped_out(self.saved.layouts[self._session.workspace])
         try:
             self._store.save(self.saved)
         except OSError as error:
-            self._window.banners.show_message(
+            self._banners.show_message(
                 f"The window layout could not be saved in the data folder: {error.strerror}.",
                 tone="error",
                 topic="layout-file",
             )
 
     def _keep_popped_out(self, layout: WorkspaceLayout) -> None:
-        workspace = self._window.session.workspace
+        workspace = self._session.workspace
         handles = [
             handle
-            for handle in self._window.popouts.handles
+            for handle in self._session.popouts.handles
             if handle.running and handle.workspace == workspace
         ]
         end = len(layout.notes) + len(handles)
@@ -108,58 +135,54 @@ class WorkspaceSwitch:
 
     def restore(self, layout: WorkspaceLayout, *, providers: bool) -> None:
         """Mount a remembered layout (at start also its provider frames); activate its frame."""
-        window = self._window
         if providers:
             for spec in layout.providers:
-                if window.is_free_id(spec.frame_id):
-                    window.mount_provider(spec.frame_id, spec.provider)
+                if self._registry.is_free_id(spec.frame_id):
+                    self._frames.mount_provider(spec.frame_id, spec.provider)
         self._mount_notes(layout.notes, None)
-        active = layout.active
-        if active is not None and active in window.frames:
-            window.focus_frame(window.frames[active])
+        self._focus(layout.active)
 
     def open_starting_layout(self) -> None:
         """The browser and two notes: the demo's, or the first two the workspace lists."""
-        window = self._window
-        browser = window.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
-        if window.session.demo:
+        frames, registry = self._frames, self._registry
+        browser = frames.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
+        if self._session.demo:
             for frame_id, path in DEMO_FRAMES:
-                window.mount_inbox(frame_id, path)
+                frames.mount_inbox(frame_id, path)
             # Start where a person would: typing in the first note, which is "this note".
-            window.frame(DEMO_FRAMES[0][0]).focus_target().setFocus()
+            registry.frame(DEMO_FRAMES[0][0]).focus_target().setFocus()
             return
         assert isinstance(browser, WorkspaceBrowserFrame)
 
         def open_first(documents: list[DocumentInfo]) -> None:
             for index, info in enumerate(documents[: len(DEMO_FRAMES)], start=1):
-                if window.is_free_id(f"inbox-{index}") and not self.switching:
-                    window.mount_inbox(f"inbox-{index}", info.path)
-            if "inbox-1" in window.frames:
-                window.frame("inbox-1").focus_target().setFocus()
+                if registry.is_free_id(f"inbox-{index}") and not self.switching:
+                    frames.mount_inbox(f"inbox-{index}", info.path)
+            if "inbox-1" in registry.frames:
+                registry.frame("inbox-1").focus_target().setFocus()
 
         browser.listed_once(open_first)
 
     # -- switching (R7) ----------------------------------------------------------
 
     def switch(self, name: str) -> None:
-        """Cross into workspace ``name`` (created empty if new); ``workspace_switched`` follows."""
-        window = self._window
-        session = window.session
+        """Cross into workspace ``name`` (created empty if new); ``switched`` follows."""
         if self.switching:
             self._fail("A workspace is already being opened; wait for it to finish.")
             return
         if not is_workspace_id(name):
             self._fail(invalid_workspace_message(name))
             return
-        window.banners.dismiss_topic(WORKSPACE_TOPIC)
+        session = self._session
+        self._banners.dismiss_topic(WORKSPACE_TOPIC)
         self.remember()
         left = self.saved.layouts[session.workspace]
-        self.switching = True
+        self._registry.switching = True
         previous = session.link
-        for inbox in window.inbox_frames():
-            window.remove_frame(inbox)  # queues each pending save into the old workspace
-        window.store.cross_workspace_boundary()
-        for frame in window.frames.values():
+        for inbox in self._registry.inbox_frames():
+            self._frames.remove_frame(inbox)  # queues each pending save into the old workspace
+        session.store.cross_workspace_boundary()
+        for frame in self._registry.frames.values():
             frame.set_active(False)
         flush = session.autosave.flush()
         backend = session.backend
@@ -167,43 +190,45 @@ class WorkspaceSwitch:
         outcome: dict[str, object] = {}
 
         def open_new() -> tuple[WorkspaceLink, list[DocumentInfo], list[KeptNote]]:
+            """Worker thread: a key session for ``name``, its notes and its kept text."""
             link = connect_workspace(backend, name)
             documents = link.call(lambda client, key: client.list_documents(key))
             return link, documents, recovery.kept_for(link.workspace)
 
-        def proceed() -> None:
-            if "flushed" not in outcome or "opened" not in outcome:
-                return
-            opened = outcome["opened"]
-            self.switching = False
-            if isinstance(opened, BaseException):
-                self._enter(previous, left, None)
-                window.kept_notes.offer()
-                message = str(opened) if isinstance(opened, BackendError | SessionError) else ""
-                self._fail(message or f"The workspace “{name}” could not be opened.")
-                return
-            link, documents, kept = cast(
-                tuple[WorkspaceLink, list[DocumentInfo], list[KeptNote]], opened
-            )
-            remembered = self.saved.layouts.get(link.workspace)
-            # A first visit carries the notes just left over: the same paths, where they exist.
-            target = remembered or WorkspaceLayout(notes=list(left.notes))
-            carried_from = None if remembered else previous.workspace
-            self._enter(link, target, {info.path for info in documents}, carried_from)
-            self.persist()
-            window.kept_notes.offer(kept)
-            window.workspace_switched.emit(link.workspace)
+        def proceed(part: str, value: object) -> None:
+            outcome[part] = value
+            if "flushed" in outcome and "opened" in outcome:
+                self._arrive(name, previous, left, outcome["opened"])
 
-        def on_flushed(_ok: bool) -> None:
-            outcome["flushed"] = True
-            proceed()
+        flush.finished.connect(lambda _ok: proceed("flushed", True))
+        session.runner.submit(
+            open_new,
+            on_done=lambda value: proceed("opened", value),
+            on_error=lambda error: proceed("opened", error),
+        )
 
-        def on_opened(value: object) -> None:
-            outcome["opened"] = value
-            proceed()
-
-        flush.finished.connect(on_flushed)
-        session.runner.submit(open_new, on_done=on_opened, on_error=on_opened)
+    def _arrive(
+        self, name: str, previous: WorkspaceLink, left: WorkspaceLayout, opened: object
+    ) -> None:
+        """Once the old saves landed and the new workspace answered: enter it, or go back."""
+        self._registry.switching = False
+        if isinstance(opened, BaseException):
+            self._enter(previous, left, None)
+            self._kept_notes.offer()
+            message = str(opened) if isinstance(opened, BackendError | SessionError) else ""
+            self._fail(message or f"The workspace “{name}” could not be opened.")
+            return
+        link, documents, kept = cast(
+            tuple[WorkspaceLink, list[DocumentInfo], list[KeptNote]], opened
+        )
+        remembered = self.saved.layouts.get(link.workspace)
+        # A first visit carries the notes just left over: the same paths, where they exist.
+        target = remembered or WorkspaceLayout(notes=list(left.notes))
+        carried_from = None if remembered else previous.workspace
+        self._enter(link, target, {info.path for info in documents}, carried_from)
+        self.persist()
+        self._kept_notes.offer(kept)
+        self._switched(link.workspace)
 
     def _enter(
         self,
@@ -212,17 +237,19 @@ class WorkspaceSwitch:
         existing: set[str] | None,
         carried_from: str | None = None,
     ) -> None:
-        window = self._window
-        window.session.link = link
-        window.setWindowTitle(f"Ambient Notes — {link.workspace}")
-        window.show_assistant(window.assistant_for(link.workspace, layout.conversation))
+        frames = self._frames
+        self._session.link = link
+        self._entered(link.workspace)
+        frames.show_assistant(frames.assistant_for(link.workspace, layout.conversation))
         self._mount_notes(layout.notes, existing, carried_from)
-        for frame in window.frames.values():
-            if isinstance(frame, WorkspaceBrowserFrame):
-                frame.refresh()
-        active = layout.active
-        if active is not None and active in window.frames:
-            window.focus_frame(window.frames[active])
+        for browser in self._registry.browsers():
+            browser.refresh()
+        self._focus(layout.active)
+
+    def _focus(self, frame_id: str | None) -> None:
+        frames = self._registry.frames
+        if frame_id is not None and frame_id in frames:
+            self._frames.focus_frame(frames[frame_id])
 
     def _mount_notes(
         self,
@@ -235,35 +262,40 @@ class WorkspaceSwitch:
         ``carried_from`` names the workspace a first visit's notes came from: those
         missing here were never open here, and stay open there.
         """
-        window = self._window
+        registry = self._registry
         closed: list[str] = []
         for spec in notes:
             if existing is not None and spec.path not in existing:
                 closed.append(spec.path)
                 continue
-            if any(frame.path == spec.path for frame in window.inbox_frames()):
+            if registry.showing(spec.path):
                 continue
             # R49: an id held meanwhile (a popped-out note) is not given out twice.
-            frame_id = spec.frame_id if window.is_free_id(spec.frame_id) else window.free_inbox_id()
+            free = registry.is_free_id(spec.frame_id)
+            frame_id = spec.frame_id if free else registry.free_inbox_id()
             try:
-                window.mount_inbox(frame_id, spec.path, spec.view)
+                self._frames.mount_inbox(frame_id, spec.path, spec.view)
             except ValueError:
                 closed.append(spec.path)  # a remembered path this app no longer accepts
-        if closed and carried_from is not None:
-            one = len(closed) == 1
-            window.banners.show_message(
-                f"Workspace “{window.session.workspace}” has no {', '.join(closed)}; "
+        if closed:
+            self._say_closed(closed, carried_from)
+
+    def _say_closed(self, closed: list[str], carried_from: str | None) -> None:
+        workspace = self._session.workspace
+        one = len(closed) == 1
+        if carried_from is not None:
+            self._banners.show_message(
+                f"Workspace “{workspace}” has no {', '.join(closed)}; "
                 f"{'it stays' if one else 'they stay'} open in “{carried_from}”.",
                 topic=WORKSPACE_TOPIC,
             )
-        elif closed:
-            workspace = window.session.workspace
-            window.banners.show_message(
+        else:
+            self._banners.show_message(
                 f"Workspace “{workspace}” has no {', '.join(closed)}, so "
-                f"{'that frame was' if len(closed) == 1 else 'those frames were'} closed.",
+                f"{'that frame was' if one else 'those frames were'} closed.",
                 topic=WORKSPACE_TOPIC,
             )
 
     def _fail(self, message: str) -> None:
-        self._window.banners.show_message(message, tone="error", topic=WORKSPACE_TOPIC)
-        self._window.workspace_switch_failed.emit(message)
+        self._banners.show_message(message, tone="error", topic=WORKSPACE_TOPIC)
+        self._failed(message)

@@ -24,7 +24,7 @@ from bridge.errors import BackendError, BackendUnreachable
 
 
 @dataclass(frozen=True)
-class ToolCall:
+class WireToolCall:
     """One tool the assistant called during a turn, with its JSON result."""
 
     name: str
@@ -37,7 +37,7 @@ class TurnReply:
     """The backend's answer to a turn; ``raw`` is the whole JSON for details views."""
 
     reply: str
-    tool_calls: list[ToolCall]
+    tool_calls: list[WireToolCall]
     ambient_status: str
     ambient_reason: str | None
     raw: dict[str, Any]
@@ -61,7 +61,7 @@ def turn_reply(body: dict[str, Any]) -> TurnReply:
     try:
         ambient = body.get("ambient") or {}
         calls = [
-            ToolCall(
+            WireToolCall(
                 name=str(call["name"]),
                 arguments=dict(call.get("arguments") or {}),
                 result=dict(call.get("result") or {}),
@@ -98,8 +98,8 @@ class DeltaEvent:
 
 
 @dataclass(frozen=True)
-class ToolEvent:
-    call: ToolCall
+class WireToolEvent:
+    call: WireToolCall
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ class ErrorEvent:
     message: str
 
 
-TurnEvent = DeltaEvent | ToolEvent | DoneEvent | ErrorEvent
+TurnEvent = DeltaEvent | WireToolEvent | DoneEvent | ErrorEvent
 
 
 def parse_sse(lines: Iterable[bytes]) -> Iterator[tuple[str, str]]:
@@ -147,8 +147,8 @@ def turn_event(event: str, data: str) -> TurnEvent | None:
         if event == EVENT_DELTA:
             return DeltaEvent(str(body["text"]))
         if event == EVENT_TOOL:
-            call = ToolCall(str(body["name"]), dict(body["arguments"]), dict(body["result"]))
-            return ToolEvent(call)
+            call = WireToolCall(str(body["name"]), dict(body["arguments"]), dict(body["result"]))
+            return WireToolEvent(call)
         if event == EVENT_DONE:
             return DoneEvent(turn_reply(body))
         if event == EVENT_ERROR:
@@ -232,13 +232,13 @@ class AssistantInfo:
 
 
 @dataclass(frozen=True)
-class Verification:
+class WireVerification:
     ok: bool
     message: str
     models: list[str] = field(default_factory=list)
 
     @classmethod
-    def from_json(cls, body: dict[str, Any]) -> Verification:
+    def from_json(cls, body: dict[str, Any]) -> WireVerification:
         try:
             return cls(bool(body["ok"]), str(body["message"]), [str(m) for m in body["models"]])
         except (KeyError, TypeError) as error:

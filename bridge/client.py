@@ -21,15 +21,14 @@ from bridge.agent import (
     STREAM_MEDIA_TYPE,
     AssistantInfo,
     ConversationMessage,
+    TurnReply,
     TurnStream,
-    Verification,
+    WireVerification,
     messages_from_json,
     not_understood,
     turn_reply,
 )
-from bridge.agent import ToolCall as ToolCall  # part of this module's API
-from bridge.agent import TurnReply as TurnReply
-from bridge.documents import DocumentInfo as DocumentInfo  # part of this module's API
+from bridge.documents import DocumentInfo
 from bridge.errors import BackendError, BackendUnreachable, NotFound, RequestRejected
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.paths import PATH_NOT_ALLOWED, WorkspacePathError, check_workspace_path
@@ -48,7 +47,7 @@ _BAD_ADDRESS = (
 
 
 @dataclass(frozen=True)
-class KeySession:
+class WireKeySession:
     """Access to one workspace, sent as ``X-Key-Session`` on the requests that touch it."""
 
     key: str = field(repr=False)
@@ -127,13 +126,13 @@ class BackendClient:
         """Create an empty workspace; an existing one is left as it is."""
         self._call("POST", "/v1/workspaces", json={"workspace": workspace}, expect=(200, 201))
 
-    def open_key_session(self, workspace: str) -> KeySession:
+    def open_key_session(self, workspace: str) -> WireKeySession:
         """Acquire workspace access for the requests that touch ``workspace``."""
         body = read_json(
             self._call("POST", "/v1/key-sessions", json={"workspace": workspace}, expect=(201,))
         )
         try:
-            return KeySession(
+            return WireKeySession(
                 key=str(body["key"]),
                 workspace=str(body["workspace"]),
                 expires_at=datetime.fromisoformat(str(body["expiresAt"])),
@@ -143,7 +142,9 @@ class BackendClient:
 
     # -- documents (R16: the only way note text moves) ------------------------
 
-    def list_documents(self, session: KeySession, prefix: str | None = None) -> list[DocumentInfo]:
+    def list_documents(
+        self, session: WireKeySession, prefix: str | None = None
+    ) -> list[DocumentInfo]:
         """The workspace's saved documents, sorted by path, optionally under ``prefix``."""
         params = {"prefix": prefix} if prefix is not None else None
         response = self._call(
@@ -158,7 +159,7 @@ class BackendClient:
         except (KeyError, TypeError, ValueError) as error:
             raise not_understood() from error
 
-    def get_document(self, session: KeySession, path: str) -> str:
+    def get_document(self, session: WireKeySession, path: str) -> str:
         """The saved UTF-8 text of ``path``."""
         response = self._call("GET", _document_url(session.workspace, path), session=session)
         try:
@@ -166,7 +167,7 @@ class BackendClient:
         except UnicodeDecodeError as error:
             raise not_understood() from error
 
-    def put_document(self, session: KeySession, path: str, text: str) -> DocumentInfo:
+    def put_document(self, session: WireKeySession, path: str, text: str) -> DocumentInfo:
         """Save ``text`` as ``path`` (atomically on the backend); ``modified_at`` may be ""."""
         try:
             data = text.encode("utf-8")
@@ -194,7 +195,7 @@ class BackendClient:
         conversation: str,
         message: str,
         *,
-        session: KeySession | None,
+        session: WireKeySession | None,
         ambient_header: str | None,
         note_left_out: bool = False,
     ) -> TurnReply:
@@ -212,7 +213,7 @@ class BackendClient:
         conversation: str,
         message: str,
         *,
-        session: KeySession | None,
+        session: WireKeySession | None,
         ambient_header: str | None,
         note_left_out: bool = False,
     ) -> TurnStream:
@@ -230,7 +231,7 @@ class BackendClient:
         self,
         conversation: str,
         message: str,
-        session: KeySession | None,
+        session: WireKeySession | None,
         ambient_header: str | None,
         note_left_out: bool,
         *,
@@ -251,12 +252,14 @@ class BackendClient:
             read_timeout=MODEL_READ_TIMEOUT_SECONDS if stream else None,
         )
 
-    def get_conversation(self, session: KeySession, conversation: str) -> list[ConversationMessage]:
+    def get_conversation(
+        self, session: WireKeySession, conversation: str
+    ) -> list[ConversationMessage]:
         """A conversation's messages, oldest first; empty when there is none."""
         response = self._call("GET", _conversation_url(conversation), session=session)
         return messages_from_json(read_json(response))
 
-    def clear_conversation(self, session: KeySession, conversation: str) -> None:
+    def clear_conversation(self, session: WireKeySession, conversation: str) -> None:
         self._call("DELETE", _conversation_url(conversation), session=session, expect=(204,))
 
     # -- the assistant (contract 7, R37) ---------------------------------------------
@@ -274,15 +277,15 @@ class BackendClient:
 
     def verify_assistant(
         self, base_url: str, model: str | None, api_key: str | None
-    ) -> Verification:
+    ) -> WireVerification:
         """Check an endpoint before saving it: its models and a request with the tools."""
         body = {"baseUrl": base_url, "model": model, "apiKey": api_key}
         response = self._call(
             "POST", "/v1/assistant/verify", json=body, read_timeout=MODEL_READ_TIMEOUT_SECONDS
         )
-        return Verification.from_json(read_json(response))
+        return WireVerification.from_json(read_json(response))
 
-    def get_delivery(self, session: KeySession, conversation: str) -> dict[str, Any] | None:
+    def get_delivery(self, session: WireKeySession, conversation: str) -> dict[str, Any] | None:
         """The stored ambient columns of the live delivery row, or None when there is none."""
         try:
             response = self._call(
@@ -301,7 +304,7 @@ class BackendClient:
         method: str,
         path: str,
         *,
-        session: KeySession | None = None,
+        session: WireKeySession | None = None,
         expect: tuple[int, ...] = (200,),
         unreachable: str = errors.UNREACHABLE_DOCUMENT_MESSAGE,
         headers: dict[str, str] | None = None,

@@ -96,6 +96,14 @@ async def require_account(request: Request, state: State) -> str:
 Account = Annotated[str, Depends(require_account)]
 
 
+async def optional_key_session(request: Request) -> str | None:
+    """The ``X-Key-Session`` value as sent, or None; checked where the request's work runs."""
+    return request.headers.get(KEY_SESSION_HEADER)
+
+
+OptionalKeySession = Annotated[str | None, Depends(optional_key_session)]
+
+
 def access_error(denied: AccessDenied) -> ApiError:
     return ApiError(403, denied.code, denied.message)
 

@@ -1,8 +1,10 @@
 """The assistant's document tools: read_active_note, read_document, list_documents (contract 5).
 
-Both read tools go through :meth:`ToolContext.open_access` and
-:meth:`Workspaces.read`, so they refuse with the same messages as the document
-API (R28). Results are plain JSON objects.
+Every tool starts with the same step, :func:`_arguments_and_access`: its argument
+names and values are checked, then :meth:`ToolContext.open_access` checks the key
+session and the delivery row, so each refuses with the same messages as the
+document API (R28). The read tools then go through :meth:`Workspaces.read`.
+Results are plain JSON objects.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from bridge.caveat import CAVEAT
 from bridge.markdown import locate_selection
@@ -24,6 +26,7 @@ DEFAULT_MAX_BYTES: Final = 64 * 1024  # R21
 MAX_MAX_BYTES: Final = 256 * 1024  # R21: larger requests are clamped
 
 ToolResult = dict[str, Any]
+ParsedT = TypeVar("ParsedT")
 
 
 @dataclass(frozen=True)
@@ -108,17 +111,42 @@ def _read(context: ToolContext, workspace: str, path: str, limit: int) -> Docume
         return _result(status, refusal.message, path=path)
 
 
+def _arguments_and_access(
+    context: ToolContext,
+    tool: str,
+    arguments: Mapping[str, Any],
+    allowed: set[str],
+    parse: Callable[[Mapping[str, Any]], ParsedT],
+    *,
+    empty: Mapping[str, Any] | None = None,
+    denied_fields: Callable[[ParsedT], Mapping[str, Any]] | None = None,
+) -> tuple[ParsedT, DeliveryCredential] | ToolResult:
+    """The step every tool starts with: its arguments checked, then access (R22, R28).
+
+    Returns the parsed arguments and the live delivery row, or the refusal to give
+    back as the tool's result: ``empty`` holds the tool's own empty fields, and
+    ``denied_fields`` what an access refusal says about the parsed arguments.
+    """
+    try:
+        _check_names(tool, arguments, allowed)
+        parsed = parse(arguments)
+    except ToolArgumentError as error:
+        return _result("invalid_argument", str(error), **(empty or {}))
+    try:
+        return parsed, context.open_access()
+    except AccessDenied as denied:
+        named = denied_fields(parsed) if denied_fields else {}
+        return _result("access_denied", denied.message, **(empty or {}), **named)
+
+
 def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
     """The saved copy of the note the user has open (R21–R28)."""
-    try:
-        _check_names("read_active_note", arguments, {"maxBytes"})
-        limit = parse_max_bytes(arguments)
-    except ToolArgumentError as error:
-        return _result("invalid_argument", str(error))
-    try:
-        row = context.open_access()
-    except AccessDenied as denied:
-        return _result("access_denied", denied.message)
+    opened = _arguments_and_access(
+        context, "read_active_note", arguments, {"maxBytes"}, parse_max_bytes
+    )
+    if isinstance(opened, dict):
+        return opened
+    limit, row = opened
     if row.ambient_path is None:
         if context.note_left_out:  # R48: there may well be a note open; it was left out
             return _result("no_active_note", messages.NOTE_LEFT_OUT)
@@ -175,39 +203,47 @@ def _saved_copy_is_behind(
     )
 
 
+def _document_arguments(arguments: Mapping[str, Any]) -> tuple[str, int]:
+    path = arguments.get("path")
+    if not isinstance(path, str) or not path:
+        raise ToolArgumentError(messages.PATH_ARGUMENT_MISSING)
+    return path, parse_max_bytes(arguments)
+
+
 def read_document(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
     """A named note's saved copy, with the same limits and access messages (R23, R28)."""
-    try:
-        _check_names("read_document", arguments, {"path", "maxBytes"})
-        path = arguments.get("path")
-        if not isinstance(path, str) or not path:
-            raise ToolArgumentError(messages.PATH_ARGUMENT_MISSING)
-        limit = parse_max_bytes(arguments)
-    except ToolArgumentError as error:
-        return _result("invalid_argument", str(error))
-    try:
-        row = context.open_access()
-    except AccessDenied as denied:
-        return _result("access_denied", denied.message, path=path)
+    opened = _arguments_and_access(
+        context,
+        "read_document",
+        arguments,
+        {"path", "maxBytes"},
+        _document_arguments,
+        denied_fields=lambda parsed: {"path": parsed[0]},
+    )
+    if isinstance(opened, dict):
+        return opened
+    (path, limit), row = opened
     read = _read(context, row.workspace, path, limit)
     if not isinstance(read, DocumentRead):
         return read
     return _result("ok", path=read.path, text=read.text, size=read.size, partial=read.partial)
 
 
+def _prefix_argument(arguments: Mapping[str, Any]) -> str:
+    prefix = arguments.get("prefix", "")
+    if not isinstance(prefix, str):
+        raise ToolArgumentError(messages.PREFIX_INVALID)
+    return prefix
+
+
 def list_documents(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
     """The workspace listing, optionally under a path prefix."""
-    try:
-        _check_names("list_documents", arguments, {"prefix"})
-        prefix = arguments.get("prefix", "")
-        if not isinstance(prefix, str):
-            raise ToolArgumentError(messages.PREFIX_INVALID)
-    except ToolArgumentError as error:
-        return _result("invalid_argument", str(error), documents=[])
-    try:
-        row = context.open_access()
-    except AccessDenied as denied:
-        return _result("access_denied", denied.message, documents=[])
+    opened = _arguments_and_access(
+        context, "list_documents", arguments, {"prefix"}, _prefix_argument, empty={"documents": []}
+    )
+    if isinstance(opened, dict):
+        return opened
+    prefix, row = opened
     listing = context.workspaces.list(row.workspace, prefix)
     return _result("ok", documents=[info.to_json() for info in listing])
 

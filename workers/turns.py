@@ -1,26 +1,98 @@
-"""One agent turn, worker-thread side: delivery row, history, the assistant, the record (R18, R34).
+"""The turn runner: one agent turn, worker-thread side, for both routes (R18, R34, R35, R40).
 
-The route calls :func:`prepare_turn` and then iterates :func:`turn_events` on a
-worker thread, never on the event loop (R40). The delivery row is written before
-any model is called (R36); a finished turn is added to the conversation before
-its ``Done`` event leaves, so a client that reloads right after sees it.
+Both the JSON route and the stream route iterate :func:`run_turn` on a worker
+thread, never on the event loop (R40), and only translate its events to HTTP:
+``Delta`` pieces, one ``ToolEvent`` per tool call, then ``Answered`` (the JSON
+answer, also the stream's ``done``) or ``Failed`` (the error envelope's parts).
+The delivery row is written before any model is called (R36); a finished turn is
+added to the conversation before its answer leaves, so a client that reloads
+right after sees it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import logging
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from bridge.pointer import AmbientPointer
-from workers import jsontext
-from workers.assistants import Assistant, Cancellation, Done, TurnEvent, TurnInput
+from workers import jsontext, messages
+from workers.ambient import AmbientDecision, AmbientStatus
+from workers.assistants import Assistant, Cancellation, Delta, Done, ToolEvent, TurnEvent, TurnInput
 from workers.conversations import StoredMessage, StoredToolCall
 from workers.dependencies import BackendState, access_error
-from workers.errors import AccessDenied
+from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession
+from workers.model.failures import ModelUnavailable
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.tools import ToolContext
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class IncomingTurn:
+    """A turn as the route read it: who asks, with which key, what, and the ambient decision."""
+
+    account: str
+    key: str | None
+    conversation: str
+    message: str
+    ambient: AmbientDecision
+    note_left_out: bool = False
+    """R48: the body said ``"ambient": "excluded"``."""
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The turn's whole answer: the JSON body, which is also the stream's ``done`` event."""
+
+    body: bytes
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A turn that could not be answered: the HTTP status and the error envelope's parts."""
+
+    status: int
+    code: str
+    message: str
+
+
+RunnerEvent = Delta | ToolEvent | Answered | Failed
+
+
+def run_turn(
+    state: BackendState, turn: IncomingTurn, *, streaming: bool, cancellation: Cancellation
+) -> Generator[RunnerEvent, None, None]:
+    """Run one turn on the calling worker thread and yield its events; the last is the outcome.
+
+    A provider failure is ``Failed`` 502 (R36), a refused key 403, anything else a
+    logged 500. The assistant is released when the turn ends or the consumer closes
+    the iterator (a client that went away).
+    """
+    assistant = state.assistants.acquire()
+    try:
+        prepared = prepare_turn(state, assistant, turn)
+        label = assistant_label(assistant)
+        events = turn_events(
+            state, assistant, prepared, streaming=streaming, cancellation=cancellation
+        )
+        for event in events:
+            if isinstance(event, Done):
+                yield Answered(render_turn(event.outcome, turn.ambient.status, label))
+            else:
+                yield event
+    except ModelUnavailable as failure:
+        yield Failed(502, failure.code, failure.message)
+    except ApiError as failure:
+        yield Failed(failure.status, failure.code, failure.message)
+    except Exception as error:
+        logger.error("A turn failed", exc_info=error)
+        yield Failed(500, "internal_error", messages.INTERNAL_ERROR)
+    finally:
+        state.assistants.release(assistant)
 
 
 @dataclass(frozen=True)
@@ -32,29 +104,19 @@ class PreparedTurn:
     message: str
     session: KeySession | None
     pointer: AmbientPointer | None
-    ambient: dict[str, Any]
     history: list[StoredMessage]
     note_left_out: bool = False
 
 
-def prepare_turn(
-    state: BackendState,
-    account: str,
-    key: str | None,
-    conversation: str,
-    message: str,
-    pointer: AmbientPointer | None,
-    ambient: dict[str, Any],
-    *,
-    note_left_out: bool = False,
-    with_history: bool = True,
-) -> PreparedTurn:
+def prepare_turn(state: BackendState, assistant: Assistant, turn: IncomingTurn) -> PreparedTurn:
     """Key check and delivery row (R18), then the conversation so far (R34).
 
     Without a key session there is no workspace to keep a conversation in: such a
-    turn is answered with no history and is not recorded. ``with_history=False``
-    (an assistant that does not read it) spares the query.
+    turn is answered with no history and is not recorded. An assistant that does
+    not read the history spares the query.
     """
+    account, key, conversation = turn.account, turn.key, turn.conversation
+    pointer = turn.ambient.pointer
     session: KeySession | None = None
     history: list[StoredMessage] = []
     if key is None:
@@ -66,10 +128,10 @@ def prepare_turn(
             state.deliveries.record_send(session, conversation, pointer)
         except AccessDenied as denied:
             raise access_error(denied) from denied
-        if with_history:
+        if assistant.uses_history:
             history = state.conversations.recent(account, session.workspace, conversation)
     return PreparedTurn(
-        account, conversation, message, session, pointer, ambient, history, note_left_out
+        account, conversation, turn.message, session, pointer, history, turn.note_left_out
     )
 
 
@@ -131,7 +193,7 @@ def render_tool_call(call: ToolCall) -> bytes:
 
 
 def render_turn(
-    outcome: TurnOutcome, ambient: dict[str, Any], assistant: dict[str, Any] | None = None
+    outcome: TurnOutcome, ambient: AmbientStatus, assistant: dict[str, Any] | None = None
 ) -> bytes:
     """The turn response body (contract 4; a stream's ``done`` event), each result encoded once.
 
@@ -143,7 +205,7 @@ def render_turn(
         if index:
             parts.append(b",")
         parts += _tool_call_parts(call)
-    parts += (b'],"ambient":', jsontext.dumps(ambient))
+    parts += (b'],"ambient":', jsontext.dumps(ambient.to_json()))
     if assistant is not None:
         parts += (b',"assistant":', jsontext.dumps(assistant))
     parts.append(b"}")

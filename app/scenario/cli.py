@@ -13,7 +13,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from app.scenario.model import ScenarioFileError, load_all
+from app.scenario.model import load_all
+from app.scenario.problems import ScenarioFileError
 from app.scenario.report import ScenarioResult, write_json_report, write_markdown_report
 
 EXIT_PASSED = 0

@@ -20,9 +20,9 @@ from pydantic import (
     ValidationError,
 )
 
-from app.scenario.expectations import NO_DROP, ExpectStep
+from app.scenario.expectations import ExpectStep
 from app.scenario.problems import Problem, ScenarioFileError, describe_pydantic
-from app.scenario.step_fields import ASSISTANT_FRAME, StepBody, Strict
+from app.scenario.step_fields import StepBody, Strict
 from app.scenario.steps import (
     ActivateStep,
     CaptionStep,
@@ -42,37 +42,6 @@ from app.scenario.steps import (
     ViewStep,
 )
 from bridge.paths import WorkspacePathError, check_workspace_path
-
-# The step types are part of this module's API: scenario code imports them from here.
-__all__ = [
-    "ASSISTANT_FRAME",
-    "NO_DROP",
-    "SCENARIO_SUFFIXES",
-    "VERBS",
-    "ActivateStep",
-    "CaptionStep",
-    "ExpectStep",
-    "MountStep",
-    "NewNoteStep",
-    "OpenStep",
-    "PopoutStep",
-    "Problem",
-    "QuickOpenStep",
-    "RestartStep",
-    "Scenario",
-    "ScenarioFileError",
-    "SelectStep",
-    "SendStep",
-    "Step",
-    "SwitchWorkspaceStep",
-    "TypeStep",
-    "UnmountStep",
-    "ViewStep",
-    "expand_sources",
-    "load_all",
-    "load_scenario",
-    "parse_scenario",
-]
 
 SCENARIO_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from app.note_commands import create_note
 from app.scenario.steps import NewNoteStep, QuickOpenStep
 from app.scenario.waiting import StepError, wait_until
 
@@ -29,7 +28,7 @@ def new_note(window: MainWindow, step: NewNoteStep) -> str:
     """
     if step.frame is not None and step.frame in window.frames:
         raise StepError(f"a frame named '{step.frame}' is already mounted")
-    creation = create_note(window, step.path, step.frame)
+    creation = window.create_note(step.path, step.frame)
     wait_until(
         lambda: creation.frame is not None or creation.error is not None,
         timeout=CREATE_TIMEOUT_SECONDS,

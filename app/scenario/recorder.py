@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from PySide6.QtGui import QTextCursor
 
-from app.scenario.model import NO_DROP
+from app.scenario.expectations import NO_DROP
 from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.pointer import AmbientPointer, decode_header
 from renderer.frames.inbox import InboxFrame
@@ -340,9 +340,10 @@ def snapshot_documents(folder: Path) -> dict[str, str]:
 def record_interactively(file: Path, *, name: str | None, workspace: Path | None) -> int:
     """Open the app on a copy of ``workspace`` (or the demo notes); write the scenario on quit."""
     from app.demo import DEMO_ASSETS, DEMO_FRAMES
-    from app.main_window import BROWSER_FRAME_ID, MainWindow
+    from app.main_window import MainWindow
     from app.scenario.runner import ensure_application
     from app.session import AppSession
+    from app.workspace_switch import BROWSER_FRAME_ID
 
     application = ensure_application()
     with tempfile.TemporaryDirectory(prefix="ambient-record-") as scratch:

@@ -24,17 +24,12 @@ from app.layout_state import LayoutStore
 from app.main_window import MainWindow
 from app.scenario.actions import act, switch_workspace, wait_all_loaded
 from app.scenario.checks import check_expectations
-from app.scenario.model import (
-    ExpectStep,
-    PopoutStep,
-    RestartStep,
-    Scenario,
-    SendStep,
-    Step,
-)
+from app.scenario.expectations import ExpectStep
+from app.scenario.model import Scenario
 from app.scenario.pictures import save_window_picture
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
 from app.scenario.sends import observe_send
+from app.scenario.steps import PopoutStep, RestartStep, SendStep, Step
 from app.scenario.waiting import StepError, WaitTimeout, connected, wait_until
 from app.session import AppSession
 

@@ -17,20 +17,21 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from bridge.agent import AssistantInfo, ConversationMessage, TurnStream
-from bridge.client import TurnReply
+from bridge.agent import AssistantInfo, ConversationMessage, TurnReply
 from bridge.errors import BackendError
 from bridge.frames import ASSISTANT_FRAME_ID
 from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
 from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparation, prepare_send
 from renderer.ambient.store import AmbientStore
-from renderer.frames.base import FrameBase, tool_button
+from renderer.frames import assistant_calls as calls
+from renderer.frames.base import FrameBase, busy_bar, tool_button
 from renderer.frames.chip import ContextChip
 from renderer.frames.message_input import MessageInput
 from renderer.frames.transcript import Transcript
@@ -104,7 +105,25 @@ class AssistantFrame(FrameBase):
         self._current: _Send | None = None
         self._busy = False
         self._loads = 0
+        self._build_title_controls()
+        self.transcript_view = Transcript(self.body)
+        self.transcript = self.transcript_view.content
+        self.welcome = self.transcript_view.welcome
+        self.busy = busy_bar("The assistant is working", self.body)
+        self.context_chip = ContextChip(self.body)
+        self.chip = self.context_chip.label
+        self.exclude_toggle = self.context_chip.exclude_toggle
+        input_row = self._build_input_row()
+        self.body_layout.addWidget(self.transcript_view, 1)
+        self.body_layout.addWidget(self.busy)
+        self.body_layout.addWidget(self.context_chip)
+        self.body_layout.addLayout(input_row)
 
+        self._unsubscribe = self.context_chip.follow(store)
+        self.refresh_assistant()
+
+    def _build_title_controls(self) -> None:
+        """The assistant's name and the Clear button, in the title bar."""
         self.assistant_label = QLabel("", self.title_bar)
         self.assistant_label.setObjectName("assistantName")
         self.assistant_label.setToolTip("The assistant that answers (Assistant ▸ Settings…)")
@@ -118,21 +137,8 @@ class AssistantFrame(FrameBase):
         self.title_bar.add_control(self.assistant_label)
         self.title_bar.add_control(self.clear_button)
 
-        self.transcript_view = Transcript(self.body)
-        self.transcript = self.transcript_view.content
-        self.welcome = self.transcript_view.welcome
-
-        self.busy = QProgressBar(self.body)
-        self.busy.setRange(0, 0)
-        self.busy.setTextVisible(False)
-        self.busy.setFixedHeight(3)
-        self.busy.setAccessibleName("The assistant is working")
-        self.busy.setVisible(False)
-
-        self.context_chip = ContextChip(self.body)
-        self.chip = self.context_chip.label
-        self.exclude_toggle = self.context_chip.exclude_toggle
-
+    def _build_input_row(self) -> QHBoxLayout:
+        """The message input with Stop and Send beside it; Ctrl+Return sends, Esc stops."""
         self.input = MessageInput(self.body)
         self.input.setObjectName("messageInput")
         self.input.setPlaceholderText("Message the assistant (Enter sends, Shift+Enter new line)")
@@ -158,14 +164,7 @@ class AssistantFrame(FrameBase):
         input_row.addWidget(self.input, 1)
         input_row.addWidget(self.stop_button, 0, Qt.AlignmentFlag.AlignBottom)
         input_row.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
-
-        self.body_layout.addWidget(self.transcript_view, 1)
-        self.body_layout.addWidget(self.busy)
-        self.body_layout.addWidget(self.context_chip)
-        self.body_layout.addLayout(input_row)
-
-        self._unsubscribe = self.context_chip.follow(store)
-        self.refresh_assistant()
+        return input_row
 
     # -- frame -----------------------------------------------------------------
 
@@ -194,11 +193,9 @@ class AssistantFrame(FrameBase):
 
     def refresh_assistant(self) -> None:
         """Ask the backend which assistant answers (off the GUI thread), then show it."""
-        backend = self._link().backend
+        # On failure the label keeps what it knew (turns still say it): the default path logs.
         self._runner.submit(
-            lambda: backend.client().assistant(),
-            on_done=self.show_assistant,
-            on_error=lambda _error: None,  # the label keeps what it knew; turns still say it
+            partial(calls.fetch_assistant, self._link().backend), self.show_assistant
         )
 
     def show_assistant(self, info: AssistantInfo) -> None:
@@ -226,9 +223,6 @@ class AssistantFrame(FrameBase):
         running = self._running_view()
         replaced = [view for view in self.transcript_view.turns() if view is not running]
 
-        def fetch() -> list[ConversationMessage]:
-            return link.call(lambda client, key: client.get_conversation(key, conversation))
-
         def shown(messages: list[ConversationMessage]) -> None:
             if generation == self._loads:
                 self.transcript_view.show_status("")
@@ -240,7 +234,9 @@ class AssistantFrame(FrameBase):
                 self.transcript_view.remove(replaced)
                 self.transcript_view.show_status(NOT_LOADED.format(reason=_plain(error)))
 
-        self._runner.submit(fetch, on_done=shown, on_error=failed)
+        self._runner.submit(
+            partial(calls.fetch_conversation, link, conversation), on_done=shown, on_error=failed
+        )
 
     def clear_conversation(self) -> None:
         """Clear: stop the reply, forget the conversation on the backend, empty the transcript."""
@@ -264,7 +260,7 @@ class AssistantFrame(FrameBase):
             self.transcript_view.show_status(NOT_CLEARED.format(reason=_plain(error)))
 
         submitted = self._runner.submit(
-            lambda: link.call(lambda client, key: client.clear_conversation(key, conversation)),
+            partial(calls.clear_conversation, link, conversation),
             on_done=cleared,
             on_error=failed,
         )
@@ -330,24 +326,19 @@ class AssistantFrame(FrameBase):
         self.flush_started.emit()
 
     def _post(self, send: _Send, prepared: PreparedSend) -> None:
+        """GUI thread: start the prepared send's stream; it opens and is read on a worker."""
         if send.stop_requested:
             self._finish(send, prepared, None)
             return
         capture = prepared.capture
-        link = self._link()
-        left_out = capture.dropped == "excluded"  # R48: the reply says so, not "no note open"
-
-        def open_stream() -> TurnStream:
-            return link.call(
-                lambda client, key: client.stream_turn(
-                    send.conversation,
-                    send.message,
-                    session=key,
-                    ambient_header=capture.header,
-                    note_left_out=left_out,
-                )
-            )
-
+        open_stream = partial(
+            calls.open_turn_stream,
+            self._link(),
+            send.conversation,
+            send.message,
+            capture.header,
+            note_left_out=capture.dropped == "excluded",  # R48: the reply says so
+        )
         turn = StreamedTurn(self._runner, open_stream, self)
         send.turn = turn
         turn.text_changed.connect(send.view.show_streamed)

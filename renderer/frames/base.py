@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QProgressBar,
     QSizePolicy,
     QTextEdit,
     QToolButton,
@@ -122,6 +123,17 @@ def tool_button(text: str, accessible_name: str, tooltip: str, parent: QWidget) 
     button.setAutoRaise(True)
     button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
     return button
+
+
+def busy_bar(accessible_name: str, parent: QWidget) -> QProgressBar:
+    """A thin bar that moves while work is under way; hidden until shown."""
+    busy = QProgressBar(parent)
+    busy.setRange(0, 0)
+    busy.setTextVisible(False)
+    busy.setFixedHeight(3)
+    busy.setAccessibleName(accessible_name)
+    busy.setVisible(False)
+    return busy
 
 
 class FrameBase(QFrame):

@@ -79,7 +79,29 @@ class InboxFrame(FrameBase):
         self.is_new_note = False
         self.save_state = ""
         self.runtime = QtInboxRuntime(self)
+        self._build_views(path)
+        self.problem = LoadProblem(path, self._load, self.body)
+        self.problem_label = self.problem.label
+        self.retry_button = self.problem.retry_button
+        self.body_layout.addWidget(self.problem)
+        self.body_layout.addWidget(self.stack, 1)
+        self._build_title_controls(frame_id, can_pop_out=can_pop_out)
 
+        self._rerender = QTimer(self)
+        self._rerender.setSingleShot(True)
+        self._rerender.setInterval(_RERENDER_DELAY_MS)
+        self._rerender.timeout.connect(self._render_view)
+        document = self.editor.document()
+        document.modificationChanged.connect(self._on_modification_changed)
+        document.contentsChanged.connect(self._rerender.start)
+        # Qt emits this when the selection changes, not for each keystroke of plain typing.
+        self.editor.selectionChanged.connect(self._on_selection_changed)
+        self.todo.task_toggled.connect(self._on_task_toggled)
+        autosave.state_changed.connect(self._on_save_state)
+        self._show_view()
+
+    def _build_views(self, path: str) -> None:
+        """The editor and the three read-only views, as pages of one stack."""
         self.editor = QPlainTextEdit(self.body)
         self.editor.setObjectName("noteEditor")
         self.editor.setAccessibleName(f"Note text of {path}")
@@ -102,12 +124,8 @@ class InboxFrame(FrameBase):
         for page in self._pages.values():
             self.stack.addWidget(page)
 
-        self.problem = LoadProblem(path, self._load, self.body)
-        self.problem_label = self.problem.label
-        self.retry_button = self.problem.retry_button
-        self.body_layout.addWidget(self.problem)
-        self.body_layout.addWidget(self.stack, 1)
-
+    def _build_title_controls(self, frame_id: str, *, can_pop_out: bool) -> None:
+        """The view buttons, pop out (↗) and close, in the title bar."""
         self._view_switcher = ViewSwitcher(self, frame_id, self.title_bar, self.set_view)
         self.view_buttons = self._view_switcher.buttons
         self.popout_button = tool_button(
@@ -117,19 +135,6 @@ class InboxFrame(FrameBase):
         self.popout_button.setVisible(can_pop_out)
         self.title_bar.add_control(self.popout_button)
         self.add_close_control()
-
-        self._rerender = QTimer(self)
-        self._rerender.setSingleShot(True)
-        self._rerender.setInterval(_RERENDER_DELAY_MS)
-        self._rerender.timeout.connect(self._render_view)
-        document = self.editor.document()
-        document.modificationChanged.connect(self._on_modification_changed)
-        document.contentsChanged.connect(self._rerender.start)
-        # Qt emits this when the selection changes, not for each keystroke of plain typing.
-        self.editor.selectionChanged.connect(self._on_selection_changed)
-        self.todo.task_toggled.connect(self._on_task_toggled)
-        autosave.state_changed.connect(self._on_save_state)
-        self._show_view()
 
     # -- what the store reads ----------------------------------------------
 

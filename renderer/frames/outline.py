@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bridge.markdown import read_note, utf16_length
-
-__all__ = ["Heading", "Task", "parse_headings", "parse_tasks", "utf16_length"]
+from bridge.markdown import read_note
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bridge.client import ToolCall
+from bridge.agent import WireToolCall
 from bridge.drops import describe_drop
 from bridge.pointer import AmbientPointer
 from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
@@ -135,7 +135,7 @@ def _backend_kept(record: TurnRecord) -> str:
     return f"nothing ({reason})" if reason else "nothing"
 
 
-def _tool_line(call: ToolCall) -> str:
+def _tool_line(call: WireToolCall) -> str:
     return f"{call.name}: {_tool_result(call.result)}"
 
 
@@ -193,7 +193,7 @@ class TurnDetails(QWidget):
         self._record = record
         self._show_rows(details_rows(record))
 
-    def show_tools(self, calls: list[ToolCall]) -> None:
+    def show_tools(self, calls: list[WireToolCall]) -> None:
         """While a reply streams (R35): the tools called so far; the record replaces them."""
         self._show_rows([("Tools called", "\n".join(_tool_line(call) for call in calls))])
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from bridge.agent import ToolCall
+from bridge.agent import WireToolCall
 from bridge.drops import DropReason, describe_drop
 from renderer.frames.turn_details import CAVEAT_FOR_PEOPLE, TurnDetails
 from renderer.frames.turn_text import assistant_name, tools_html
@@ -55,7 +55,7 @@ class TurnView(QFrame):
         self.tools.setWordWrap(True)
         self.tools.setTextFormat(Qt.TextFormat.RichText)
         self.tools.setVisible(False)
-        self._live_tools: list[ToolCall] = []
+        self._live_tools: list[WireToolCall] = []
         self.reply = QLabel("…", self)
         self.reply.setObjectName("turnReply")
         self.reply.setTextFormat(Qt.TextFormat.RichText)
@@ -102,7 +102,7 @@ class TurnView(QFrame):
         """The reply so far, while it streams (R35)."""
         self.reply.setText(escape(text).replace("\n", "<br>"))
 
-    def show_tool(self, call: ToolCall) -> None:
+    def show_tool(self, call: WireToolCall) -> None:
         """A tool the assistant called while the reply streams: on the turn and in its details."""
         self._live_tools.append(call)
         calls = [(c.name, c.arguments) for c in self._live_tools]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bridge.client import TurnReply
+from bridge.agent import TurnReply
 from bridge.drops import DropReason
 from renderer.ambient.capture import CaptureResult
 

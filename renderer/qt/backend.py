@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import TypeVar
 
-from bridge.client import BackendClient, KeySession
+from bridge.client import BackendClient, WireKeySession
 from bridge.errors import AccessRefused, BackendError
 
 T = TypeVar("T")
@@ -55,18 +55,18 @@ class WorkspaceLink:
     backend refuses the current one, then retries. Safe to use from any thread.
     """
 
-    def __init__(self, backend: BackendLink, session: KeySession) -> None:
+    def __init__(self, backend: BackendLink, session: WireKeySession) -> None:
         self.backend = backend
         self.workspace = session.workspace
         self._session = session
         self._lock = threading.Lock()
 
     @property
-    def session(self) -> KeySession:
+    def session(self) -> WireKeySession:
         with self._lock:
             return self._session
 
-    def call(self, action: Callable[[BackendClient, KeySession], T]) -> T:
+    def call(self, action: Callable[[BackendClient, WireKeySession], T]) -> T:
         """Run ``action(client, key_session)`` on the calling thread's client (blocks)."""
         client = self.backend.client()
         session = self.session
@@ -78,7 +78,7 @@ class WorkspaceLink:
                 raise
             return action(client, fresh)
 
-    def _renew(self, client: BackendClient, refused: KeySession) -> KeySession:
+    def _renew(self, client: BackendClient, refused: WireKeySession) -> WireKeySession:
         with self._lock:
             if self._session is refused:
                 try:

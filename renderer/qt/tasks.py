@@ -3,10 +3,16 @@
 Only the callable passed to :meth:`TaskRunner.submit` runs on a worker thread; it
 must not touch widgets. ``on_done`` and ``on_error`` always run on the thread that
 owns the runner (the GUI thread), from the event loop, never inside ``submit``.
+
+A call site with nothing to show for a failure passes no ``on_error``: the
+runner's default failure path (:func:`log_failure` unless another is given) takes
+it, so no failure is ever dropped without a word, and none reaches the user as a
+traceback.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -15,16 +21,28 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
+from bridge.errors import BackendError
+
+logger = logging.getLogger(__name__)
+
 THREAD_NAME_PREFIX = "ambient-task"
 
 Done = Callable[[Any], None]
 Failed = Callable[[BaseException], None]
 
 
+def log_failure(error: BaseException) -> None:
+    """The default failure path: a backend refusal is noted, anything else logged as a defect."""
+    if isinstance(error, BackendError):
+        logger.info("Background work was refused: %s", error)
+    else:
+        logger.error("Background work failed", exc_info=error)
+
+
 @dataclass
 class _Outcome:
     on_done: Done | None
-    on_error: Failed | None
+    on_error: Failed
     value: object = None
     error: BaseException | None = None
 
@@ -34,8 +52,15 @@ class TaskRunner(QObject):
 
     _finished = Signal(object)
 
-    def __init__(self, max_workers: int = 4, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        max_workers: int = 4,
+        parent: QObject | None = None,
+        *,
+        on_failure: Failed = log_failure,
+    ) -> None:
         super().__init__(parent)
+        self._on_failure = on_failure
         self._pool = ThreadPoolExecutor(
             max_workers=max_workers, thread_name_prefix=THREAD_NAME_PREFIX
         )
@@ -51,12 +76,16 @@ class TaskRunner(QObject):
         on_done: Done | None = None,
         on_error: Failed | None = None,
     ) -> Future[object] | None:
-        """Run ``work`` on a worker thread; None when the runner is already shut down."""
+        """Run ``work`` on a worker thread; None when the runner is already shut down.
+
+        Without ``on_error`` a failure takes the runner's default failure path.
+        """
         if self._closed:
             return None
+        failed = on_error or self._on_failure
 
         def run() -> object:
-            outcome = _Outcome(on_done, on_error)
+            outcome = _Outcome(on_done, failed)
             try:
                 outcome.value = work()
             except BaseException as error:
@@ -90,7 +119,6 @@ class TaskRunner(QObject):
         if self._closed:
             return
         if outcome.error is not None:
-            if outcome.on_error is not None:
-                outcome.on_error(outcome.error)
+            outcome.on_error(outcome.error)
         elif outcome.on_done is not None:
             outcome.on_done(outcome.value)

@@ -18,8 +18,15 @@ from concurrent.futures import Future
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
-from bridge.agent import DeltaEvent, DoneEvent, ErrorEvent, ToolEvent, TurnEvent, TurnStream
-from bridge.client import TurnReply
+from bridge.agent import (
+    DeltaEvent,
+    DoneEvent,
+    ErrorEvent,
+    TurnEvent,
+    TurnReply,
+    TurnStream,
+    WireToolEvent,
+)
 from bridge.errors import BackendError
 from renderer.qt.tasks import TaskRunner
 
@@ -36,7 +43,7 @@ class StreamedTurn(QObject):
     text_changed = Signal(str)
     """The reply's text so far."""
     tool_called = Signal(object)
-    """A :class:`bridge.agent.ToolCall`, as the assistant called it."""
+    """A :class:`bridge.agent.WireToolCall`, as the assistant called it."""
     finished = Signal(object)
     """The :data:`Outcome`."""
     _wake = Signal()
@@ -85,6 +92,7 @@ class StreamedTurn(QObject):
     # -- worker thread ---------------------------------------------------------
 
     def _work(self) -> Outcome:
+        """Worker thread: open the stream, hand its events over, return how it ended."""
         stream = self._open_stream()
         with self._lock:
             self._stream = stream
@@ -114,7 +122,7 @@ class StreamedTurn(QObject):
         for event in events:
             if isinstance(event, DeltaEvent):
                 self.text += event.text
-            elif isinstance(event, ToolEvent):
+            elif isinstance(event, WireToolEvent):
                 self.tool_called.emit(event.call)
         if self.text != self._shown and not self._render_timer.isActive():
             self._render()

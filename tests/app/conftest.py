@@ -112,15 +112,20 @@ def make_app(qtbot: QtBot, tmp_path: Path) -> Iterator[AppFactory]:
         save_delay_seconds: float = 0.0,
         demo: bool = False,
         demo_layout: bool | None = None,
+        restart: AppUnderTest | None = None,
     ) -> AppUnderTest:
+        """A new window; with ``restart`` (quit first) the app starts again on its folders."""
         index = len(built)
-        workspace_dir = tmp_path / f"workspace-{index}"
-        data_dir = tmp_path / f"data-{index}"
-        for relative, text in notes.items():
-            target = workspace_dir / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(text.encode("utf-8"))
-        workspace_dir.mkdir(parents=True, exist_ok=True)
+        if restart is not None:
+            workspace_dir, data_dir = restart.workspace_dir, restart.data_dir
+        else:
+            workspace_dir = tmp_path / f"workspace-{index}"
+            data_dir = tmp_path / f"data-{index}"
+            for relative, text in notes.items():
+                target = workspace_dir / relative
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(text.encode("utf-8"))
+            workspace_dir.mkdir(parents=True, exist_ok=True)
         session = AppSession.start(
             backend_url=None,
             workspace_dir=None if demo else workspace_dir,

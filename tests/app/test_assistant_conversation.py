@@ -9,7 +9,6 @@ from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 
 from app.main_window import MainWindow
-from app.session import AppSession
 from renderer.frames.transcript import KeptTurnView
 from renderer.frames.turn_view import TurnView
 from tests.app.conftest import AppFactory, AppUnderTest
@@ -25,15 +24,10 @@ def _rich(text: str) -> str:
     return escape(text).replace("\n", "<br>")
 
 
-def _reopen(app: AppUnderTest) -> tuple[AppSession, MainWindow]:
+def _reopen(make_app: AppFactory, app: AppUnderTest) -> MainWindow:
     """Quit, then start the app again on the same data folder and workspace."""
     app.quit()
-    session = AppSession.start(
-        backend_url=None, workspace_dir=app.workspace_dir, data_dir=app.data_dir, demo=False
-    )
-    window = MainWindow(session, demo_layout=False)
-    window.show()
-    return session, window
+    return make_app(restart=app, demo_layout=False).window
 
 
 def test_the_conversation_is_shown_again_when_the_app_reopens_R34(make_app: AppFactory) -> None:
@@ -42,21 +36,16 @@ def test_the_conversation_is_shown_again_when_the_app_reopens_R34(make_app: AppF
     first = app.send("summarise this")
     second = app.send("list my notes")
     assert first.reply is not None and second.reply is not None
-    session, window = _reopen(app)
-    try:
-        app.qtbot.waitUntil(lambda: len(_kept(window)) == 2, timeout=WAIT_MS)
-        older, newer = _kept(window)
-        assert older.message.text() == "summarise this"
-        assert "(notes/a.md, edit view)" in older.reply.text()  # rendered from Markdown
-        assert "read_active_note" in older.tools.text()
-        assert "list_documents" in newer.tools.text()
-        assert not window.assistant.welcome.isVisible()
-        # The next send goes on in the same conversation.
-        assert window.assistant.conversation == first.conversation
-    finally:
-        window.close()
-        session.close()
-        window.deleteLater()
+    window = _reopen(make_app, app)
+    app.qtbot.waitUntil(lambda: len(_kept(window)) == 2, timeout=WAIT_MS)
+    older, newer = _kept(window)
+    assert older.message.text() == "summarise this"
+    assert "(notes/a.md, edit view)" in older.reply.text()  # rendered from Markdown
+    assert "read_active_note" in older.tools.text()
+    assert "list_documents" in newer.tools.text()
+    assert not window.assistant.welcome.isVisible()
+    # The next send goes on in the same conversation.
+    assert window.assistant.conversation == first.conversation
 
 
 def test_each_workspace_shows_its_own_conversation_R34(make_app: AppFactory) -> None:
@@ -98,15 +87,10 @@ def test_clear_empties_the_view_and_forgets_the_conversation_R34(make_app: AppFa
     with app.qtbot.waitSignal(assistant.conversation_cleared, timeout=WAIT_MS):
         action.trigger()
     assert assistant.transcript_view.turns() == []
-    session, window = _reopen(app)
-    try:
-        with app.qtbot.waitSignal(window.assistant.conversation_loaded, timeout=WAIT_MS):
-            pass
-        assert window.assistant.transcript_view.turns() == []
-    finally:
-        window.close()
-        session.close()
-        window.deleteLater()
+    window = _reopen(make_app, app)
+    with app.qtbot.waitSignal(window.assistant.conversation_loaded, timeout=WAIT_MS):
+        pass
+    assert window.assistant.transcript_view.turns() == []
 
 
 def test_a_turn_sent_while_the_conversation_loads_stays_below_it_R34(

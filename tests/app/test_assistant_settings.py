@@ -22,7 +22,6 @@ from PySide6.QtTest import QTest
 
 from app.assistant_dialog import KEY_SAVED, AssistantSettingsDialog
 from app.assistant_settings import AssistantSettingsStore, SavedAssistant
-from app.main_window import MainWindow
 from app.session import AppSession
 from tests.app.conftest import AppFactory, AppUnderTest
 from tests.support.scripted_model import MODEL_ID, ScriptedModel, scripted_model, text
@@ -126,28 +125,21 @@ def test_saved_settings_apply_at_start_over_the_environment_R37(
     # Contract 7: the app's settings override the command line / environment.
     monkeypatch.setenv("AMBIENT_MODEL_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("AMBIENT_MODEL", "from-the-environment")
-    session = AppSession.start(
-        backend_url=None, workspace_dir=app.workspace_dir, data_dir=app.data_dir, demo=False
-    )
-    window = MainWindow(session, demo_layout=False)
-    try:
-        assert session.assistant_problem is None
-        label = window.assistant.assistant_label
-        app.qtbot.waitUntil(lambda: label.text() == MODEL_ID, timeout=WAIT_MS)
-        # "Offline assistant" takes the app back, without a restart and on the next start.
-        dialog = window.open_assistant_settings()
-        dialog.offline_choice.setChecked(True)
-        assert dialog.save_button.isEnabled()
-        with app.qtbot.waitSignal(dialog.applied, timeout=WAIT_MS):
-            QTest.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
-        assert label.text() == "Offline assistant"
-        saved = AssistantSettingsStore(app.data_dir).load()
-        assert saved is not None and not saved.use_model
-        assert saved.base_url == scripted.url  # remembered for switching back
-    finally:
-        window.close()
-        session.close()
-        window.deleteLater()
+    again = make_app(restart=app, demo_layout=False)
+    window = again.window
+    assert again.session.assistant_problem is None
+    label = window.assistant.assistant_label
+    app.qtbot.waitUntil(lambda: label.text() == MODEL_ID, timeout=WAIT_MS)
+    # "Offline assistant" takes the app back, without a restart and on the next start.
+    dialog = window.open_assistant_settings()
+    dialog.offline_choice.setChecked(True)
+    assert dialog.save_button.isEnabled()
+    with app.qtbot.waitSignal(dialog.applied, timeout=WAIT_MS):
+        QTest.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert label.text() == "Offline assistant"
+    saved = AssistantSettingsStore(app.data_dir).load()
+    assert saved is not None and not saved.use_model
+    assert saved.base_url == scripted.url  # remembered for switching back
 
 
 def test_verify_of_an_unreachable_endpoint_says_so_and_nothing_is_saved_R37(

@@ -7,8 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from app.finding import QuickOpenDialog, WorkspacePickerDialog, fuzzy_filter
-from app.main_window import BROWSER_FRAME_ID
-from app.note_commands import create_note
+from app.workspace_switch import BROWSER_FRAME_ID
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.providers import WORKSPACE_PROVIDER, WorkspaceBrowserFrame
 from tests.app.conftest import LOAD_TIMEOUT_MS, AppFactory
@@ -30,7 +29,7 @@ def test_new_note_is_created_through_the_api_opened_and_listed_R47(make_app: App
     window = app.window
     browser = window.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
     assert isinstance(browser, WorkspaceBrowserFrame)
-    creation = create_note(window, "ideas/new.md")
+    creation = window.create_note("ideas/new.md")
     with app.qtbot.waitSignal(creation.opened, timeout=LOAD_TIMEOUT_MS):
         pass
     frame = creation.frame
@@ -41,11 +40,11 @@ def test_new_note_is_created_through_the_api_opened_and_listed_R47(make_app: App
         timeout=LISTING_TIMEOUT_MS,
     )
     # An existing note is opened as it is, never overwritten.
-    again = create_note(window, "notes/a.md")
+    again = window.create_note("notes/a.md")
     with app.qtbot.waitSignal(again.opened, timeout=LOAD_TIMEOUT_MS):
         pass
     assert again.existed and app.saved_text("notes/a.md").startswith("# A")
-    refused = create_note(window, "../outside.md")
+    refused = window.create_note("../outside.md")
     assert refused.error is not None and "cannot be a note's path" in refused.error
 
 
@@ -106,7 +105,7 @@ def test_a_new_note_named_without_an_extension_is_a_markdown_note_R47(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    creation = create_note(app.window, " ideas ")
+    creation = app.window.create_note(" ideas ")
     with app.qtbot.waitSignal(creation.opened, timeout=LOAD_TIMEOUT_MS):
         pass
     assert creation.path == "ideas.md"
@@ -114,11 +113,11 @@ def test_a_new_note_named_without_an_extension_is_a_markdown_note_R47(
     assert app.saved_text("ideas.md") == ""
     assert not (app.workspace_dir / "ideas").exists()
     # A name with its own extension, or a dotted folder, is taken as typed.
-    kept = create_note(app.window, "notes/list.txt")
+    kept = app.window.create_note("notes/list.txt")
     with app.qtbot.waitSignal(kept.opened, timeout=LOAD_TIMEOUT_MS):
         pass
     assert kept.path == "notes/list.txt"
-    dotted = create_note(app.window, "v1.2/plan")
+    dotted = app.window.create_note("v1.2/plan")
     with app.qtbot.waitSignal(dotted.opened, timeout=LOAD_TIMEOUT_MS):
         pass
     assert dotted.path == "v1.2/plan.md"

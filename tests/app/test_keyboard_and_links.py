@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from bridge.client import KeySession
+from bridge.client import WireKeySession
 from renderer.qt.backend import WorkspaceLink
 from tests.app.conftest import AppFactory
 
@@ -55,7 +55,7 @@ def test_a_refused_key_session_is_renewed_once_and_the_call_succeeds(
 ) -> None:
     app = make_app()
     workspace = app.session.workspace
-    stale = KeySession(key="expired-key", workspace=workspace, expires_at=datetime.now(UTC))
+    stale = WireKeySession(key="expired-key", workspace=workspace, expires_at=datetime.now(UTC))
     link = WorkspaceLink(app.session.backend, stale)
     documents = link.call(lambda client, session: client.list_documents(session))
     assert [info.path for info in documents] == ["notes/a.md", "notes/b.md"]

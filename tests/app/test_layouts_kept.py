@@ -12,7 +12,6 @@ import pytest
 
 from app.layout_state import LAYOUT_FILE
 from app.main_window import MainWindow
-from app.session import AppSession
 from tests.app.conftest import LOAD_TIMEOUT_MS, AppFactory
 
 
@@ -66,26 +65,17 @@ def test_quitting_and_starting_again_restores_the_last_session_R45(
     saved = json.loads((app.data_dir / LAYOUT_FILE).read_text(encoding="utf-8"))
     assert saved["workspace"] == workspace_dir.name
 
-    session = AppSession.start(
-        backend_url=None, workspace_dir=workspace_dir, data_dir=app.data_dir, demo=False
-    )
-    again = MainWindow(session)
-    try:
-        again.show()
-        for frame in again.inbox_frames():
-            if not frame.is_loaded:
-                with app.qtbot.waitSignal(frame.loaded, timeout=LOAD_TIMEOUT_MS):
-                    pass
-        assert _layout(again) == [
-            ("inbox-1", "notes/a.md", "todo"),
-            ("inbox-2", "notes/b.md", "edit"),
-        ]
-        assert again.store.last_activated_frame == "inbox-2"
-        assert again.assistant.conversation == conversation
-    finally:
-        again.close()
-        session.close()
-        again.deleteLater()
+    again = make_app(restart=app).window
+    for frame in again.inbox_frames():
+        if not frame.is_loaded:
+            with app.qtbot.waitSignal(frame.loaded, timeout=LOAD_TIMEOUT_MS):
+                pass
+    assert _layout(again) == [
+        ("inbox-1", "notes/a.md", "todo"),
+        ("inbox-2", "notes/b.md", "edit"),
+    ]
+    assert again.store.last_activated_frame == "inbox-2"
+    assert again.assistant.conversation == conversation
 
 
 def test_a_broken_state_file_is_set_aside_with_a_plain_message_R45(
@@ -95,21 +85,13 @@ def test_a_broken_state_file_is_set_aside_with_a_plain_message_R45(
     app.quit()
     state = app.data_dir / LAYOUT_FILE
     state.write_text('{"version": 1, "workspaces": {"x": {"notes": [{"path"', encoding="utf-8")
-    session = AppSession.start(
-        backend_url=None, workspace_dir=app.workspace_dir, data_dir=app.data_dir, demo=False
-    )
-    window = MainWindow(session)
-    try:
-        texts = [banner.label.text() for banner in window.banners.banners]
-        assert any("could not be used" in text and "set aside" in text for text in texts)
-        assert not any("Traceback" in text for text in texts)
-        aside = list(app.data_dir.glob("layout.broken-*.json"))
-        assert len(aside) == 1 and aside[0].read_text(encoding="utf-8").startswith('{"version"')
-        assert window.inbox_frames() == []
-    finally:
-        window.close()
-        session.close()
-        window.deleteLater()
+    window = make_app(restart=app).window
+    texts = [banner.label.text() for banner in window.banners.banners]
+    assert any("could not be used" in text and "set aside" in text for text in texts)
+    assert not any("Traceback" in text for text in texts)
+    aside = list(app.data_dir.glob("layout.broken-*.json"))
+    assert len(aside) == 1 and aside[0].read_text(encoding="utf-8").startswith('{"version"')
+    assert window.inbox_frames() == []
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QPushButton
 
 from app.finding import QuickOpenDialog
-from app.main_window import NO_NOTE_OPEN
+from app.frameset import NO_NOTE_OPEN
 from tests.app.conftest import AppFactory, AppUnderTest
 
 SAVE_TIMEOUT_MS = 10_000

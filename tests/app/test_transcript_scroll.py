@@ -5,8 +5,6 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QScrollBar, QWidget
 
-from app.main_window import MainWindow
-from app.session import AppSession
 from renderer.frames.transcript import KeptTurnView, Transcript
 from tests.app.conftest import AppFactory
 
@@ -30,23 +28,14 @@ def test_a_reopened_conversation_is_shown_at_its_latest_turn_R45(make_app: AppFa
     for _ in range(TURNS):
         app.send("what's still open here?")
     app.quit()
-    session = AppSession.start(
-        backend_url=None, workspace_dir=app.workspace_dir, data_dir=app.data_dir, demo=False
-    )
-    window = MainWindow(session, demo_layout=False)
+    window = make_app(restart=app, demo_layout=False).window
     window.resize(900, 500)
-    window.show()
-    try:
-        transcript = window.assistant.transcript_view
-        kept = lambda: [v for v in transcript.turns() if isinstance(v, KeptTurnView)]  # noqa: E731
-        app.qtbot.waitUntil(lambda: len(kept()) == TURNS, timeout=WAIT_MS)
-        bar = transcript.verticalScrollBar()
-        app.qtbot.waitUntil(lambda: _at_end(bar), timeout=WAIT_MS)
-        app.qtbot.waitUntil(lambda: _shown_whole(kept()[-1], transcript), timeout=WAIT_MS)
-    finally:
-        window.close()
-        session.close()
-        window.deleteLater()
+    transcript = window.assistant.transcript_view
+    kept = lambda: [v for v in transcript.turns() if isinstance(v, KeptTurnView)]  # noqa: E731
+    app.qtbot.waitUntil(lambda: len(kept()) == TURNS, timeout=WAIT_MS)
+    bar = transcript.verticalScrollBar()
+    app.qtbot.waitUntil(lambda: _at_end(bar), timeout=WAIT_MS)
+    app.qtbot.waitUntil(lambda: _shown_whole(kept()[-1], transcript), timeout=WAIT_MS)
 
 
 def test_opening_the_last_turns_details_scrolls_them_into_view_R48(make_app: AppFactory) -> None:

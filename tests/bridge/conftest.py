@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bridge.client import BackendClient
-from tests.core.fakes import join_new_threads
+from tests.renderer.ambient.fakes import join_new_threads
 from tests.support.backend import RunningBackend, make_workspace, start_backend_process
 from workers.settings import WORKSPACES_FOLDER
 

@@ -13,7 +13,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 
 from bridge import errors
-from bridge.client import BackendClient, DocumentInfo
+from bridge.client import BackendClient
+from bridge.documents import DocumentInfo
 from bridge.errors import AccessRefused, BackendError, BackendUnreachable, NotFound, RequestRejected
 from bridge.pointer import AmbientPointer, Selection, encode_header, fingerprint
 from tests.bridge.conftest import WorkspaceFactory

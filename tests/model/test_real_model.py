@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge.agent import DeltaEvent, DoneEvent, ErrorEvent, ToolEvent
+from bridge.agent import DeltaEvent, DoneEvent, ErrorEvent, WireToolEvent
 from bridge.client import BackendClient
 from bridge.pointer import encode_header, fingerprint
 from tests.support.backend import make_workspace
@@ -119,7 +119,7 @@ def test_r35_streamed_deltas_arrive_and_done_matches_them(
         )
         events = list(stream)
     assert not [e for e in events if isinstance(e, ErrorEvent)], events
-    assert isinstance(events[0], ToolEvent)
+    assert isinstance(events[0], WireToolEvent)
     assert events[0].call.name == "read_active_note"
     deltas = [e.text for e in events if isinstance(e, DeltaEvent)]
     assert deltas

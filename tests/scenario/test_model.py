@@ -7,26 +7,25 @@ from pathlib import Path
 import pytest
 
 from app.scenario import cli
-from app.scenario.model import (
-    ASSISTANT_FRAME,
+from app.scenario.expectations import ExpectStep
+from app.scenario.model import load_all, load_scenario
+from app.scenario.problems import ScenarioFileError
+from app.scenario.step_fields import ASSISTANT_FRAME
+from app.scenario.steps import (
     ActivateStep,
     CaptionStep,
-    ExpectStep,
     MountStep,
     NewNoteStep,
     OpenStep,
     PopoutStep,
     QuickOpenStep,
     RestartStep,
-    ScenarioFileError,
     SelectStep,
     SendStep,
     SwitchWorkspaceStep,
     TypeStep,
     UnmountStep,
     ViewStep,
-    load_all,
-    load_scenario,
 )
 from bridge.frames import ASSISTANT_FRAME_ID
 

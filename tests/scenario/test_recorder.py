@@ -17,10 +17,10 @@ from app.main_window import MainWindow
 from app.scenario.model import load_scenario
 from app.scenario.recorder import ScenarioRecorder, snapshot_documents
 from app.scenario.runner import run_scenario
-from app.session import AppSession
 from bridge.pointer import AmbientPointer, decode_header
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.turns import TurnRecord
+from tests.app.conftest import AppFactory
 
 DOCUMENTS = {
     "notes/a.md": "# A\nalpha 🙂\n",
@@ -30,25 +30,15 @@ DOCUMENTS = {
 
 
 @pytest.fixture
-def recording(qapp: QApplication, tmp_path: Path) -> Iterator[tuple[MainWindow, ScenarioRecorder]]:
-    workspace = tmp_path / "workspace"
-    for path, text in DOCUMENTS.items():
-        (workspace / path).parent.mkdir(parents=True, exist_ok=True)
-        (workspace / path).write_text(text, encoding="utf-8")
-    session = AppSession.start(
-        backend_url=None, workspace_dir=workspace, data_dir=tmp_path / "data", demo=False
-    )
-    window = MainWindow(session, demo_layout=False)
-    window.show()
-    recorder = ScenarioRecorder(window, documents=snapshot_documents(workspace), name="recorded")
+def recording(make_app: AppFactory) -> Iterator[tuple[MainWindow, ScenarioRecorder]]:
+    app = make_app(DOCUMENTS, demo_layout=False)
+    window = app.window
+    documents = snapshot_documents(app.workspace_dir)
+    recorder = ScenarioRecorder(window, documents=documents, name="recorded")
     try:
         yield window, recorder
     finally:
         recorder.detach()
-        window.popouts.close_all()
-        window.close()
-        window.deleteLater()
-        session.close()
 
 
 def mount(qtbot: QtBot, window: MainWindow, frame_id: str, path: str) -> InboxFrame:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge.agent import DeltaEvent, DoneEvent, ToolEvent, TurnEvent
+from bridge.agent import DeltaEvent, DoneEvent, TurnEvent, WireToolEvent
 from bridge.client import BackendClient
 from tests.support.scripted_model import MODEL_ID, ScriptedModel, scripted_model, text, tool
 from workers.server import EmbeddedServer
@@ -75,7 +75,7 @@ def test_a_tool_name_repeated_in_every_streamed_piece_is_read_once_R32(
             "c", "list my notes", session=client.open_key_session("w"), ambient_header=None
         )
     )
-    [called] = [event.call for event in events if isinstance(event, ToolEvent)]
+    [called] = [event.call for event in events if isinstance(event, WireToolEvent)]
     assert called.name == "list_documents" and called.arguments == {"prefix": "notes/"}
     assert called.result["status"] == "ok"
     done = events[-1]

@@ -26,9 +26,9 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Generator
-from typing import Annotated, Any, Literal
+from contextlib import closing
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
@@ -38,18 +38,19 @@ from pydantic_core import PydanticCustomError
 
 from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR, EVENT_TOOL
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
-from bridge.pointer import AmbientPointer, decode_header, format_captured_at
+from bridge.pointer import format_captured_at
 from workers import messages
-from workers.assistants import Assistant, Cancellation, Delta, Done, ToolEvent
+from workers.ambient import decide_ambient
+from workers.assistants import Cancellation, Delta, ToolEvent
 from workers.dependencies import (
     Account,
     BackendState,
+    OptionalKeySession,
     State,
     access_error,
     read_json_model,
 )
 from workers.errors import AccessDenied, ApiError, envelope
-from workers.model.failures import ModelUnavailable
 from workers.streaming import (
     HEADERS,
     MEDIA_TYPE,
@@ -59,16 +60,7 @@ from workers.streaming import (
     until_disconnected,
     wants_stream,
 )
-from workers.turns import (
-    PreparedTurn,
-    assistant_label,
-    prepare_turn,
-    render_tool_call,
-    render_turn,
-    turn_events,
-)
-
-logger = logging.getLogger(__name__)
+from workers.turns import Answered, IncomingTurn, render_tool_call, run_turn
 
 router = APIRouter(prefix="/v1/agent", tags=["agent"])
 
@@ -92,123 +84,55 @@ class TurnRequest(BaseModel):
         return conversation
 
 
-def _ambient_from_headers(request: Request) -> tuple[AmbientPointer | None, dict[str, Any]]:
-    """R18: decode the header; anything wrong is a rejection, never an error."""
-    values = request.headers.getlist(HEADER_NAME)
-    if not values:
-        return None, {"status": "absent", "reason": None}
-    if len(values) > 1:
-        return None, {"status": "rejected", "reason": messages.AMBIENT_SEVERAL_HEADERS}
-    decoded = decode_header(values[0])
-    if isinstance(decoded, AmbientPointer):
-        return decoded, {"status": "stored", "reason": None}
-    return None, {"status": "rejected", "reason": decoded.reason}
-
-
-def _prepare(
-    state: BackendState,
-    assistant: Assistant,
-    account: str,
-    key: str | None,
-    turn: TurnRequest,
-    pointer: AmbientPointer | None,
-    ambient: dict[str, Any],
-) -> PreparedTurn:
-    """Both routes' start of a turn, on its worker thread: key check, delivery row, history."""
-    return prepare_turn(
-        state,
-        account,
-        key,
-        turn.conversation,
-        turn.message,
-        pointer,
-        ambient,
-        note_left_out=turn.ambient == "excluded",
-        with_history=assistant.uses_history,
-    )
-
-
-def _answer(
-    state: BackendState,
-    account: str,
-    key: str | None,
-    turn: TurnRequest,
-    pointer: AmbientPointer | None,
-    ambient: dict[str, Any],
-) -> bytes:
-    """The whole non-streaming turn in one worker thread (R40); the response body."""
-    assistant = state.assistants.acquire()
-    try:
-        prepared = _prepare(state, assistant, account, key, turn, pointer, ambient)
-        events = turn_events(
-            state, assistant, prepared, streaming=False, cancellation=Cancellation()
-        )
+def _answer(state: BackendState, turn: IncomingTurn) -> bytes:
+    """The whole non-streaming turn in one worker thread (R40): the JSON body, or the error."""
+    with closing(run_turn(state, turn, streaming=False, cancellation=Cancellation())) as events:
         for event in events:
-            if isinstance(event, Done):
-                return render_turn(event.outcome, ambient, assistant_label(assistant))
-    except ModelUnavailable as failure:
-        raise ApiError(502, failure.code, failure.message) from failure
-    finally:
-        state.assistants.release(assistant)
+            if isinstance(event, Answered):
+                return event.body
+            if not isinstance(event, Delta | ToolEvent):
+                raise ApiError(event.status, event.code, event.message)
     raise RuntimeError("the assistant ended a turn without an answer")
 
 
 def _stream(
-    state: BackendState,
-    account: str,
-    key: str | None,
-    turn: TurnRequest,
-    pointer: AmbientPointer | None,
-    ambient: dict[str, Any],
-    cancellation: Cancellation,
+    state: BackendState, turn: IncomingTurn, cancellation: Cancellation
 ) -> Generator[bytes, None, None]:
     """Contract 7: delta, tool and done events; any failure is an error event."""
-    assistant = state.assistants.acquire()
-    try:
-        prepared = _prepare(state, assistant, account, key, turn, pointer, ambient)
-        events = turn_events(state, assistant, prepared, streaming=True, cancellation=cancellation)
+    with closing(run_turn(state, turn, streaming=True, cancellation=cancellation)) as events:
         for event in events:
             if isinstance(event, Delta):
                 yield sse_json(EVENT_DELTA, {"text": event.text})
             elif isinstance(event, ToolEvent):
                 yield sse(EVENT_TOOL, render_tool_call(event.call))
+            elif isinstance(event, Answered):
+                yield sse(EVENT_DONE, event.body)
             else:
-                yield sse(
-                    EVENT_DONE, render_turn(event.outcome, ambient, assistant_label(assistant))
-                )
-    except (ModelUnavailable, ApiError) as failure:
-        yield sse_json(EVENT_ERROR, envelope(failure.code, failure.message))
-    except Exception as error:
-        logger.error("A streamed turn failed", exc_info=error)
-        yield sse_json(EVENT_ERROR, envelope("internal_error", messages.INTERNAL_ERROR))
-    finally:
-        state.assistants.release(assistant)
+                yield sse_json(EVENT_ERROR, envelope(event.code, event.message))
 
 
 @router.post("/turns")
-async def post_turn(request: Request, state: State, account: Account) -> Response:
-    turn = await read_json_model(request, TurnRequest)
-    key = request.headers.get(KEY_SESSION_HEADER)
-    pointer, ambient = _ambient_from_headers(request)
-    if turn.ambient == "excluded":
-        # R48: the user's choice wins over any header: nothing is stored for this send.
-        pointer = None
-        ambient = {"status": "absent", "reason": messages.AMBIENT_LEFT_OUT}
-    if key is None:
-        # R18: without a key session nothing is stored, whatever the header said.
-        pointer = None
-        if ambient["status"] != "absent":
-            ambient = {"status": "absent", "reason": messages.AMBIENT_NO_KEY_SESSION}
+async def post_turn(
+    request: Request, state: State, account: Account, key: OptionalKeySession
+) -> Response:
+    body = await read_json_model(request, TurnRequest)
+    left_out = body.ambient == "excluded"
+    ambient = decide_ambient(
+        request.headers.getlist(HEADER_NAME),
+        has_key_session=key is not None,
+        note_left_out=left_out,
+    )
+    turn = IncomingTurn(account, key, body.conversation, body.message, ambient, left_out)
     if wants_stream(request.headers.get("accept", "")):
         cancellation = Cancellation()
         pieces = relay(
-            lambda: _stream(state, account, key, turn, pointer, ambient, cancellation),
+            lambda: _stream(state, turn, cancellation),
             cancellation,
             lambda: until_disconnected(request.receive),
         )
         return StreamingResponse(pieces, media_type=MEDIA_TYPE, headers=HEADERS)
-    body = await run_in_threadpool(_answer, state, account, key, turn, pointer, ambient)
-    return Response(body, media_type="application/json")
+    answer = await run_in_threadpool(_answer, state, turn)
+    return Response(answer, media_type="application/json")
 
 
 # ":path" so a conversation name with "/" (allowed by the turn body) can be read back.

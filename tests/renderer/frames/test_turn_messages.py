@@ -9,8 +9,9 @@ import pytest
 from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import QLabel
 
+from bridge.agent import TurnReply, WireToolCall
 from bridge.caveat import CAVEAT
-from bridge.client import BackendClient, KeySession, ToolCall, TurnReply
+from bridge.client import BackendClient, WireKeySession
 from bridge.errors import AccessRefused, RequestRejected
 from renderer.ambient.capture import CaptureResult
 from renderer.frames.assistant import UNEXPECTED_PROBLEM
@@ -67,7 +68,7 @@ def test_the_caveat_is_shown_even_when_the_reply_leaves_it_out_R25(
     app = make_app()
     reply = TurnReply(
         reply="“A” (notes/a.md, edit view). alpha line",
-        tool_calls=[ToolCall("read_active_note", {}, {"status": "ok", "caveat": CAVEAT})],
+        tool_calls=[WireToolCall("read_active_note", {}, {"status": "ok", "caveat": CAVEAT})],
         ambient_status="stored",
         ambient_reason=None,
         raw={},
@@ -106,7 +107,7 @@ def test_a_rejected_turn_shows_the_backends_own_message(make_app: AppFactory) ->
     client = BackendClient(app.session.backend_url, app.session.server.device_token)
     try:
         with pytest.raises(RequestRejected) as expected:
-            client.post_turn(assistant.conversation, "hello", session=None, ambient_header=None)
+            client.stream_turn(assistant.conversation, "hello", session=None, ambient_header=None)
     finally:
         client.close()
     record = _failed_send(app, "hello")
@@ -130,14 +131,14 @@ def test_refused_access_shows_the_backends_own_message(make_app: AppFactory) -> 
         BackendClient(app.session.backend_url, "not-the-device-token") as client,
         pytest.raises(AccessRefused) as expected,
     ):
-        client.post_turn("c", "x", session=None, ambient_header=None)
+        client.stream_turn("c", "x", session=None, ambient_header=None)
     assert record.error == expected.value.message
 
 
 class _BrokenLink(WorkspaceLink):
     """A link whose call fails the way a defect would, not the way the backend does."""
 
-    def call(self, action: Callable[[BackendClient, KeySession], T]) -> T:
+    def call(self, action: Callable[[BackendClient, WireKeySession], T]) -> T:
         raise RuntimeError("internal detail: list index out of range")
 
 

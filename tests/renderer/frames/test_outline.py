@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from renderer.frames.outline import parse_headings, parse_tasks, utf16_length
+from bridge.markdown import utf16_length
+from renderer.frames.outline import parse_headings, parse_tasks
 
 
 def test_tasks_are_found_outside_code_fences_with_utf16_mark_columns() -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.core.fakes import join_new_threads
+from tests.renderer.ambient.fakes import join_new_threads
 
 
 @pytest.fixture(autouse=True)

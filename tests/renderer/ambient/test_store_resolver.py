@@ -6,7 +6,7 @@ import pytest
 
 from bridge.pointer import View
 from renderer.ambient import AmbientStore, Resolution
-from tests.core.fakes import FakeEditor
+from tests.renderer.ambient.fakes import FakeEditor
 
 # Each step is "mount FRAME [PATH]", "activate FRAME", "unmount FRAME", "republish FRAME"
 # or "boundary". Frames that are never mounted (assistant, web) are other providers.

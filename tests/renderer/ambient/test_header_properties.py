@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bridge.pointer import AmbientPointer, Selection, decode_header
 from renderer.ambient import AmbientStore
-from tests.core.fakes import FakeClock, FakeEditor, send_flushed
+from tests.renderer.ambient.fakes import FakeClock, FakeEditor, send_flushed
 
 CONTRACT_FIELDS = {
     "v",

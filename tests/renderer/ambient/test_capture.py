@@ -14,7 +14,7 @@ import pytest
 from bridge.drops import DROP_MESSAGES, DROP_REASONS, describe_drop
 from bridge.pointer import Selection, decode_header
 from renderer.ambient import AmbientStore, CaptureResult
-from tests.core.fakes import FakeClock, FakeEditor, Send, send_flushed
+from tests.renderer.ambient.fakes import FakeClock, FakeEditor, Send, send_flushed
 
 
 def sha16(text: str) -> str:

@@ -7,7 +7,7 @@ import pytest
 from bridge.markdown import SelectedText, locate_selection
 from bridge.pointer import Selection
 from renderer.ambient import AmbientStore, LineRange, selection_lines
-from tests.core.fakes import FakeClock, FakeEditor, send_flushed
+from tests.renderer.ambient.fakes import FakeClock, FakeEditor, send_flushed
 
 NOTE = "# A\nalpha\nbeta\ngamma\n"  # line 1 "# A" (0–3), 2 "alpha" (4–9), 3 "beta" (10–14)
 

@@ -9,7 +9,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel
 
-from bridge.client import ToolCall, TurnReply
+from bridge.agent import TurnReply, WireToolCall
 from bridge.pointer import decode_header
 from renderer.ambient.capture import CaptureResult
 from renderer.frames.turn_details import details_rows, record_json
@@ -176,7 +176,9 @@ def test_rows_without_a_reply_say_the_message_did_not_go_through(make_app: AppFa
 
 
 def test_a_tool_failure_reads_as_its_status_and_message() -> None:
-    call = ToolCall("read_document", {"path": "x.md"}, {"status": "not_found", "message": "No."})
+    call = WireToolCall(
+        "read_document", {"path": "x.md"}, {"status": "not_found", "message": "No."}
+    )
     record = TurnRecord(
         message="read x.md",
         capture=CaptureResult(pointer=None, header=None, dropped="no-inbox"),
