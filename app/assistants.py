@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QSplitter, QWidget
 
 from app.session import AppSession
 from bridge.agent import AssistantInfo
+from renderer.ambient.elsewhere import Elsewhere, FallbackWatch
 from renderer.frames.assistant import AssistantFrame
 
 ASSISTANT_MIN_WIDTH = 320
@@ -35,6 +36,8 @@ class WorkspaceAssistants:
         self._on_activated = on_activated
         self._frames: dict[str, AssistantFrame] = {}
         self.current: AssistantFrame | None = None
+        self.fallback = FallbackWatch(session.store)
+        """The note "this note" fell back from when it popped out (R29); the host tells it."""
 
     def for_workspace(self, workspace: str, conversation: str | None) -> AssistantFrame:
         """The workspace's assistant, made on first use (with ``conversation`` if given)."""
@@ -49,6 +52,7 @@ class WorkspaceAssistants:
                 conversation=conversation or session.conversation_for(workspace),
                 parent=self._shelf,
             )
+            assistant.elsewhere = lambda: self.elsewhere(workspace)
             assistant.load_conversation(assistant.conversation)  # R34: shown on reopening
             assistant.setMinimumWidth(ASSISTANT_MIN_WIDTH)
             assistant.watch_activation()
@@ -77,6 +81,18 @@ class WorkspaceAssistants:
         for assistant in self._frames.values():
             assistant.show_assistant(info)
 
+    def elsewhere(self, workspace: str) -> Elsewhere:
+        """The workspace's notes in popped-out windows that have not ended (R29)."""
+        session = self._session
+        open_elsewhere = frozenset(
+            handle.path
+            for handle in session.popouts.handles
+            if handle.workspace == workspace and handle.exit_code is None and not handle.crashed
+        )
+        here = workspace == session.workspace
+        return Elsewhere(open_elsewhere, self.fallback.fell_back_from if here else None)
+
     def teardown(self) -> None:
+        self.fallback.close()
         for assistant in self._frames.values():
             assistant.teardown()

@@ -17,6 +17,15 @@ if TYPE_CHECKING:
     from app.main_window import MainWindow
 
 
+def popped_out_banner(path: str) -> str:
+    """What is true of a popped-out note here (R29): not "this note", still readable by name."""
+    return (
+        f"{path} is now in its own window, with its own assistant. Here it is no longer "
+        "“this note”; the assistant here can still read it by name, from its saved copy, "
+        "which may be behind that window."
+    )
+
+
 def _topic(frame_id: str) -> str:
     return f"popout:{frame_id}"
 
@@ -35,13 +44,11 @@ class PopoutHost:
             return
         path = frame.path
         position = window.inbox_column.indexOf(frame)
+        resolved = window.store.resolve()
         handle = window.popouts.pop_out(frame)
         handle.position = position
-        window.banners.show_message(
-            f"{path} is now in its own window, with its own assistant. "
-            "The assistant here no longer sees it.",
-            topic=_topic(frame_id),
-        )
+        window.assistants.fallback.popped_out(path, resolved, frame_id)
+        window.banners.show_message(popped_out_banner(path), topic=_topic(frame_id))
 
     def _detach(self, frame_id: str) -> str:
         window = self._window

@@ -28,6 +28,7 @@ from bridge.errors import BackendError
 from bridge.frames import ASSISTANT_FRAME_ID
 from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
 from renderer.ambient.clock import Clock, SystemClock
+from renderer.ambient.elsewhere import NOWHERE_ELSE, Elsewhere, ElsewhereSource
 from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparation, prepare_send
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
@@ -63,6 +64,7 @@ class _Send:
         self.preparation: SendPreparation | None = None
         self.turn: StreamedTurn | None = None
         self.stop_requested = False
+        self.fell_back_from: str | None = None
 
 
 class AssistantFrame(FrameBase):
@@ -104,6 +106,8 @@ class AssistantFrame(FrameBase):
         self._current: _Send | None = None
         self._busy = False
         self._loads = 0
+        self.elsewhere: ElsewhereSource = lambda: NOWHERE_ELSE
+        """Notes of this workspace open in other windows (R29); the window sets it."""
 
         self.assistant_label = QLabel("", self.title_bar)
         self.assistant_label.setObjectName("assistantName")
@@ -334,6 +338,7 @@ class AssistantFrame(FrameBase):
             self._finish(send, prepared, None)
             return
         capture = prepared.capture
+        send.fell_back_from = self.elsewhere().fell_back_from
         link = self._link()
         left_out = capture.dropped == "excluded"  # R48: the reply says so, not "no note open"
 
@@ -376,6 +381,7 @@ class AssistantFrame(FrameBase):
             stopped=outcome is None,
             streamed="" if turn is None else turn.text,
             flush_timed_out=prepared.timed_out,
+            elsewhere=Elsewhere(self.elsewhere().open_elsewhere, send.fell_back_from),
         )
         if turn is not None:
             turn.deleteLater()

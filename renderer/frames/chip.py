@@ -233,14 +233,15 @@ class ContextChip(QWidget):
         if resolution is None:
             layouts = [(_NO_NOTE, "", left_out), (_NO_NOTE, "", left_out_short)]
         else:
-            # The path and its lines matter most; then the view, the frame and the wording.
+            # The path and its lines matter most; then the wording, which every chip shares
+            # (the main window's and a pop-out's), then the view and the frame.
             lines = "" if self._lines is None else f":{self._lines}"
             path = resolution.path
             view, frame = f" · {resolution.view}", f" · {resolution.frame_id}"
             layouts = [
                 (_PREFIX, path, lines + view + frame + left_out),
-                ("", path, lines + view + frame + left_out),
-                ("", path, lines + view + left_out_short),
+                (_PREFIX, path, lines + view + left_out_short),
+                (_PREFIX, path, lines + left_out_short),
                 ("", path, lines + left_out_short),
             ]
         label.set_layouts(whole, layouts)
