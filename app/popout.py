@@ -1,8 +1,8 @@
 """``python -m app.popout``: one note in its own process, own store and own assistant (R29).
 
 The host starts this with the device token in the environment (never on the
-command line). The window says in one sentence that the main window's assistant
-cannot see this note. On close, and on SIGTERM from the host, pending saves are flushed (bounded by
+command line). The window says in one sentence what the main window's assistant
+still has of this note: not "this note", only the saved copy, by name. On close, and on SIGTERM from the host, pending saves are flushed (bounded by
 the flush limit) before exit.
 """
 
@@ -39,8 +39,9 @@ from renderer.qt.recovery import RecoveryStore
 from renderer.qt.tasks import TaskRunner
 
 POPOUT_BANNER = (
-    "This note is in its own window, so the main window's assistant can't see it; "
-    "ask the assistant below about it instead."
+    "This note is in its own window: for the main window's assistant it is no longer "
+    "“this note” (it can still read the saved copy by name, without what is not saved yet). "
+    "Ask the assistant below about it."
 )
 READY_LINE = "popout ready"
 _CLOSE_FLUSH_LIMIT_MS = round(FLUSH_LIMIT_SECONDS * 1000)

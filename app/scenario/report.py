@@ -52,6 +52,8 @@ class SendRecord:
     error: str | None
     stored: dict[str, Any] | None
     during_flush_ran: bool
+    notices: list[str] = field(default_factory=list)
+    """What the turn says beside its reply: a dropped context, why it is about another note."""
 
 
 @dataclass
