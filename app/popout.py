@@ -2,8 +2,9 @@
 
 The host starts this with the device token in the environment (never on the
 command line). The window says in one sentence what the main window's assistant
-still has of this note: not "this note", only the saved copy, by name. On close, and on SIGTERM from the host, pending saves are flushed (bounded by
-the flush limit) before exit.
+still has of this note: not "this note", only the saved copy, by name. On close,
+and on SIGTERM from the host, pending saves are flushed (bounded by the flush
+limit) before exit.
 """
 
 from __future__ import annotations
