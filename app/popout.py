@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import cast
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.banner import Banner, BannerArea, save_failed_text_on_screen
+from app.popout_place import parse_beside, placement
 from app.session import SessionError, connect_workspace
 from app.shutdown import close_on_signal
 from app.style import STYLESHEET
@@ -154,6 +155,20 @@ class PopoutWindow(QMainWindow):
         self.close()
 
 
+def place_beside(window: QMainWindow, beside: str) -> None:
+    """Open next to the host window (``X,Y,W,H``) when its screen has room; else offset."""
+    try:
+        host = parse_beside(beside)
+    except ValueError as error:
+        print(error, file=sys.stderr)  # the window opens where the window manager puts it
+        return
+    screen = QGuiApplication.screenAt(host.center()) or QGuiApplication.primaryScreen()
+    if screen is None:
+        return
+    least = window.minimumSizeHint().width()
+    window.setGeometry(placement(host, screen.availableGeometry(), window.size(), least))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m app.popout")
     parser.add_argument("--backend", required=True, metavar="URL")
@@ -166,6 +181,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="FILE",
         help=f"read the device token here when {DEVICE_TOKEN_ENV} is not set",
+    )
+    parser.add_argument(
+        "--beside",
+        metavar="X,Y,W,H",
+        help="the host window's frame: open next to it when the screen has room",
     )
     parser.add_argument(
         "--recovery-dir",
@@ -195,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     recovery = RecoveryStore(args.recovery_dir) if args.recovery_dir is not None else None
     window = PopoutWindow(link, args.frame_id, args.path, cast(View, args.view), recovery=recovery)
+    if args.beside is not None:
+        place_beside(window, args.beside)
     window.show()
     # The host ends children with SIGTERM: close the normal way so the last edit is saved.
     wake = close_on_signal(window, signal.SIGTERM)

@@ -45,7 +45,7 @@ class PopoutHost:
         path = frame.path
         position = window.inbox_column.indexOf(frame)
         resolved = window.store.resolve()
-        handle = window.popouts.pop_out(frame)
+        handle = window.popouts.pop_out(frame, beside=window.frameGeometry())
         handle.position = position
         window.assistants.fallback.popped_out(path, resolved, frame_id)
         window.banners.show_message(popped_out_banner(path), topic=_topic(frame_id))
