@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.assistant_dialog import AssistantSettingsDialog
 from app.assistants import WorkspaceAssistants
+from app.font_banner import offer_font_advice
 from app.frameset import Frameset
 from app.kept_notes import KeptNotes
 from app.layout_state import LayoutStore
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         self.menus = WindowMenus(self)
         if session.assistant_problem:
             self.banners.show_message(session.assistant_problem, tone="error")
+        offer_font_advice(self.banners, session.runner)
 
         if layouts.set_aside_message is not None:
             self.banners.show_message(layouts.set_aside_message, tone="error", topic="layout-file")
