@@ -235,6 +235,8 @@ class AssistantSettingsDialog(QDialog):
     def _fit_height(self) -> None:
         """Grow to hold a message that wraps onto more lines: the fields keep their size."""
         layout = self.layout()
+        if layout is None:
+            return
         layout.activate()
         needed = (
             layout.totalHeightForWidth(self.width())
