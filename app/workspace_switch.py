@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from shiboken6 import isValid
+
+from app.banner import Banner
 from app.demo import DEMO_FRAMES
 from app.layout_state import (
     LayoutStore,
@@ -51,6 +54,9 @@ class WorkspaceSwitch:
         self._store = store
         self.saved = saved
         self.switching = False
+        self._missing: tuple[Banner, frozenset[str]] | None = None
+        """The "has no …" banner and the note frames open when it was shown."""
+        window.frames_changed.connect(self._on_frames_changed)
 
     # -- layouts ---------------------------------------------------------------
 
@@ -251,18 +257,32 @@ class WorkspaceSwitch:
                 closed.append(spec.path)  # a remembered path this app no longer accepts
         if closed and carried_from is not None:
             one = len(closed) == 1
-            window.banners.show_message(
+            self._say_missing(
                 f"Workspace “{window.session.workspace}” has no {', '.join(closed)}; "
-                f"{'it stays' if one else 'they stay'} open in “{carried_from}”.",
-                topic=WORKSPACE_TOPIC,
+                f"{'it stays' if one else 'they stay'} open in “{carried_from}”."
             )
         elif closed:
             workspace = window.session.workspace
-            window.banners.show_message(
+            self._say_missing(
                 f"Workspace “{workspace}” has no {', '.join(closed)}, so "
-                f"{'that frame was' if len(closed) == 1 else 'those frames were'} closed.",
-                topic=WORKSPACE_TOPIC,
+                f"{'that frame was' if len(closed) == 1 else 'those frames were'} closed."
             )
+
+    def _say_missing(self, text: str) -> None:
+        window = self._window
+        banner = window.banners.show_message(text, topic=WORKSPACE_TOPIC)
+        self._missing = (banner, frozenset(frame.frame_id for frame in window.inbox_frames()))
+
+    def _on_frames_changed(self) -> None:
+        """A note made or opened here since the "has no …" banner: it has said its piece."""
+        if self._missing is None or self.switching:
+            return
+        banner, before = self._missing
+        if not isValid(banner) or banner not in self._window.banners.banners:
+            self._missing = None
+        elif any(frame.frame_id not in before for frame in self._window.inbox_frames()):
+            self._missing = None
+            banner.dismiss()
 
     def _fail(self, message: str) -> None:
         self._window.banners.show_message(message, tone="error", topic=WORKSPACE_TOPIC)
