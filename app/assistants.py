@@ -15,7 +15,10 @@ from app.session import AppSession
 from bridge.agent import AssistantInfo
 from renderer.ambient.elsewhere import Elsewhere, FallbackWatch
 from renderer.frames.assistant import AssistantFrame
+from renderer.frames.kept_records import KeptRecords
 
+KEPT_TURNS_FOLDER = "turns"
+"""In the data folder: what each reply showed, without note text (R45)."""
 ASSISTANT_MIN_WIDTH = 320
 """R46: the assistant column's own minimum, so its contents never widen the window."""
 
@@ -36,6 +39,8 @@ class WorkspaceAssistants:
         self._on_activated = on_activated
         self._frames: dict[str, AssistantFrame] = {}
         self.current: AssistantFrame | None = None
+        self.kept = KeptRecords(session.data_dir / KEPT_TURNS_FOLDER)
+        """The records of every workspace's turns, so a restart shows them as shown (R45)."""
         self.fallback = FallbackWatch(session.store)
         """The note "this note" fell back from when it popped out (R29); the host tells it."""
 
@@ -50,6 +55,7 @@ class WorkspaceAssistants:
                 autosave=session.autosave,
                 link=lambda: session.link,
                 conversation=conversation or session.conversation_for(workspace),
+                kept=self.kept,
                 parent=self._shelf,
             )
             assistant.elsewhere = lambda: self.elsewhere(workspace)

@@ -33,8 +33,9 @@ from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparatio
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
 from renderer.frames.chip import ContextChip
+from renderer.frames.kept_records import KeptRecords, match_records, record_entry
 from renderer.frames.message_input import MessageInput
-from renderer.frames.transcript import Transcript
+from renderer.frames.transcript import Transcript, kept_turns
 from renderer.frames.turn_text import assistant_name
 from renderer.frames.turn_view import TurnView
 from renderer.frames.turns import TurnRecord
@@ -89,6 +90,7 @@ class AssistantFrame(FrameBase):
         flush_limit_seconds: float = FLUSH_LIMIT_SECONDS,
         title: str = "AI Assistant",
         frame_id: str = ASSISTANT_FRAME_ID,
+        kept: KeptRecords | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(frame_id, title, closable=False, parent=parent)
@@ -106,6 +108,8 @@ class AssistantFrame(FrameBase):
         self._current: _Send | None = None
         self._busy = False
         self._loads = 0
+        self._kept = kept
+        """Where the records of this frame's turns are kept across restarts (R45), if anywhere."""
         self.elsewhere: ElsewhereSource = lambda: NOWHERE_ELSE
         """Notes of this workspace open in other windows (R29); the window sets it."""
 
@@ -230,13 +234,20 @@ class AssistantFrame(FrameBase):
         running = self._running_view()
         replaced = [view for view in self.transcript_view.turns() if view is not running]
 
-        def fetch() -> list[ConversationMessage]:
-            return link.call(lambda client, key: client.get_conversation(key, conversation))
+        kept = self._kept
 
-        def shown(messages: list[ConversationMessage]) -> None:
+        def fetch() -> tuple[list[ConversationMessage], list[TurnRecord | None]]:
+            messages = link.call(lambda client, key: client.get_conversation(key, conversation))
+            if kept is None:
+                return messages, []
+            entries = kept.entries(link.workspace, conversation)
+            return messages, match_records(kept_turns(messages), entries, conversation)
+
+        def shown(loaded: tuple[list[ConversationMessage], list[TurnRecord | None]]) -> None:
             if generation == self._loads:
+                messages, records = loaded
                 self.transcript_view.show_status("")
-                self.transcript_view.show_kept(messages, replaced)
+                self.transcript_view.show_kept(messages, replaced, records)
                 self.conversation_loaded.emit(conversation)
 
         def failed(error: BaseException) -> None:
@@ -258,6 +269,7 @@ class AssistantFrame(FrameBase):
         self.clear_button.setEnabled(False)
 
         def cleared(_value: object) -> None:
+            self._forget_records(link.workspace, conversation)
             self.clear_button.setEnabled(True)
             self.transcript_view.show_status("")
             self.transcript_view.clear(self._running_view())
@@ -386,6 +398,7 @@ class AssistantFrame(FrameBase):
         if turn is not None:
             turn.deleteLater()
         self.records.append(record)
+        self._keep_record(record)
         send.view.show_record(record)
         if reply is not None:
             self._show_assistant_name(assistant_name(reply.assistant_kind, reply.assistant_model))
@@ -393,6 +406,21 @@ class AssistantFrame(FrameBase):
         self._current = None
         self.turn_finished.emit(record)
         self._next()
+
+    def _keep_record(self, record: TurnRecord) -> None:
+        """Keep what the turn showed (never note text), written on a worker (R45)."""
+        kept, entry = self._kept, record_entry(record)
+        if kept is None or entry is None:
+            return
+        workspace = self._link().workspace
+        change = kept.keep(workspace, record.conversation, entry)
+        self._runner.submit(lambda: kept.write(workspace, record.conversation, change))
+
+    def _forget_records(self, workspace: str, conversation: str) -> None:
+        kept = self._kept
+        if kept is not None:
+            change = kept.forget(workspace, conversation)
+            self._runner.submit(lambda: kept.write(workspace, conversation, change))
 
     def _set_busy(self, busy: bool) -> None:
         self.stop_button.setVisible(busy)

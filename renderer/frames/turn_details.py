@@ -162,8 +162,9 @@ def _tool_result(result: dict[str, Any]) -> str:
     path, size = result.get("path"), result.get("bytes")
     read = f"read {path}" if path else "read"
     if isinstance(size, int):
-        text = result.get("text")
+        text, kept = result.get("text"), result.get("textBytes")  # kept: a restored record
         seen = len(text.encode("utf-8")) if isinstance(text, str) else size
+        seen = kept if isinstance(kept, int) and not isinstance(text, str) else seen
         read += (
             f" (the first {seen:,} of {size:,} bytes)"
             if result.get("partial")

@@ -1,0 +1,94 @@
+"""Replies keep their assistant and their details after a restart (R45, R34).
+
+The backend keeps the messages and the tools' names; the app keeps what the turn
+showed beside them, never note text. A new start shows each reply as it was shown.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.assistants import KEPT_TURNS_FOLDER
+from app.main_window import MainWindow
+from app.session import AppSession
+from renderer.frames.transcript import KeptTurnView
+from renderer.frames.turn_view import TurnView
+from tests.app.conftest import AppFactory
+
+SECRET_LINE = "the garden gate code is 4711"
+NOTES = {
+    "notes/a.md": f"# A\n- [ ] call Sam\n{SECRET_LINE}\n",
+    "notes/b.md": "# B\nbeta\n",
+}
+LOAD_TIMEOUT_MS = 15_000
+
+
+def _restart(app_data: Path, workspace_dir: Path) -> tuple[AppSession, MainWindow]:
+    session = AppSession.start(
+        backend_url=None, workspace_dir=workspace_dir, data_dir=app_data, demo=False
+    )
+    return session, MainWindow(session)
+
+
+def test_replies_come_back_with_their_assistant_and_details_after_a_restart_R45(
+    make_app: AppFactory,
+) -> None:
+    app = make_app(NOTES)
+    app.mount("inbox-1", "notes/a.md")
+    first = app.send("what's still open here?")
+    second = app.send("summarise notes/b.md")
+    views = [v for v in app.window.assistant.transcript_view.turns() if isinstance(v, TurnView)]
+    shown = [(v.answered_by.text(), v.details.rows(), v.reply.text()) for v in views]
+    assert [row[0] for row in shown] == ["Offline assistant", "Offline assistant"]
+    assert first.reply is not None and second.reply is not None
+    app.quit()
+    kept_files = list((app.data_dir / KEPT_TURNS_FOLDER).iterdir())
+    assert len(kept_files) == 1
+    kept_text = kept_files[0].read_text(encoding="utf-8")
+    assert SECRET_LINE not in kept_text and "call Sam" not in kept_text  # never note text
+    assert "what's still open" not in kept_text  # the message is the backend's to keep
+
+    session, again = _restart(app.data_dir, app.workspace_dir)
+    try:
+        again.show()
+        assistant = again.assistant
+        app.qtbot.waitUntil(
+            lambda: len(assistant.transcript_view.turns()) == 2, timeout=LOAD_TIMEOUT_MS
+        )
+        restored = assistant.transcript_view.turns()
+        assert all(isinstance(view, TurnView) for view in restored)
+        for view, (name, rows, reply) in zip(restored, shown, strict=True):
+            assert isinstance(view, TurnView)
+            assert view.answered_by.text() == name and not view.answered_by.isHidden()
+            assert view.details.rows() == rows
+            assert view.reply.text() == reply
+            assert not view.details_button.isHidden()
+    finally:
+        again.close()
+        session.close()
+        again.deleteLater()
+
+
+def test_a_turn_the_app_has_no_record_of_shows_as_the_backend_keeps_it_R34(
+    make_app: AppFactory,
+) -> None:
+    app = make_app(NOTES)
+    app.mount("inbox-1", "notes/a.md")
+    app.send("what's still open here?")
+    app.quit()
+    for kept in (app.data_dir / KEPT_TURNS_FOLDER).iterdir():
+        kept.write_text("{not json", encoding="utf-8")  # unreadable: ignored, nothing breaks
+    session, again = _restart(app.data_dir, app.workspace_dir)
+    try:
+        again.show()
+        assistant = again.assistant
+        app.qtbot.waitUntil(
+            lambda: len(assistant.transcript_view.turns()) == 1, timeout=LOAD_TIMEOUT_MS
+        )
+        (view,) = assistant.transcript_view.turns()
+        assert isinstance(view, KeptTurnView)
+        assert "call Sam" in view.reply.text()
+    finally:
+        again.close()
+        session.close()
+        again.deleteLater()
