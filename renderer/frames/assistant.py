@@ -22,7 +22,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from bridge.agent import AssistantInfo, ConversationMessage, TurnStream
+from bridge.agent import AssistantInfo, TurnStream
 from bridge.client import TurnReply
 from bridge.errors import BackendError
 from bridge.frames import ASSISTANT_FRAME_ID
@@ -33,9 +33,9 @@ from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparatio
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
 from renderer.frames.chip import ContextChip
-from renderer.frames.kept_records import KeptRecords, match_records, record_entry
+from renderer.frames.kept_records import KeptConversation, KeptRecords, load_kept_conversation
 from renderer.frames.message_input import MessageInput
-from renderer.frames.transcript import Transcript, kept_turns
+from renderer.frames.transcript import Transcript
 from renderer.frames.turn_text import assistant_name
 from renderer.frames.turn_view import TurnView
 from renderer.frames.turns import TurnRecord
@@ -236,14 +236,10 @@ class AssistantFrame(FrameBase):
 
         kept = self._kept
 
-        def fetch() -> tuple[list[ConversationMessage], list[TurnRecord | None]]:
-            messages = link.call(lambda client, key: client.get_conversation(key, conversation))
-            if kept is None:
-                return messages, []
-            entries = kept.entries(link.workspace, conversation)
-            return messages, match_records(kept_turns(messages), entries, conversation)
+        def fetch() -> KeptConversation:
+            return load_kept_conversation(link, kept, conversation)
 
-        def shown(loaded: tuple[list[ConversationMessage], list[TurnRecord | None]]) -> None:
+        def shown(loaded: KeptConversation) -> None:
             if generation == self._loads:
                 messages, records = loaded
                 self.transcript_view.show_status("")
@@ -269,7 +265,8 @@ class AssistantFrame(FrameBase):
         self.clear_button.setEnabled(False)
 
         def cleared(_value: object) -> None:
-            self._forget_records(link.workspace, conversation)
+            if self._kept is not None:
+                self._kept.forget_later(link.workspace, conversation, self._runner.submit)
             self.clear_button.setEnabled(True)
             self.transcript_view.show_status("")
             self.transcript_view.clear(self._running_view())
@@ -398,7 +395,8 @@ class AssistantFrame(FrameBase):
         if turn is not None:
             turn.deleteLater()
         self.records.append(record)
-        self._keep_record(record)
+        if self._kept is not None:  # R45: shown as it was after a restart
+            self._kept.remember(self._link().workspace, record, self._runner.submit)
         send.view.show_record(record)
         if reply is not None:
             self._show_assistant_name(assistant_name(reply.assistant_kind, reply.assistant_model))
@@ -406,21 +404,6 @@ class AssistantFrame(FrameBase):
         self._current = None
         self.turn_finished.emit(record)
         self._next()
-
-    def _keep_record(self, record: TurnRecord) -> None:
-        """Keep what the turn showed (never note text), written on a worker (R45)."""
-        kept, entry = self._kept, record_entry(record)
-        if kept is None or entry is None:
-            return
-        workspace = self._link().workspace
-        change = kept.keep(workspace, record.conversation, entry)
-        self._runner.submit(lambda: kept.write(workspace, record.conversation, change))
-
-    def _forget_records(self, workspace: str, conversation: str) -> None:
-        kept = self._kept
-        if kept is not None:
-            change = kept.forget(workspace, conversation)
-            self._runner.submit(lambda: kept.write(workspace, conversation, change))
 
     def _set_busy(self, busy: bool) -> None:
         self.stop_button.setVisible(busy)

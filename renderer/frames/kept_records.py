@@ -21,7 +21,7 @@ import json
 import os
 import stat
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from renderer.ambient.capture import CaptureResult
 from renderer.ambient.elsewhere import Elsewhere
 from renderer.ambient.lines import LineRange
 from renderer.frames.turns import TurnRecord
+from renderer.qt.backend import WorkspaceLink
 from renderer.qt.files import write_atomically
 
 KEPT_TURNS = 200
@@ -163,6 +164,38 @@ def match_records(
     return matched
 
 
+Submit = Callable[[Callable[[], object]], object]
+"""Runs work on a worker (:meth:`renderer.qt.tasks.TaskRunner.submit`)."""
+KeptConversation = tuple[list[ConversationMessage], list[TurnRecord | None]]
+"""A conversation's kept messages and, for each (message, reply) pair, its record or None."""
+
+
+def load_kept_conversation(
+    link: WorkspaceLink, kept: KeptRecords | None, conversation: str
+) -> KeptConversation:
+    """The backend's copy of the conversation with the app's records matched (on a worker)."""
+    messages = link.call(lambda client, key: client.get_conversation(key, conversation))
+    if kept is None:
+        return messages, []
+    entries = kept.entries(link.workspace, conversation)
+    return messages, match_records(kept_turn_pairs(messages), entries, conversation)
+
+
+def kept_turn_pairs(
+    messages: Sequence[ConversationMessage],
+) -> list[tuple[str, ConversationMessage]]:
+    """(user message, reply) pairs, oldest first; a reply without its message keeps ""."""
+    pairs: list[tuple[str, ConversationMessage]] = []
+    asked: str | None = None
+    for message in messages:
+        if message.role == "user":
+            asked = message.text
+        else:
+            pairs.append((asked or "", message))
+            asked = None
+    return pairs
+
+
 class KeptRecords:
     """The records of each (workspace, conversation), in memory and in ``folder``."""
 
@@ -198,6 +231,17 @@ class KeptRecords:
             self._entries[(workspace, conversation)] = []
             self._changes += 1
             return self._changes
+
+    def remember(self, workspace: str, record: TurnRecord, submit: Submit) -> None:
+        """Keep what a turn showed (never note text); the file is written on a worker."""
+        entry = record_entry(record)
+        if entry is not None:
+            change = self.keep(workspace, record.conversation, entry)
+            submit(lambda: self.write(workspace, record.conversation, change))
+
+    def forget_later(self, workspace: str, conversation: str, submit: Submit) -> None:
+        change = self.forget(workspace, conversation)
+        submit(lambda: self.write(workspace, conversation, change))
 
     def write(self, workspace: str, conversation: str, change: int) -> None:
         """Write the file as of ``change`` or later (on a worker); an older write is skipped."""

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from bridge.agent import ConversationMessage
+from renderer.frames.kept_records import kept_turn_pairs
 from renderer.frames.turn_text import tools_html
 from renderer.frames.turn_view import TurnView, markdown_html
 from renderer.frames.turns import TurnRecord
@@ -61,17 +62,8 @@ class KeptTurnView(QFrame):
         self.reply.setVisible(True)
 
 
-def kept_turns(messages: Sequence[ConversationMessage]) -> list[tuple[str, ConversationMessage]]:
-    """(user message, reply) pairs, oldest first; a reply without its message keeps ""."""
-    pairs: list[tuple[str, ConversationMessage]] = []
-    asked: str | None = None
-    for message in messages:
-        if message.role == "user":
-            asked = message.text
-        else:
-            pairs.append((asked or "", message))
-            asked = None
-    return pairs
+kept_turns = kept_turn_pairs
+"""(user message, reply) pairs of a kept conversation, oldest first."""
 
 
 class Transcript(QScrollArea):

@@ -92,3 +92,19 @@ def test_a_turn_the_app_has_no_record_of_shows_as_the_backend_keeps_it_R34(
         again.close()
         session.close()
         again.deleteLater()
+
+
+def test_what_is_kept_of_a_turn_never_holds_note_text_R45(make_app: AppFactory) -> None:
+    """A tool's result and a /tool reply quote the note: neither is kept, only sizes and paths."""
+    app = make_app(NOTES)
+    app.mount("inbox-1", "notes/a.md")
+    read = app.send('/tool read_document {"path": "notes/a.md"}')
+    active = app.send("/tool read_active_note {}")
+    for record in (read, active):
+        assert record.reply is not None and SECRET_LINE in record.reply.reply
+    app.quit()
+    (kept,) = (app.data_dir / KEPT_TURNS_FOLDER).iterdir()
+    text = kept.read_text(encoding="utf-8")
+    assert "4711" not in text and "call Sam" not in text
+    assert '"textBytes"' in text and '"notes/a.md"' in text  # sizes and paths: yes
+    assert kept.stat().st_mode & 0o777 == 0o600
