@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 from renderer.ambient.store import AmbientStore, Resolution
 
+ACTIVE_NOTE_TOOL = "read_active_note"
+"""The tool that reads "this note": a turn that called it answered about "this note"."""
 READ_BY_NAME_TOOLS = frozenset({"read_document"})
 """Tools that read a named note's saved copy; ``read_active_note`` reads this window's note."""
 

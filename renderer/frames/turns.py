@@ -8,6 +8,7 @@ from bridge.client import TurnReply
 from bridge.drops import DropReason
 from renderer.ambient.capture import CaptureResult
 from renderer.ambient.elsewhere import (
+    ACTIVE_NOTE_TOOL,
     NOWHERE_ELSE,
     Elsewhere,
     fallback_notice,
@@ -64,6 +65,10 @@ class TurnRecord:
         """Why the turn is about another note: the one that was "this note" popped out (R29)."""
         if self.dropped not in (None, "no-inbox"):
             return None  # left out, or a note that could not be sent: said on its own
+        if self.reply is None or not any(
+            call.name == ACTIVE_NOTE_TOOL for call in self.reply.tool_calls
+        ):
+            return None  # it answered without "this note": a greeting, a note named by path
         pointer = self.capture.pointer
         return fallback_notice(self.elsewhere, None if pointer is None else pointer.path)
 

@@ -63,8 +63,13 @@ def test_the_banner_and_the_turns_tell_the_truth_about_a_popped_out_note_R29_R25
     assert "unsaved edits may be missing" in caveat
     rows = dict(view.details.rows())  # type: ignore[attr-defined]
     assert "open in its own window" in rows["Caveat"]
-    # The fallback was said once "this note" changed for good: not on a later turn about it.
-    assert f"{PLAN} is in its own window now" in view.notice.text()  # type: ignore[attr-defined]
+    # This reply is about the note it named, not about "this note": no fallback to explain.
+    assert record.fallback_notice is None
+    assert view.notice.isHidden()  # type: ignore[attr-defined]
+
+    # Asked about "this note" again, the fallback still holds and is said again.
+    again = app.send("summarise this")
+    assert again.fallback_notice is not None and TODAY in again.fallback_notice
 
 
 @pytest.mark.slow
