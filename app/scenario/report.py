@@ -161,6 +161,8 @@ def _send_block(send: SendRecord) -> list[str]:
         lines += [f"The turn failed: {send.error}", ""]
     elif send.reply:
         lines += ["The assistant replied:", "", _quote(send.reply), ""]
+    if send.notices:  # what the turn said beside the reply: why it is about another note
+        lines += ["Beside the reply, the turn said:", "", _quote(" ".join(send.notices)), ""]
     return lines
 
 
