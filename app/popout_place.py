@@ -1,4 +1,7 @@
-"""Where a popped-out note's window opens: beside the main window when the screen has room.
+"""Where the windows open: the main window within its screen, a popped-out note beside it.
+
+The main window's starting size is cut to the screen's available area, so a
+1280×800 screen shows all of it (R46).
 
 The host passes its own frame geometry to the child (``--beside X,Y,W,H``); the
 child places itself on the side with more room, at the host's height, as wide
@@ -9,6 +12,7 @@ from the host's corner, so it never lands exactly on top of it.
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtWidgets import QWidget
 
 GAP = 12
 """Pixels between the two windows."""
@@ -60,3 +64,17 @@ def placement(host: QRect, screen: QRect, wanted: QSize, least_width: int = MIN_
 
 def _within(value: int, low: int, high: int) -> int:
     return max(low, min(value, max(low, high)))
+
+
+def fit_to_screen(window: QWidget) -> None:
+    """Cut ``window`` to its screen's available area and keep it on that screen."""
+    screen = window.screen()
+    if screen is None:
+        return
+    area = screen.availableGeometry()
+    width, height = min(window.width(), area.width()), min(window.height(), area.height())
+    if (width, height) != (window.width(), window.height()):
+        window.resize(width, height)
+    left = _within(window.x(), area.left(), area.right() - width + 1)
+    top = _within(window.y(), area.top(), area.bottom() - height + 1)
+    window.move(left, top)

@@ -7,7 +7,14 @@ import pytest
 from PySide6.QtCore import QRect, QSize
 
 from app.popout import PopoutWindow, place_beside
-from app.popout_place import GAP, MIN_WIDTH, beside_argument, parse_beside, placement
+from app.popout_place import (
+    GAP,
+    MIN_WIDTH,
+    beside_argument,
+    fit_to_screen,
+    parse_beside,
+    placement,
+)
 from tests.app.conftest import AppFactory
 
 SCREEN = QRect(0, 0, 1600, 1000)
@@ -76,3 +83,15 @@ def test_the_pop_out_opens_beside_the_host_and_its_chip_says_this_note_R29(
         app.qtbot.waitUntil(lambda: not popout.isVisible())
         popout.shutdown_workers()
         popout.deleteLater()
+
+
+def test_the_main_window_opens_within_its_screen_R46(make_app: AppFactory) -> None:
+    app = make_app()
+    window = app.window
+    area = window.screen().availableGeometry()
+    window.resize(area.width() + 400, area.height() + 200)  # as 1360×820 on a 1280×800 screen
+    window.move(area.left() + 50, area.top() + 50)
+    fit_to_screen(window)
+    app.qtbot.waitUntil(lambda: window.width() <= area.width())
+    assert window.height() <= area.height()
+    assert area.contains(QRect(window.pos(), window.size()))
