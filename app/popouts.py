@@ -114,8 +114,8 @@ class PopoutManager(QObject):
                 frame_id,
                 "--view",
                 view,
-                *self._recovery_arguments(),
                 *([] if beside is None else ["--beside", beside_argument(beside)]),
+                *self._recovery_arguments(),
             ]
         )
         process.setProcessChannelMode(QProcess.ProcessChannelMode.ForwardedErrorChannel)
