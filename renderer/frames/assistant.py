@@ -242,7 +242,8 @@ class AssistantFrame(FrameBase):
         def shown(loaded: KeptConversation) -> None:
             if generation == self._loads:
                 messages, records = loaded
-                self.transcript_view.show_status("")
+                problem = None if kept is None else kept.take_problem()
+                self.transcript_view.show_status(problem or "")  # R64: said, never a crash
                 self.transcript_view.show_kept(messages, replaced, records)
                 self.conversation_loaded.emit(conversation)
 

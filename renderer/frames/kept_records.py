@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import stat
 import threading
 from collections.abc import Callable, Sequence
@@ -40,6 +41,10 @@ KEPT_TURNS = 200
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """A larger file is not read (R64)."""
 _VERSION = 1
+UNREADABLE = (
+    "The details of earlier replies could not be read: {why}. Those replies show as the "
+    "backend keeps them."
+)
 _RESULT_KEYS = ("status", "message", "path", "view", "bytes", "partial", "caveat")
 """What a tool result keeps: never ``text``, ``matches`` lines or a proposal's edits."""
 _ARGUMENT_KEYS = ("path", "maxBytes", "prefix", "query")
@@ -205,14 +210,22 @@ class KeptRecords:
         self._entries: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self._written: dict[tuple[str, str], int] = {}
         self._changes = 0
+        self.problem: str | None = None
 
     def entries(self, workspace: str, conversation: str) -> list[dict[str, Any]]:
         """The kept records, oldest first (read from the file on first use; any thread)."""
         key = (workspace, conversation)
         with self._lock:
             if key not in self._entries:
-                self._entries[key] = _read(self._path(key))
+                self._entries[key], problem = _read(self._path(key))
+                self.problem = problem or self.problem
             return list(self._entries[key])
+
+    def take_problem(self) -> str | None:
+        """What was wrong with a file read since last asked (once), or None."""
+        with self._lock:
+            problem, self.problem = self.problem, None
+            return problem
 
     def keep(self, workspace: str, conversation: str, entry: dict[str, Any]) -> int:
         """Add a record in memory; returns the change number :meth:`write` takes."""
@@ -266,16 +279,39 @@ class KeptRecords:
         return self.folder / f"{fingerprint(json.dumps(key))}.json"
 
 
-def _read(path: Path) -> list[dict[str, Any]]:
+def _read(path: Path) -> tuple[list[dict[str, Any]], str | None]:
+    """The records in ``path``, and what was wrong when it could not be used (R64).
+
+    A file that is not a regular file, is too large or does not parse is set aside
+    (renamed ``….broken-N``) so it is neither read again nor overwritten.
+    """
     try:
         status = os.lstat(path)
-        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_FILE_BYTES:
-            return []
+    except FileNotFoundError:
+        return [], None
+    except OSError as error:
+        return [], f"it could not be read ({error.strerror})"
+    if not stat.S_ISREG(status.st_mode):
+        return [], _set_aside(path, "it is not a regular file")
+    if status.st_size > MAX_FILE_BYTES:
+        return [], _set_aside(path, "it is too large")
+    try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return []
+        return [], _set_aside(path, "it is not valid JSON")
     turns = data.get("turns") if isinstance(data, dict) and data.get("v") == _VERSION else None
-    return [turn for turn in turns if isinstance(turn, dict)] if isinstance(turns, list) else []
+    if not isinstance(turns, list):
+        return [], _set_aside(path, "it is not a record of turns")
+    return [turn for turn in turns if isinstance(turn, dict)], None
+
+
+def _set_aside(path: Path, why: str) -> str:
+    target = path.with_name(f"{path.name}.broken-{secrets.token_hex(3)}")
+    try:
+        os.replace(path, target)
+    except OSError:
+        return f"{UNREADABLE.format(why=why)} It could not be moved aside."
+    return f"{UNREADABLE.format(why=why)} It was set aside as {target.name}."
 
 
 def _pointer_json(pointer: AmbientPointer | None) -> dict[str, Any] | None:

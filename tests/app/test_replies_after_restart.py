@@ -76,8 +76,9 @@ def test_a_turn_the_app_has_no_record_of_shows_as_the_backend_keeps_it_R34(
     app.mount("inbox-1", "notes/a.md")
     app.send("what's still open here?")
     app.quit()
-    for kept in (app.data_dir / KEPT_TURNS_FOLDER).iterdir():
-        kept.write_text("{not json", encoding="utf-8")  # unreadable: ignored, nothing breaks
+    kept_folder = app.data_dir / KEPT_TURNS_FOLDER
+    for kept in kept_folder.iterdir():
+        kept.write_text("{not json", encoding="utf-8")  # unreadable: set aside, nothing breaks
     session, again = _restart(app.data_dir, app.workspace_dir)
     try:
         again.show()
@@ -88,6 +89,10 @@ def test_a_turn_the_app_has_no_record_of_shows_as_the_backend_keeps_it_R34(
         (view,) = assistant.transcript_view.turns()
         assert isinstance(view, KeptTurnView)
         assert "call Sam" in view.reply.text()
+        status = assistant.transcript_view.status  # R64: said plainly, the file set aside
+        assert "could not be read: it is not valid JSON" in status.text()
+        assert not status.isHidden() and "Traceback" not in status.text()
+        assert [p.name.split(".json")[1][:8] for p in kept_folder.iterdir()] == [".broken-"]
     finally:
         again.close()
         session.close()
@@ -108,3 +113,31 @@ def test_what_is_kept_of_a_turn_never_holds_note_text_R45(make_app: AppFactory) 
     assert "4711" not in text and "call Sam" not in text
     assert '"textBytes"' in text and '"notes/a.md"' in text  # sizes and paths: yes
     assert kept.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_kept_file_that_is_a_link_is_never_followed_R64(
+    make_app: AppFactory, tmp_path: Path
+) -> None:
+    app = make_app(NOTES)
+    app.mount("inbox-1", "notes/a.md")
+    app.send("what's still open here?")
+    app.quit()
+    (kept,) = (app.data_dir / KEPT_TURNS_FOLDER).iterdir()
+    outside = tmp_path / "outside.json"
+    outside.write_text(kept.read_text(encoding="utf-8"), encoding="utf-8")
+    kept.unlink()
+    kept.symlink_to(outside)
+    session, again = _restart(app.data_dir, app.workspace_dir)
+    try:
+        again.show()
+        assistant = again.assistant
+        app.qtbot.waitUntil(
+            lambda: len(assistant.transcript_view.turns()) == 1, timeout=LOAD_TIMEOUT_MS
+        )
+        assert isinstance(assistant.transcript_view.turns()[0], KeptTurnView)
+        assert "not a regular file" in assistant.transcript_view.status.text()
+        assert outside.is_file() and not kept.exists()  # the link was moved aside, not followed
+    finally:
+        again.close()
+        session.close()
+        again.deleteLater()
