@@ -62,10 +62,6 @@ class KeptTurnView(QFrame):
         self.reply.setVisible(True)
 
 
-kept_turns = kept_turn_pairs
-"""(user message, reply) pairs of a kept conversation, oldest first."""
-
-
 class Transcript(QScrollArea):
     """The scrolling list of turns, with a welcome line while it is empty."""
 
@@ -133,7 +129,7 @@ class Transcript(QScrollArea):
         turn shows again as it was shown, with its assistant and its details.
         """
         self.remove(replacing)
-        for position, (asked, reply) in enumerate(kept_turns(messages)):
+        for position, (asked, reply) in enumerate(kept_turn_pairs(messages)):
             record = records[position] if position < len(records) else None
             view: QFrame
             if record is None:
