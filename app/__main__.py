@@ -62,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.demo import default_data_dir
     from app.layout_state import LayoutStore
     from app.main_window import MainWindow
+    from app.popout_place import fit_to_screen
     from app.session import AppSession, SessionError
     from app.shutdown import QUIT_SIGNALS, close_on_signal
 
@@ -88,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     try:
         window = MainWindow(session, demo_layout=True)
+        fit_to_screen(window)  # R46: all of it on a 1280×800 screen
         window.show()
         if args.quit_after is not None:
             QTimer.singleShot(round(args.quit_after * 1000), window.close)

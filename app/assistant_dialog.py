@@ -40,6 +40,7 @@ from renderer.qt.tasks import TaskRunner
 ENDPOINT_EXAMPLE = "http://127.0.0.1:8080/v1"
 NEEDS_VERIFY = "Verify the endpoint and the model to save them."
 NEEDS_MODEL = "Choose a model (Verify lists those the endpoint offers)."
+SAVE_NEEDS = "Save needs"
 VERIFYING = "Verifying…"
 SAVING = "Saving…"
 KEY_SAVED = "A key is saved (not shown). Type a new one to replace it."
@@ -117,6 +118,10 @@ class AssistantSettingsDialog(QDialog):
         self.status = QLabel("")
         self.status.setObjectName("settingsStatus")
         self.status.setWordWrap(True)
+        self.save_hint = QLabel("")
+        self.save_hint.setObjectName("saveHint")
+        self.save_hint.setWordWrap(True)
+        self.save_hint.setVisible(False)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
@@ -138,6 +143,7 @@ class AssistantSettingsDialog(QDialog):
         layout.addWidget(self.model_choice)
         layout.addWidget(self.model_fields)
         layout.addWidget(self.status)
+        layout.addWidget(self.save_hint)
         layout.addWidget(self.buttons)
 
     # -- actions --------------------------------------------------------------------
@@ -228,6 +234,21 @@ class AssistantSettingsDialog(QDialog):
 
     def _say(self, text: str) -> None:
         self.status.setText(text)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """Grow to hold a message that wraps onto more lines: the fields keep their size."""
+        layout = self.layout()
+        if layout is None:
+            return
+        layout.activate()
+        needed = (
+            layout.totalHeightForWidth(self.width())
+            if layout.hasHeightForWidth()
+            else layout.totalSizeHint().height()
+        )
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     def _ready(self) -> bool:
         values = self._values()
@@ -242,6 +263,24 @@ class AssistantSettingsDialog(QDialog):
         self.model_fields.setEnabled(use_model and not self._working)
         self.save_button.setEnabled(self._ready() and not self._working)
         self.verify_button.setEnabled(use_model and not self._working)
+        self._show_save_hint()
+
+    def _show_save_hint(self) -> None:
+        """Why Save cannot be pressed now, beside it and as its tooltip (never silence)."""
+        reason = "" if self._ready() or self._working else self._why_not_saved()
+        self.save_button.setToolTip(reason)
+        if reason != self.save_hint.text() or self.save_hint.isHidden() == bool(reason):
+            self.save_hint.setText(reason)
+            self.save_hint.setVisible(bool(reason))
+            self._fit_height()
+
+    def _why_not_saved(self) -> str:
+        _, base_url, model, _, _ = self._values()
+        if not base_url:
+            return f"{SAVE_NEEDS} the endpoint URL, e.g. {ENDPOINT_EXAMPLE}, and a model."
+        if not model:
+            return f"{SAVE_NEEDS} a model: type its id, or press Verify to list those offered."
+        return f"{SAVE_NEEDS} this endpoint and model verified: press Verify."
 
 
 def _initial(

@@ -13,8 +13,12 @@ from PySide6.QtWidgets import QSplitter, QWidget
 
 from app.session import AppSession
 from bridge.agent import AssistantInfo
+from renderer.ambient.elsewhere import Elsewhere, FallbackWatch
 from renderer.frames.assistant import AssistantFrame
+from renderer.frames.kept_records import KeptRecords
 
+KEPT_TURNS_FOLDER = "turns"
+"""In the data folder: what each reply showed, without note text (R45)."""
 ASSISTANT_MIN_WIDTH = 320
 """R46: the assistant column's own minimum, so its contents never widen the window."""
 
@@ -35,6 +39,10 @@ class WorkspaceAssistants:
         self._on_activated = on_activated
         self._frames: dict[str, AssistantFrame] = {}
         self.current: AssistantFrame | None = None
+        self.kept = KeptRecords(session.data_dir / KEPT_TURNS_FOLDER)
+        """The records of every workspace's turns, so a restart shows them as shown (R45)."""
+        self.fallback = FallbackWatch(session.store)
+        """The note "this note" fell back from when it popped out (R29); the host tells it."""
 
     def for_workspace(self, workspace: str, conversation: str | None) -> AssistantFrame:
         """The workspace's assistant, made on first use (with ``conversation`` if given)."""
@@ -47,8 +55,10 @@ class WorkspaceAssistants:
                 autosave=session.autosave,
                 link=lambda: session.link,
                 conversation=conversation or session.conversation_for(workspace),
+                kept=self.kept,
                 parent=self._shelf,
             )
+            assistant.elsewhere = lambda: self.elsewhere(workspace)
             assistant.load_conversation(assistant.conversation)  # R34: shown on reopening
             assistant.setMinimumWidth(ASSISTANT_MIN_WIDTH)
             assistant.watch_activation()
@@ -77,6 +87,18 @@ class WorkspaceAssistants:
         for assistant in self._frames.values():
             assistant.show_assistant(info)
 
+    def elsewhere(self, workspace: str) -> Elsewhere:
+        """The workspace's notes in popped-out windows that have not ended (R29)."""
+        session = self._session
+        open_elsewhere = frozenset(
+            handle.path
+            for handle in session.popouts.handles
+            if handle.workspace == workspace and handle.exit_code is None and not handle.crashed
+        )
+        here = workspace == session.workspace
+        return Elsewhere(open_elsewhere, self.fallback.fell_back_from if here else None)
+
     def teardown(self) -> None:
+        self.fallback.close()
         for assistant in self._frames.values():
             assistant.teardown()

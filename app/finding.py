@@ -187,6 +187,9 @@ class QuickOpenDialog(_PickerDialog):
         self.set_entries(self.entries, f"The notes could not be listed: {message}")
 
 
+NO_OTHER_WORKSPACES = "There are no other workspaces yet."
+
+
 class WorkspacePickerDialog(_PickerDialog):
     """File ▸ Switch workspace: the backend's workspaces; a new name typed here is created."""
 
@@ -216,6 +219,11 @@ class WorkspacePickerDialog(_PickerDialog):
 
     def _listed(self, names: list[str]) -> None:
         shown = [name for name in names if name != self._current]
+        if not shown:  # an empty list alone looks broken
+            self.set_entries(
+                [], f"Open now: {self._current}. {NO_OTHER_WORKSPACES} Type a name to create one."
+            )
+            return
         self.set_entries(
             shown, f"Open now: {self._current}. Enter switches; a new name is created."
         )

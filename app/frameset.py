@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QChildEvent, QEvent, Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -84,6 +84,16 @@ def _fill_no_note_page(
     layout.addStretch(2)
 
 
+class _ProvidersColumn(QSplitter):
+    """The providers column, shown only while it holds a frame: never an empty strip."""
+
+    def childEvent(self, event: QChildEvent) -> None:
+        super().childEvent(event)
+        # A frame is counted once polished and no longer once removed.
+        if event.type() in (QEvent.Type.ChildPolished, QEvent.Type.ChildRemoved):
+            self.setVisible(self.count() > 0)
+
+
 class Frameset(QWidget):
     """The central widget: a banner area over the columns, side by side in a splitter."""
 
@@ -91,7 +101,8 @@ class Frameset(QWidget):
         super().__init__(parent)
         self.setObjectName("centre")
         self.banners = BannerArea(self)
-        self.providers_column = QSplitter(Qt.Orientation.Vertical)
+        self.providers_column = _ProvidersColumn(Qt.Orientation.Vertical)
+        self.providers_column.setVisible(False)
         self.inbox_column = QSplitter(Qt.Orientation.Vertical)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         for column in (self.providers_column, self.inbox_column):

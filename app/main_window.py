@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMainWindow, QWidget
 
 from app.assistant_dialog import AssistantSettingsDialog
 from app.assistants import WorkspaceAssistants
+from app.font_banner import offer_font_advice
 from app.frame_registry import FrameRegistry
 from app.frameset import Frameset
 from app.kept_notes import KeptNotes
@@ -88,6 +89,7 @@ class MainWindow(QMainWindow):
         self._compose_helpers(session, layouts, saved)
         if session.assistant_problem:
             self.banners.show_message(session.assistant_problem, tone="error")
+        offer_font_advice(self.banners, session.runner)
         if layouts.set_aside_message is not None:
             self.banners.show_message(layouts.set_aside_message, tone="error", topic="layout-file")
         if remembered is not None:

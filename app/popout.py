@@ -1,9 +1,10 @@
 """``python -m app.popout``: one note in its own process, own store and own assistant (R29).
 
 The host starts this with the device token in the environment (never on the
-command line). The window says in one sentence that the main window's assistant
-cannot see this note. On close, and on SIGTERM from the host, pending saves are flushed (bounded by
-the flush limit) before exit.
+command line). The window says in one sentence what the main window's assistant
+still has of this note: not "this note", only the saved copy, by name. On close,
+and on SIGTERM from the host, pending saves are flushed (bounded by the flush
+limit) before exit.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from pathlib import Path
 from typing import cast
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.banner import Banner, BannerArea, save_failed_text_on_screen
+from app.popout_place import parse_beside, placement
 from app.session import SessionError, connect_workspace
 from app.shutdown import close_on_signal
 from app.style import STYLESHEET
@@ -39,8 +41,9 @@ from renderer.qt.recovery import RecoveryStore
 from renderer.qt.tasks import TaskRunner
 
 POPOUT_BANNER = (
-    "This note is in its own window, so the main window's assistant can't see it; "
-    "ask the assistant below about it instead."
+    "This note is in its own window: for the main window's assistant it is no longer "
+    "“this note” (it can still read the saved copy by name, without what is not saved yet). "
+    "Ask the assistant below about it."
 )
 READY_LINE = "popout ready"
 _CLOSE_FLUSH_LIMIT_MS = round(FLUSH_LIMIT_SECONDS * 1000)
@@ -156,6 +159,20 @@ class PopoutWindow(QMainWindow):
         self.close()
 
 
+def place_beside(window: QMainWindow, beside: str) -> None:
+    """Open next to the host window (``X,Y,W,H``) when its screen has room; else offset."""
+    try:
+        host = parse_beside(beside)
+    except ValueError as error:
+        print(error, file=sys.stderr)  # the window opens where the window manager puts it
+        return
+    screen = QGuiApplication.screenAt(host.center()) or QGuiApplication.primaryScreen()
+    if screen is None:
+        return
+    least = window.minimumSizeHint().width()
+    window.setGeometry(placement(host, screen.availableGeometry(), window.size(), least))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m app.popout")
     parser.add_argument("--backend", required=True, metavar="URL")
@@ -168,6 +185,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="FILE",
         help=f"read the device token here when {DEVICE_TOKEN_ENV} is not set",
+    )
+    parser.add_argument(
+        "--beside",
+        metavar="X,Y,W,H",
+        help="the host window's frame: open next to it when the screen has room",
     )
     parser.add_argument(
         "--recovery-dir",
@@ -197,6 +219,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     recovery = RecoveryStore(args.recovery_dir) if args.recovery_dir is not None else None
     window = PopoutWindow(link, args.frame_id, args.path, cast(View, args.view), recovery=recovery)
+    if args.beside is not None:
+        place_beside(window, args.beside)
     window.show()
     # The host ends children with SIGTERM: close the normal way so the last edit is saved.
     wake = close_on_signal(window, signal.SIGTERM)

@@ -18,6 +18,15 @@ from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
 
 
+def popped_out_banner(path: str) -> str:
+    """What is true of a popped-out note here (R29): not "this note", still readable by name."""
+    return (
+        f"{path} is now in its own window, with its own assistant. Here it is no longer "
+        "“this note”; the assistant here can still read it by name, from its saved copy, "
+        "which may be behind that window."
+    )
+
+
 def _topic(frame_id: str) -> str:
     return f"popout:{frame_id}"
 
@@ -53,13 +62,12 @@ class PopoutHost:
             return
         path = frame.path
         position = self._frameset.inbox_column.indexOf(frame)
-        handle = self._session.popouts.pop_out(frame)
+        resolved = self._session.store.resolve()
+        beside = self._frameset.window().frameGeometry()
+        handle = self._session.popouts.pop_out(frame, beside=beside)
         handle.position = position
-        self._banners.show_message(
-            f"{path} is now in its own window, with its own assistant. "
-            "The assistant here no longer sees it.",
-            topic=_topic(frame_id),
-        )
+        self._frames.assistants.fallback.popped_out(path, resolved, frame_id)
+        self._banners.show_message(popped_out_banner(path), topic=_topic(frame_id))
 
     def _detach(self, frame_id: str) -> str:
         frame = self._registry.frame(frame_id)

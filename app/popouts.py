@@ -13,8 +13,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QRect, Signal
 
+from app.popout_place import beside_argument
 from bridge.environment import DEVICE_TOKEN_ENV
 from bridge.pointer import View
 from renderer.frames.inbox_runtime import NoteFrame
@@ -75,17 +76,22 @@ class PopoutManager(QObject):
         """``detach(frame_id) -> workspace``: the host withdraws and removes the frame (R29)."""
         self._detach = detach
 
-    def pop_out(self, frame: NoteFrame) -> PopoutHandle:
-        """Move ``frame`` into its own process; the child starts once its last save landed."""
+    def pop_out(self, frame: NoteFrame, beside: QRect | None = None) -> PopoutHandle:
+        """Move ``frame`` into its own process; the child starts once its last save landed.
+
+        ``beside`` is the host window's frame: the child opens next to it when there is room.
+        """
         if self._detach is None:
             raise RuntimeError("The pop-out manager has no host window.")
         frame_id, path, view = frame.frame_id, frame.path, frame.view
         workspace = self._detach(frame_id)
-        handle = self.create(frame_id, path, view, workspace)
+        handle = self.create(frame_id, path, view, workspace, beside)
         self._autosave.when_saved(workspace, path, lambda _ok: self.launch(handle))
         return handle
 
-    def create(self, frame_id: str, path: str, view: View, workspace: str) -> PopoutHandle:
+    def create(
+        self, frame_id: str, path: str, view: View, workspace: str, beside: QRect | None = None
+    ) -> PopoutHandle:
         """A handle whose process is configured but not started yet (see :meth:`launch`)."""
         handle = PopoutHandle(frame_id, path, view, workspace, self)
         process = handle.process
@@ -108,6 +114,7 @@ class PopoutManager(QObject):
                 frame_id,
                 "--view",
                 view,
+                *([] if beside is None else ["--beside", beside_argument(beside)]),
                 *self._recovery_arguments(),
             ]
         )

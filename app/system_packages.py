@@ -173,15 +173,22 @@ def languages_without_fonts(environment: Mapping[str, str] | None = None) -> tup
     return tuple(lacking)
 
 
-def font_advice(languages: Sequence[str]) -> str:
-    """A note, not a failure: the app runs, but text in ``languages`` shows as empty boxes."""
+def font_problem(languages: Sequence[str]) -> str:
+    """The sentence both the terminal and the window say: which text shows as empty boxes."""
     named = " and ".join(
         [", ".join(languages[:-1]), languages[-1]] if len(languages) > 1 else languages
     )
-    return (
-        f"{named} text will show as empty boxes: no installed font covers it. "
-        f"Install one with:\n\n  {install_line([FONT_PACKAGE])}\n"
-    )
+    return f"{named} text will show as empty boxes: no installed font covers it."
+
+
+def font_advice(languages: Sequence[str]) -> str:
+    """A note, not a failure: the app runs, but text in ``languages`` shows as empty boxes."""
+    return f"{font_problem(languages)} Install one with:\n\n  {install_line([FONT_PACKAGE])}\n"
+
+
+def font_banner_text(languages: Sequence[str]) -> str:
+    """The same advice on one line, for the window's banner."""
+    return f"{font_problem(languages)} Install one with: {install_line([FONT_PACKAGE])}"
 
 
 def install_line(packages: Sequence[str]) -> str:

@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from app.banner import Banners
+from shiboken6 import isValid
+
+from app.banner import Banner, Banners
 from app.demo import DEMO_FRAMES
 from app.frame_registry import FrameRegistry
 from app.kept_notes import KeptNotes
@@ -75,6 +77,9 @@ class WorkspaceSwitch:
         self._entered = entered
         self._switched = switched
         self._failed = failed
+        self._missing: tuple[Banner, frozenset[str]] | None = None
+        """The "has no …" banner and the note frames open when it was shown."""
+        registry.when_changed(self._on_frames_changed)
 
     @property
     def switching(self) -> bool:
@@ -284,17 +289,36 @@ class WorkspaceSwitch:
         workspace = self._session.workspace
         one = len(closed) == 1
         if carried_from is not None:
-            self._banners.show_message(
+            self._say_missing(
                 f"Workspace “{workspace}” has no {', '.join(closed)}; "
-                f"{'it stays' if one else 'they stay'} open in “{carried_from}”.",
-                topic=WORKSPACE_TOPIC,
+                f"{'it stays' if one else 'they stay'} open in “{carried_from}”."
             )
         else:
-            self._banners.show_message(
+            self._say_missing(
                 f"Workspace “{workspace}” has no {', '.join(closed)}, so "
-                f"{'that frame was' if one else 'those frames were'} closed.",
-                topic=WORKSPACE_TOPIC,
+                f"{'that frame was' if one else 'those frames were'} closed."
             )
+
+    def _say_missing(self, text: str) -> None:
+        banner = self._banners.show_message(text, topic=WORKSPACE_TOPIC)
+        shown = frozenset(frame.frame_id for frame in self._registry.inbox_frames())
+        self._missing = (banner, shown)
+        # A newer message on the topic replaces this one: then it has nothing left to say.
+        banner.dismissed.connect(self._forget_missing)
+
+    def _forget_missing(self) -> None:
+        self._missing = None
+
+    def _on_frames_changed(self) -> None:
+        """A note made or opened here since the "has no …" banner: it has said its piece."""
+        if self._missing is None or self.switching:
+            return
+        banner, before = self._missing
+        if not isValid(banner):
+            self._missing = None
+        elif any(frame.frame_id not in before for frame in self._registry.inbox_frames()):
+            self._missing = None
+            banner.dismiss()
 
     def _fail(self, message: str) -> None:
         self._banners.show_message(message, tone="error", topic=WORKSPACE_TOPIC)

@@ -129,6 +129,11 @@ def check_expectations(
         assert step.replyContains is not None
         if step.replyContains not in (send.reply or ""):
             mismatches.append(Mismatch("replyContains", step.replyContains, send.reply))
+    if "noticeContains" in given:
+        assert step.noticeContains is not None
+        notices = " ".join(send.notices)
+        if step.noticeContains not in notices:
+            mismatches.append(Mismatch("noticeContains", step.noticeContains, notices or None))
     return mismatches
 
 

@@ -77,6 +77,8 @@ class ExpectStep(StepBody):
     caveat: bool | None = None
     partial: bool | None = None
     replyContains: str | None = None
+    noticeContains: str | None = None
+    """Text the turn says beside its reply (a dropped context, R29's fallback)."""
     ambientStatus: AmbientStatus | None = None
     resolves: ResolvesExpectation | None = None
     frames: list[FrameExpectation] | None = None
@@ -103,6 +105,7 @@ class ExpectStep(StepBody):
             "caveat",
             "partial",
             "replyContains",
+            "noticeContains",
             "ambientStatus",
             "frames",
             "workspace",

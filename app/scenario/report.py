@@ -52,6 +52,8 @@ class SendRecord:
     error: str | None
     stored: dict[str, Any] | None
     during_flush_ran: bool
+    notices: list[str] = field(default_factory=list)
+    """What the turn says beside its reply: a dropped context, why it is about another note."""
 
 
 @dataclass
@@ -159,6 +161,8 @@ def _send_block(send: SendRecord) -> list[str]:
         lines += [f"The turn failed: {send.error}", ""]
     elif send.reply:
         lines += ["The assistant replied:", "", _quote(send.reply), ""]
+    if send.notices:  # what the turn said beside the reply: why it is about another note
+        lines += ["Beside the reply, the turn said:", "", _quote(" ".join(send.notices)), ""]
     return lines
 
 

@@ -262,7 +262,7 @@ class ScenarioReplay:
         assert self.shots is not None
         self.shots.mkdir(parents=True, exist_ok=True)
         target = self.shots / f"{number:02d}-{_slug(step.verb)}.png"
-        popped = step.frame if isinstance(step, PopoutStep) else None
+        popped = step.frame if isinstance(step, PopoutStep) else _latest_popped_out(self.window)
         saved = save_window_picture(self.window, WINDOW_SIZE, target, popped_out=popped)
         return str(target) if saved else None
 
@@ -277,3 +277,9 @@ class ScenarioReplay:
             self.session.close()
             QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
             QCoreApplication.processEvents()
+
+
+def _latest_popped_out(window: MainWindow) -> str | None:
+    """The frame id of the newest pop-out still open: every later picture shows it too (R29)."""
+    running = [handle for handle in window.popouts.handles if handle.exit_code is None]
+    return running[-1].frame_id if running else None

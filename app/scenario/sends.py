@@ -8,6 +8,7 @@ from app.scenario.report import SendRecord
 from app.scenario.steps import SendStep
 from app.session import AppSession
 from bridge.pointer import AmbientPointer, decode_header
+from renderer.frames.turn_view import turn_notices
 from renderer.frames.turns import TurnRecord
 
 
@@ -48,6 +49,7 @@ def observe_send(
         error=record.error,
         stored=read_delivery(session, record.conversation),
         during_flush_ran=ran,
+        notices=turn_notices(record),
     )
 
 

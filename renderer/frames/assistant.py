@@ -23,16 +23,18 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from bridge.agent import AssistantInfo, ConversationMessage, TurnReply
+from bridge.agent import AssistantInfo, TurnReply
 from bridge.errors import BackendError
 from bridge.frames import ASSISTANT_FRAME_ID
 from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
 from renderer.ambient.clock import Clock, SystemClock
+from renderer.ambient.elsewhere import NOWHERE_ELSE, Elsewhere, ElsewhereSource
 from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparation, prepare_send
 from renderer.ambient.store import AmbientStore
 from renderer.frames import assistant_calls as calls
 from renderer.frames.base import FrameBase, busy_bar, tool_button
 from renderer.frames.chip import ContextChip
+from renderer.frames.kept_records import KeptConversation, KeptRecords, load_kept_conversation
 from renderer.frames.message_input import MessageInput
 from renderer.frames.transcript import Transcript
 from renderer.frames.turn_text import assistant_name
@@ -64,6 +66,7 @@ class _Send:
         self.preparation: SendPreparation | None = None
         self.turn: StreamedTurn | None = None
         self.stop_requested = False
+        self.fell_back_from: str | None = None
 
 
 class AssistantFrame(FrameBase):
@@ -88,6 +91,7 @@ class AssistantFrame(FrameBase):
         flush_limit_seconds: float = FLUSH_LIMIT_SECONDS,
         title: str = "AI Assistant",
         frame_id: str = ASSISTANT_FRAME_ID,
+        kept: KeptRecords | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(frame_id, title, closable=False, parent=parent)
@@ -105,6 +109,10 @@ class AssistantFrame(FrameBase):
         self._current: _Send | None = None
         self._busy = False
         self._loads = 0
+        self._kept = kept
+        """Where the records of this frame's turns are kept across restarts (R45), if anywhere."""
+        self.elsewhere: ElsewhereSource = lambda: NOWHERE_ELSE
+        """Notes of this workspace open in other windows (R29); the window sets it."""
         self._build_title_controls()
         self.transcript_view = Transcript(self.body)
         self.transcript = self.transcript_view.content
@@ -223,10 +231,14 @@ class AssistantFrame(FrameBase):
         running = self._running_view()
         replaced = [view for view in self.transcript_view.turns() if view is not running]
 
-        def shown(messages: list[ConversationMessage]) -> None:
+        kept = self._kept
+
+        def shown(loaded: KeptConversation) -> None:
             if generation == self._loads:
-                self.transcript_view.show_status("")
-                self.transcript_view.show_kept(messages, replaced)
+                messages, records = loaded
+                problem = None if kept is None else kept.take_problem()
+                self.transcript_view.show_status(problem or "")  # R64: said, never a crash
+                self.transcript_view.show_kept(messages, replaced, records)
                 self.conversation_loaded.emit(conversation)
 
         def failed(error: BaseException) -> None:
@@ -235,7 +247,9 @@ class AssistantFrame(FrameBase):
                 self.transcript_view.show_status(NOT_LOADED.format(reason=_plain(error)))
 
         self._runner.submit(
-            partial(calls.fetch_conversation, link, conversation), on_done=shown, on_error=failed
+            partial(load_kept_conversation, link, kept, conversation),
+            on_done=shown,
+            on_error=failed,
         )
 
     def clear_conversation(self) -> None:
@@ -250,6 +264,8 @@ class AssistantFrame(FrameBase):
         self.clear_button.setEnabled(False)
 
         def cleared(_value: object) -> None:
+            if self._kept is not None:
+                self._kept.forget_later(link.workspace, conversation, self._runner.submit)
             self.clear_button.setEnabled(True)
             self.transcript_view.show_status("")
             self.transcript_view.clear(self._running_view())
@@ -331,6 +347,7 @@ class AssistantFrame(FrameBase):
             self._finish(send, prepared, None)
             return
         capture = prepared.capture
+        send.fell_back_from = self.elsewhere().fell_back_from
         open_stream = partial(
             calls.open_turn_stream,
             self._link(),
@@ -367,10 +384,13 @@ class AssistantFrame(FrameBase):
             stopped=outcome is None,
             streamed="" if turn is None else turn.text,
             flush_timed_out=prepared.timed_out,
+            elsewhere=Elsewhere(self.elsewhere().open_elsewhere, send.fell_back_from),
         )
         if turn is not None:
             turn.deleteLater()
         self.records.append(record)
+        if self._kept is not None:  # R45: shown as it was after a restart
+            self._kept.remember(self._link().workspace, record, self._runner.submit)
         send.view.show_record(record)
         if reply is not None:
             self._show_assistant_name(assistant_name(reply.assistant_kind, reply.assistant_model))

@@ -32,6 +32,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from renderer.frames.path_text import shorten_path
+
 _KEY_RECEIVERS = (QPlainTextEdit, QTextEdit, QLineEdit, QAbstractSpinBox)
 _ELIDED_MIN_WIDTH = 60
 
@@ -46,7 +48,8 @@ def _on_typing_path(widget: QWidget) -> bool:
 class ElidedLabel(QLabel):
     """A one-line label that shortens its text in the middle to fit, never widening its frame.
 
-    A deep note path keeps its start and its file name; the whole text is the tooltip.
+    A note path keeps its file name whole while it fits and gives up the middle of its
+    folders first; the whole text is the tooltip.
     """
 
     def __init__(self, text: str, parent: QWidget | None = None) -> None:
@@ -80,7 +83,7 @@ class ElidedLabel(QLabel):
     def _update_elided(self) -> None:
         metrics = QFontMetrics(self.font())
         width = max(self.width(), _ELIDED_MIN_WIDTH)
-        self.setText(metrics.elidedText(self._full, Qt.TextElideMode.ElideMiddle, width))
+        self.setText(shorten_path(metrics, self._full, width))
 
 
 class TitleBar(QFrame):

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWi
 
 from renderer.ambient.lines import LineRange, selection_lines
 from renderer.ambient.store import AmbientStore, Resolution
+from renderer.frames.path_text import shorten_path, shortest_path
 
 _NO_NOTE = "No note open"
 _PREFIX = "This note: "
@@ -80,8 +81,8 @@ class ChipLabel(QLabel):
             room = width - metrics.horizontalAdvance(head + tail)
             if metrics.horizontalAdvance(path) <= room:
                 return head + path + tail
-            if path and room >= metrics.horizontalAdvance(_shortest(path)):
-                return head + _shorten(metrics, path, room) + tail
+            if path and room >= metrics.horizontalAdvance(shortest_path(path)):
+                return head + shorten_path(metrics, path, room) + tail
         last = "".join(self._layouts[-1]) if self._layouts else self.text()
         return metrics.elidedText(last, Qt.TextElideMode.ElideMiddle, width)
 
@@ -232,14 +233,15 @@ class ContextChip(QWidget):
         if resolution is None:
             layouts = [(_NO_NOTE, "", left_out), (_NO_NOTE, "", left_out_short)]
         else:
-            # The path and its lines matter most; then the view, the frame and the wording.
+            # The path and its lines matter most; then the wording, which every chip shares
+            # (the main window's and a pop-out's), then the view and the frame.
             lines = "" if self._lines is None else f":{self._lines}"
             path = resolution.path
             view, frame = f" · {resolution.view}", f" · {resolution.frame_id}"
             layouts = [
                 (_PREFIX, path, lines + view + frame + left_out),
-                ("", path, lines + view + frame + left_out),
-                ("", path, lines + view + left_out_short),
+                (_PREFIX, path, lines + view + left_out_short),
+                (_PREFIX, path, lines + left_out_short),
                 ("", path, lines + left_out_short),
             ]
         label.set_layouts(whole, layouts)
@@ -261,18 +263,3 @@ def _resolved_lines(store: AmbientStore) -> LineRange | None:
     if selection is None or selection.anchor == selection.head:
         return None
     return selection_lines(runtime.read_text(), selection)
-
-
-def _shortest(path: str) -> str:
-    """The least of a path worth showing: its first characters and its file name."""
-    folder, _, name = path.rpartition("/")
-    return f"{folder[:3]}…/{name}" if folder else path
-
-
-def _shorten(metrics: QFontMetrics, path: str, room: int) -> str:
-    """``path`` in ``room`` pixels: its folders shortened in the middle, its file name whole."""
-    folder, _, name = path.rpartition("/")
-    name_width = metrics.horizontalAdvance("/" + name)
-    if not folder or name_width >= room:
-        return metrics.elidedText(path, Qt.TextElideMode.ElideMiddle, room)
-    return metrics.elidedText(folder, Qt.TextElideMode.ElideMiddle, room - name_width) + "/" + name

@@ -1,8 +1,10 @@
 """The assistant's transcript: the kept conversation, then this session's turns (R34).
 
 A kept turn comes back from the backend as the user's message and the final
-reply with the names and arguments of the tools it called, never their results;
-it is shown as such, without the details of a turn sent in this session.
+reply with the names and arguments of the tools it called, never their results.
+With the record the app kept of it (:mod:`renderer.frames.kept_records`) it shows
+as it was shown, its assistant and details included; without one, as the backend
+keeps it.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from bridge.agent import ConversationMessage
+from renderer.frames.kept_records import kept_turn_pairs
 from renderer.frames.turn_text import tools_html
 from renderer.frames.turn_view import TurnView, markdown_html
+from renderer.frames.turns import TurnRecord
 
 WELCOME = (
     "Ask about the note you are looking at: “summarise this”, “what are my open tasks "
@@ -56,19 +60,6 @@ class KeptTurnView(QFrame):
         self.tools.setVisible(bool(message.tool_calls))
         self.reply.setText(markdown_html(message.text, self.reply.font()))  # as when it came
         self.reply.setVisible(True)
-
-
-def kept_turns(messages: Sequence[ConversationMessage]) -> list[tuple[str, ConversationMessage]]:
-    """(user message, reply) pairs, oldest first; a reply without its message keeps ""."""
-    pairs: list[tuple[str, ConversationMessage]] = []
-    asked: str | None = None
-    for message in messages:
-        if message.role == "user":
-            asked = message.text
-        else:
-            pairs.append((asked or "", message))
-            asked = None
-    return pairs
 
 
 class Transcript(QScrollArea):
@@ -115,21 +106,38 @@ class Transcript(QScrollArea):
 
     def add_turn(self, message: str) -> TurnView:
         """A new turn at the end."""
+        view = self._turn_view(message)
+        self._insert(self._layout.count() - 1, view)
+        return view
+
+    def _turn_view(self, message: str) -> TurnView:
         view = TurnView(message, self.content)
         # A bound method, not a lambda holding the view: a Python cycle through a Qt
         # connection could be collected on another thread, which deadlocks PySide.
         view.details_opened.connect(self._reveal_details)
-        self._insert(self._layout.count() - 1, view)
         return view
 
     def show_kept(
-        self, messages: Sequence[ConversationMessage], replacing: Sequence[QWidget]
+        self,
+        messages: Sequence[ConversationMessage],
+        replacing: Sequence[QWidget],
+        records: Sequence[TurnRecord | None] = (),
     ) -> None:
-        """The kept conversation at the top, in place of ``replacing``; later turns stay below."""
+        """The kept conversation at the top, in place of ``replacing``; later turns stay below.
+
+        ``records`` holds, for each kept turn, the record the app kept of it (R45): such a
+        turn shows again as it was shown, with its assistant and its details.
+        """
         self.remove(replacing)
-        for position, (asked, reply) in enumerate(kept_turns(messages)):
-            view = KeptTurnView(asked, self.content)
-            view.show_reply(reply)
+        for position, (asked, reply) in enumerate(kept_turn_pairs(messages)):
+            record = records[position] if position < len(records) else None
+            view: QFrame
+            if record is None:
+                view = KeptTurnView(asked, self.content)
+                view.show_reply(reply)
+            else:
+                view = self._turn_view(asked)
+                view.show_record(record)
             self._insert(self._first_turn_index() + position, view)
         self._update_welcome()
 

@@ -37,6 +37,7 @@ CAVEAT_FOR_PEOPLE = (
     "assistant read."
 )
 """R25 in words for the person; the tool result keeps the exact sentence for the assistant."""
+ELSEWHERE_ROW = "yes: a note read by name is open in its own window, which may hold newer edits"
 
 
 def details_rows(record: TurnRecord) -> list[Row]:
@@ -69,8 +70,16 @@ def details_rows(record: TurnRecord) -> list[Row]:
         calls = record.reply.tool_calls
         rows.append(("Tools called", "\n".join(map(_tool_line, calls)) if calls else "none"))
     # The caveat itself is the turn's warning, shown once (R25).
-    rows.append(("Caveat", CAVEAT_ROW if record.caveats else "none"))
+    rows.append(("Caveat", _caveat_row(record)))
     return rows
+
+
+def _caveat_row(record: TurnRecord) -> str:
+    elsewhere = record.elsewhere_caveats
+    if not elsewhere:
+        return CAVEAT_ROW if record.caveats else "none"
+    behind = [CAVEAT_ROW] if record.caveats else []
+    return "\n".join([*behind, f"{ELSEWHERE_ROW} (the warning above)"])
 
 
 def record_json(record: TurnRecord) -> dict[str, Any]:
@@ -91,6 +100,8 @@ def record_json(record: TurnRecord) -> dict[str, Any]:
         "preparationSeconds": round(record.preparation_seconds, 3),
         "response": None if record.reply is None else record.reply.raw,
         "error": record.error,
+        "openElsewhere": sorted(record.elsewhere.open_elsewhere),
+        "fellBackFrom": record.elsewhere.fell_back_from,
     }
 
 
@@ -151,8 +162,9 @@ def _tool_result(result: dict[str, Any]) -> str:
     path, size = result.get("path"), result.get("bytes")
     read = f"read {path}" if path else "read"
     if isinstance(size, int):
-        text = result.get("text")
+        text, kept = result.get("text"), result.get("textBytes")  # kept: a restored record
         seen = len(text.encode("utf-8")) if isinstance(text, str) else size
+        seen = kept if isinstance(kept, int) and not isinstance(text, str) else seen
         read += (
             f" (the first {seen:,} of {size:,} bytes)"
             if result.get("partial")

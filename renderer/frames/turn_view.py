@@ -131,16 +131,25 @@ class TurnView(QFrame):
             self.reply.setText(escape(STOPPED_EMPTY))
         self.reply.style().unpolish(self.reply)
         self.reply.style().polish(self.reply)
-        notices = [describe_drop(record.dropped)] if record.dropped in _NOTICED_DROPS else []
-        if record.stopped and record.streamed:
-            notices.append(STOPPED_NOTICE)
+        notices = turn_notices(record)
         if notices:  # R13, R48: a dropped or left-out context is said on the turn itself
             self.notice.setText(" ".join(notices))
             self.notice.setVisible(True)
-        self.caveat.setText("⚠ " + escape(CAVEAT_FOR_PEOPLE) if caveats else "")
-        self.caveat.setVisible(bool(caveats))
+        warnings = ([CAVEAT_FOR_PEOPLE] if caveats else []) + record.elsewhere_caveats
+        self.caveat.setText("<br>".join("⚠ " + escape(warning) for warning in warnings))
+        self.caveat.setVisible(bool(warnings))
         self.details.show_record(record)
         self.details_button.setVisible(True)
+
+
+def turn_notices(record: TurnRecord) -> list[str]:
+    """What the turn itself says about its context, beside the reply (R13, R29, R35, R48)."""
+    notices = [describe_drop(record.dropped)] if record.dropped in _NOTICED_DROPS else []
+    if record.fallback_notice is not None:  # R29: never silently about another note
+        notices.append(record.fallback_notice)
+    if record.stopped and record.streamed:
+        notices.append(STOPPED_NOTICE)
+    return notices
 
 
 def reply_without_caveats(reply: str, caveats: list[str]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QScrollBar, QWidget
 
-from renderer.frames.transcript import KeptTurnView, Transcript
+from renderer.frames.transcript import Transcript
 from tests.app.conftest import AppFactory
 
 WAIT_MS = 10_000
@@ -31,7 +31,7 @@ def test_a_reopened_conversation_is_shown_at_its_latest_turn_R45(make_app: AppFa
     window = make_app(restart=app, demo_layout=False).window
     window.resize(900, 500)
     transcript = window.assistant.transcript_view
-    kept = lambda: [v for v in transcript.turns() if isinstance(v, KeptTurnView)]  # noqa: E731
+    kept = transcript.turns  # kept by the backend, restored as shown (R45)
     app.qtbot.waitUntil(lambda: len(kept()) == TURNS, timeout=WAIT_MS)
     bar = transcript.verticalScrollBar()
     app.qtbot.waitUntil(lambda: _at_end(bar), timeout=WAIT_MS)

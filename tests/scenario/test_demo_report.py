@@ -49,4 +49,8 @@ def test_r29_demo_writes_a_readable_report_with_every_picture(
     popout = QImage(str(out / "01-popout" / "04-popout.png"))
     window = QImage(str(out / "01-popout" / "03-activate.png"))
     assert popout.width() > window.width() * 1.4  # the main window with the pop-out beside it
+    sent = QImage(str(out / "01-popout" / "06-send.png"))
+    assert sent.width() == popout.width()  # a later step still shows both windows (R29)
+    assert "Beside the reply, the turn said:" in report
+    assert "notes/b.md is in its own window now" in report
     assert (out / "report.json").is_file()
