@@ -73,6 +73,8 @@ class Settings:
     # Tests against a real small model force the first tool for determinism (contract 9);
     # the product always lets the model choose.
     model_first_tool_choice: str = "auto"
+    # R65: only loopback Host headers are served unless the backend was started with --host.
+    any_host: bool = False
 
     @property
     def workspaces_dir(self) -> Path:
