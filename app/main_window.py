@@ -176,6 +176,7 @@ class MainWindow(QMainWindow):
         )
         self._adopt(frame)
         frame.popout_requested.connect(self.popout_host.pop_out)
+        frame.note_link_clicked.connect(self._open_from_browser)  # R62: a link to a note
         if position is None:
             self.inbox_column.addWidget(frame)
         else:

@@ -14,21 +14,24 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from bridge.markdown import render_html
 from renderer.frames.outline import Heading, Task, parse_headings, parse_tasks
+from renderer.qt.inert_text import InertBrowser
 
 
-class PreviewView(QTextBrowser):
-    """The note rendered from Markdown, by the same reading as the other views (R39)."""
+class PreviewView(InertBrowser):
+    """The note rendered from Markdown, by the same reading as the other views (R39).
+
+    It loads nothing and follows no link by itself (R62); the frame decides what a
+    clicked link does.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setOpenExternalLinks(False)
         self.setAccessibleName("Rendered note")
         self.document().setDocumentMargin(14)
 
