@@ -30,6 +30,7 @@ segments = st.text(
 )
 paths = st.lists(segments, min_size=1, max_size=60).map("/".join).filter(is_workspace_path)
 
+
 def _within_note(pointer: AmbientPointer) -> AmbientPointer:
     """A pointer as an editor sends it: its selection ends within the note (R65)."""
     if pointer.selection is None:
