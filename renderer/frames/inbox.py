@@ -30,6 +30,7 @@ from renderer.frames.outline import Task
 from renderer.frames.views import MindmapView, PreviewView, TodoView
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
+from renderer.qt.long_lines import wrap_mode_for
 from renderer.qt.tasks import TaskRunner
 
 _BADGES: dict[str, str] = {
@@ -284,6 +285,7 @@ class InboxFrame(FrameBase):
             return
         self._applying_load = True
         try:
+            self.editor.setWordWrapMode(wrap_mode_for(text))  # R63: linear for endless lines
             self.editor.setPlainText(text)
             self.editor.document().setModified(False)
         finally:

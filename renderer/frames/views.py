@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from bridge.markdown import render_html
 from renderer.frames.outline import Heading, Task, parse_headings, parse_tasks
 from renderer.qt.inert_text import InertBrowser
+from renderer.qt.long_lines import wrap_mode_for
 
 
 class PreviewView(InertBrowser):
@@ -36,6 +37,9 @@ class PreviewView(InertBrowser):
         self.document().setDocumentMargin(14)
 
     def render_text(self, text: str) -> None:
+        option = self.document().defaultTextOption()
+        option.setWrapMode(wrap_mode_for(text))  # R63: linear for endless lines
+        self.document().setDefaultTextOption(option)
         self.setHtml(render_html(text))
 
 
