@@ -18,7 +18,7 @@ from PySide6.QtGui import QTextOption
 LONG_RUN_CHARS: Final = 2048
 # The lookbehind lets a match start only where a run starts, so each run is scanned
 # once: linear in the text, where a plain \S{2048} would rescan every run 2048 times.
-_LONG_RUN: Final = re.compile(r"(?<!\S)\S{%d}" % LONG_RUN_CHARS)
+_LONG_RUN: Final = re.compile(rf"(?<!\S)\S{{{LONG_RUN_CHARS}}}")
 
 
 def has_long_run(text: str) -> bool:
