@@ -21,12 +21,21 @@ MISDIRECTED: Final = 421
 
 
 def host_name(host: bytes) -> str:
-    """The name part of a ``Host`` value, lower-cased, without its port."""
+    """The name part of a ``Host`` value, lower-cased, without its port; "" when malformed.
+
+    Only ``name`` or ``name:digits`` is a Host value; an IPv6 literal keeps its
+    brackets (``[::1]:8080`` is ``[::1]``).
+    """
     text = host.decode("latin-1").strip().lower()
-    if text.startswith("["):  # an IPv6 literal keeps its brackets: "[::1]:8080"
-        end = text.find("]")
-        return text[: end + 1] if end >= 0 else text
-    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+    if text.startswith("["):
+        name, bracket, rest = text.partition("]")
+        name += bracket
+    else:
+        name, _colon, port = text.partition(":")
+        rest = f":{port}" if _colon else ""
+    if rest and not (rest.startswith(":") and rest[1:].isdigit() and rest[1:].isascii()):
+        return ""
+    return name
 
 
 def is_loopback_host(headers: list[tuple[bytes, bytes]]) -> bool:

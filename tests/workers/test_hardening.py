@@ -42,7 +42,15 @@ def http(running: RunningBackend) -> Iterator[Http]:
 
 
 @pytest.mark.parametrize(
-    "host", ["evil.example", "evil.example:80", "127.0.0.1.evil.example", "localhost.", "10.0.0.1"]
+    "host",
+    [
+        "evil.example",
+        "evil.example:80",
+        "127.0.0.1.evil.example",
+        "localhost.",
+        "10.0.0.1",
+        "localhost:80@evil.example",
+    ],
 )
 def test_r65_a_name_that_is_not_loopback_is_misdirected(http: Http, host: str) -> None:
     status, body = http.request("GET", "/v1/assistant", headers={"Host": host})
