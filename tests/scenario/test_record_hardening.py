@@ -8,6 +8,7 @@ ends it, and must write the scenario as Quit writes it.
 from __future__ import annotations
 
 import os
+import selectors
 import signal
 import subprocess
 import sys
@@ -33,22 +34,21 @@ def _hostile_workspace(tmp_path: Path) -> Path:
     return workspace
 
 
-def test_r66_only_regular_files_inside_are_recorded_and_sigterm_writes_the_scenario(
-    tmp_path: Path,
-) -> None:
-    workspace = _hostile_workspace(tmp_path)
-    target = tmp_path / "recorded.yaml"
+def _record_until_sigterm(workspace: Path, target: Path) -> tuple[int, str, str]:
+    """Run ``scenario record``; once its window is up, SIGTERM it. (code, stdout, stderr)."""
     command = [sys.executable, "-m", "app", "scenario", "record", str(target)]
     process = subprocess.Popen(
         [*command, "--workspace", str(workspace)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
     )
+    assert process.stdout is not None and process.stderr is not None
     try:
-        assert process.stdout is not None
-        started = process.stdout.readline()  # blocks until the window is up, or the end
+        with selectors.DefaultSelector() as waiting:
+            waiting.register(process.stdout, selectors.EVENT_READ)
+            ready = waiting.select(timeout=WAIT_SECONDS)  # the window is up, or it ended
+        started = process.stdout.readline().decode() if ready else ""
         assert started.startswith("Recording into"), started
         process.send_signal(signal.SIGTERM)
         out, errors = process.communicate(timeout=WAIT_SECONDS)
@@ -56,7 +56,27 @@ def test_r66_only_regular_files_inside_are_recorded_and_sigterm_writes_the_scena
         if process.poll() is None:
             process.kill()
             process.communicate()
-    assert process.returncode == 0, errors[-2000:]
+    return process.returncode, started + out.decode(), errors.decode()
+
+
+def test_r66_sigterm_writes_the_recording_as_quit_does(tmp_path: Path) -> None:
+    workspace = tmp_path / "workspace"
+    (workspace / "notes").mkdir(parents=True)
+    (workspace / "notes" / "a.md").write_text("# A\n", encoding="utf-8")
+    target = tmp_path / "recorded.yaml"
+    code, out, errors = _record_until_sigterm(workspace, target)
+    assert code == 0, errors[-2000:]
+    assert "Recorded " in out and "steps into" in out
+    assert yaml.safe_load(target.read_text(encoding="utf-8"))["workspace"] == {
+        "notes/a.md": "# A\n"
+    }
+
+
+def test_r66_only_regular_files_inside_are_recorded(tmp_path: Path) -> None:
+    workspace = _hostile_workspace(tmp_path)
+    target = tmp_path / "recorded.yaml"
+    code, out, errors = _record_until_sigterm(workspace, target)
+    assert code == 0, errors[-2000:]
     assert "Recorded" in out
     for skipped in ("elsewhere (a link)", "notes/linked.md (a link)", "notes/pipe.md (not a"):
         assert skipped in errors

@@ -100,7 +100,7 @@ def _hosts(figure: Figure, http: Http, rng: random.Random, cases: int) -> None:
         figure.cases += 1
         figure.server_errors += status >= 500
         if hostile:
-            figure.leaked += status != 421 and status != 400  # served to a foreign name
+            figure.leaked += status != 421  # served, or not refused as misdirected
         else:
             figure.lost += status != 200
 
