@@ -65,6 +65,7 @@ class LinkOffer(QFrame):
         self.open_button = QPushButton("Open link", self)
         self.open_button.setAccessibleName("Open the link shown here")
         self.dismiss_button = QPushButton("Dismiss", self)
+        self.dismiss_button.setAccessibleName("Dismiss the link shown here")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addWidget(self.label, 1)
