@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QTextCursor
 
 from app.scenario.model import NO_DROP
@@ -372,9 +373,12 @@ def record_interactively(file: Path, *, name: str | None, workspace: Path | None
             window.show()
             before = {signum: signal.getsignal(signum) for signum in QUIT_SIGNALS}
             wake = close_on_signal(window, *QUIT_SIGNALS)
-            print(f"Recording into {file}: quit the app to write it.", flush=True)
+            # Said from inside the event loop: a SIGTERM from then on ends it as Quit does.
+            ready = f"Recording into {file}: quit the app to write it."
+            QTimer.singleShot(0, lambda: print(ready, flush=True))
             try:
-                application.exec()
+                if window.isVisible():  # a signal before the loop already closed it
+                    application.exec()
             finally:
                 wake.stop()
                 for signum, handler in before.items():
