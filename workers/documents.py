@@ -207,16 +207,28 @@ class Workspaces:
                     ):
                         continue
                     try:
-                        read, modified = self._read(workspace, relative)
+                        found.append(self._listed(workspace, relative))
                     except (DocumentRefused, OSError):
                         continue  # links out, hard links, and files gone meanwhile are not listed
-                    found.append(
-                        DocumentInfo(relative, read.size, self.sha16(read), _format_time(modified))
-                    )
         finally:
             os.close(root_fd)
         found.sort(key=lambda info: info.path)
         return found
+
+    def _listed(self, workspace: str, path: str) -> DocumentInfo:
+        """One listing entry; a note over the limit is hashed in pieces, never held (R63)."""
+        try:
+            read, modified = self._read(workspace, path, refuse_over=MAX_DOCUMENT_BYTES)
+        except DocumentRefused as refusal:
+            if refusal.kind != "too_large":
+                raise
+            with self._walk(workspace, _checked_segments(path), _open_for_reading) as descriptor:
+                info = os.fstat(descriptor)
+                if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
+                    raise
+                digest = self._digests.sha16_streamed(descriptor, FileVersion.of(info))
+            return DocumentInfo(path, info.st_size, digest, _format_time(info.st_mtime))
+        return DocumentInfo(path, read.size, self.sha16(read), _format_time(modified))
 
     def remove_interrupted_saves(self) -> int:
         """Delete temporary files that no running save holds (R43); the count removed.

@@ -7,6 +7,7 @@ else ``rejected`` with a reason. R63: the document GET has the PUT's 10 MiB limi
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +21,8 @@ from tests.support.backend import RunningBackend, make_workspace
 WORKSPACE = "demo"
 NOTE = "notes/a.md"
 TEXT = "# Alpha\nalpha\n"
+SPARSE_BYTES = 300 * 1024 * 1024
+MIB = 1024 * 1024
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +32,8 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningBackend
     with (root / "big.md").open("wb") as big:  # sparse: 11 MiB that take no disk
         big.truncate(11 * 1024 * 1024)
     (root / "edge.md").write_bytes(b"x" * (10 * 1024 * 1024))
+    with (root / "sparse.md").open("wb") as sparse:  # the size that once took 11 GB
+        sparse.truncate(SPARSE_BYTES)
     with server(data_dir) as backend:
         yield backend
 
@@ -152,3 +157,27 @@ def test_r61_a_key_is_never_taken_for_plain_http_to_another_machine(http: Http, 
     https = url.replace("http://", "https://")
     assert _put_assistant(http, baseUrl=https, model="m", apiKey="sk-secret")[0] == 200
     assert _put_assistant(http)[0] == 200  # back to the offline assistant
+
+
+def _peak_rss_bytes(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no VmHWM in /proc")
+
+
+def test_r63_the_listing_names_a_huge_note_without_holding_it(
+    running: RunningBackend, http: Http
+) -> None:
+    before = _peak_rss_bytes(running.process.pid)
+    status, body = http.request("GET", f"/v1/workspaces/{WORKSPACE}/documents")
+    assert status == 200
+    listed = {entry["path"]: entry for entry in json.loads(body)["documents"]}
+    expected = hashlib.sha256()
+    for _ in range(SPARSE_BYTES // MIB):
+        expected.update(bytes(MIB))
+    assert listed["sparse.md"]["bytes"] == SPARSE_BYTES
+    assert listed["sparse.md"]["sha256"] == expected.hexdigest()[:16]
+    # Read in 1 MiB pieces: the backend's peak memory grows far less than the note's size.
+    assert _peak_rss_bytes(running.process.pid) - before < 100 * MIB
