@@ -8,7 +8,11 @@ keeps the settings in the data folder, the key in its own 0600 file. Every
 backend call runs on a worker; the dialog never waits on the network.
 
 The key field never shows a saved key: it stays empty, and empty means "keep
-the saved key" unless "Forget the saved key" is ticked.
+the saved key" unless "Forget the saved key" is ticked. A saved key belongs to the
+origin of the endpoint it was saved with (R61): with another origin typed, an empty
+field sends no key at all and the dialog says a key is needed there. A key is never
+sent over plain http to another machine, and an address with a user name or
+password in it is refused, before anything is sent.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.assistant_settings import AssistantSettingsStore, SavedAssistant, apply_assistant
 from bridge.agent import AssistantInfo, WireVerification
+from bridge.endpoints import endpoint_origin, key_refusal
 from bridge.errors import BackendError
 from renderer.qt.backend import BackendLink
 from renderer.qt.tasks import TaskRunner
@@ -45,6 +50,10 @@ VERIFYING = "Verifying…"
 SAVING = "Saving…"
 KEY_SAVED = "A key is saved (not shown). Type a new one to replace it."
 KEY_OPTIONAL = "Optional: sent as Authorization: Bearer"
+KEY_NEEDED = (
+    "The saved key belongs to {origin} only, so none is sent to this endpoint: "
+    "type its key if it needs one. Saving forgets the old key."
+)
 UNEXPECTED = "The settings could not be applied because of an unexpected problem."
 
 _Values = tuple[bool, str, str, str, bool]
@@ -155,10 +164,15 @@ class AssistantSettingsDialog(QDialog):
         if not base_url:
             self._say(f"Enter the endpoint URL, e.g. {ENDPOINT_EXAMPLE}.")
             return
-        store, backend = self._store, self._backend
+        key = self._key_to_send(base_url, typed_key, forget)
+        refusal = key_refusal(base_url, key)
+        if refusal is not None:
+            self._say(refusal)
+            return
+        backend = self._backend
+        notice = self._key_notice(base_url, typed_key, forget)
 
         def work() -> WireVerification:
-            key = typed_key or (None if forget else store.key())
             return backend.client().verify_assistant(base_url, model or None, key)
 
         def done(result: WireVerification) -> None:
@@ -166,7 +180,8 @@ class AssistantSettingsDialog(QDialog):
             self._fill_models(result.models)
             self._verified = values if result.ok and model else None
             listed_only = result.ok and not model
-            self._say(f"{result.message} {NEEDS_MODEL}" if listed_only else result.message)
+            message = f"{result.message} {NEEDS_MODEL}" if listed_only else result.message
+            self._say(f"{message} {notice}".strip())
             self._update()
             self.verified.emit(result)
 
@@ -179,9 +194,13 @@ class AssistantSettingsDialog(QDialog):
         use_model, base_url, model, typed_key, forget = self._values()
         store, backend = self._store, self._backend
         saved = SavedAssistant(use_model, base_url or None, model or None)
+        key = self._key_to_send(base_url, typed_key, forget)
+        refusal = key_refusal(base_url, key) if use_model else None
+        if refusal is not None:
+            self._say(refusal)
+            return
 
         def work() -> AssistantInfo:
-            key = typed_key or (None if forget else store.key())
             info = apply_assistant(backend.client(), saved, key)
             store.save(saved, key)
             return info
@@ -194,6 +213,21 @@ class AssistantSettingsDialog(QDialog):
         self._run(work, done, SAVING)
 
     # -- internals ------------------------------------------------------------------
+
+    def _key_to_send(self, base_url: str, typed_key: str, forget: bool) -> str | None:
+        """The typed key, else the saved one when it belongs to this endpoint's origin (R61)."""
+        if typed_key:
+            return typed_key
+        return None if forget else self._store.key_for(base_url)
+
+    def _key_notice(self, base_url: str, typed_key: str, forget: bool) -> str:
+        """What to say when a saved key exists but belongs to another origin."""
+        if typed_key or forget or not self._store.has_key():
+            return ""
+        origin = self._store.key_origin()
+        if origin is None or origin == endpoint_origin(base_url):
+            return ""
+        return KEY_NEEDED.format(origin=origin)
 
     def _values(self) -> _Values:
         return (
@@ -255,7 +289,11 @@ class AssistantSettingsDialog(QDialog):
         return not values[0] or values == self._verified
 
     def _on_edited(self) -> None:
-        self._say("" if self._ready() else NEEDS_VERIFY)
+        _, base_url, _, typed_key, forget = self._values()
+        notice = self._key_notice(base_url, typed_key, forget) if base_url else ""
+        saved_here = self._store.has_key() and not notice
+        self.api_key.setPlaceholderText(KEY_SAVED if saved_here else KEY_OPTIONAL)
+        self._say(f"{'' if self._ready() else NEEDS_VERIFY} {notice}".strip())
         self._update()
 
     def _update(self) -> None:

@@ -5,7 +5,9 @@ provider frames, the active frame and its conversation id. The whole state is
 one small JSON file in the app's data folder, written atomically. A file that
 cannot be read is set aside under another name (never deleted: it may be the
 only copy of a layout someone wants back) and the app starts with its default
-layout and a plain message.
+layout and a plain message. It is read only when it is a regular file of at most
+1 MiB nested at most 32 levels deep (R64): a FIFO, a device or a link in its place
+is set aside the same way, never a hang or a crash.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
 from bridge.pointer import VIEWS, View
+from bridge.private_files import OwnFileRefused, parse_json, read_own_file
 from renderer.qt.files import write_atomically
 
 LAYOUT_FILE = "layout.json"
@@ -160,23 +163,25 @@ class LayoutStore:
     def load(self) -> SavedState:
         """The saved state; an empty one when there is none or it was broken (set aside)."""
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = read_own_file(self.path).decode("utf-8")
         except FileNotFoundError:
             return SavedState()
+        except OwnFileRefused as error:
+            return self._set_aside(error.reason)
         except (OSError, UnicodeDecodeError) as error:
             return self._set_aside(f"it could not be read ({error})")
         try:
-            return state_from_json(json.loads(text))
+            return state_from_json(parse_json(text))
         except json.JSONDecodeError as error:
             return self._set_aside(f"it is not valid JSON (line {error.lineno})")
-        except LayoutFileError as error:
+        except ValueError as error:  # LayoutFileError, or nested too deeply (R64)
             return self._set_aside(str(error))
 
     def last_workspace(self) -> str | None:
         """The workspace open when the app last quit; None when unknown. Changes nothing:
         a broken file is set aside (and said so) by the window's :meth:`load`."""
         try:
-            return state_from_json(json.loads(self.path.read_text(encoding="utf-8"))).workspace
+            return state_from_json(parse_json(read_own_file(self.path).decode("utf-8"))).workspace
         except (OSError, UnicodeDecodeError, ValueError):
             return None
 

@@ -22,6 +22,7 @@ from bridge.client import BackendClient
 from bridge.environment import DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE
 from bridge.errors import BackendError
 from bridge.paths import WORKSPACE_ID_INVALID, is_workspace_id
+from bridge.private_files import make_private_folder
 from renderer.ambient.store import AmbientStore
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import BackendLink, WorkspaceLink
@@ -96,7 +97,7 @@ class AppSession:
         AMBIENT_MODEL_BASE_URL / AMBIENT_MODEL do (contract 7), which fill in what is not given.
         """
         data_dir = (data_dir or default_data_dir()).resolve()
-        data_dir.mkdir(parents=True, exist_ok=True)
+        make_private_folder(data_dir)  # R64: 0700, and every file in it 0600
         workspace_id, roots = _choose_workspace(workspace_dir, workspace, demo=demo)
         # The demo notes belong to the embedded backend's own folders only.
         demo = demo and workspace_dir is None and workspace_id == DEMO_WORKSPACE

@@ -88,6 +88,7 @@ class WindowFrames:
             autosave=session.autosave,
         )
         self._adopt(frame)
+        frame.note_link_clicked.connect(self._open_from_browser)  # R62: a link to a note
         column = self._frameset.inbox_column
         if position is None:
             column.addWidget(frame)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from html import escape
 from typing import Final
 
 from markdown_it import MarkdownIt
@@ -94,10 +95,26 @@ class NoteReading:
         return [task for task in self.tasks if not task.done]
 
 
+def image_stand_in(alt: str) -> str:
+    """What a Markdown image shows instead of itself (R62): its alt text, never its file."""
+    return f"[image: {alt}]" if alt.strip() else "[image]"
+
+
+def _render_image_as_text(
+    _renderer: object, tokens: Sequence[Token], index: int, _options: object, _env: object
+) -> str:
+    # The alt text is the image token's children, already parsed as inline text.
+    alt = _inline_text(tokens[index].children or [])
+    return f'<span class="image">{escape(image_stand_in(alt))}</span>'
+
+
 @cache
 def _parser() -> MarkdownIt:
-    # Raw HTML in a note is shown as text: the preview is not a web page.
-    return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    # Raw HTML in a note is shown as text: the preview is not a web page. An image is
+    # rendered as its alt text, so no <img> ever asks Qt to read a file (R62).
+    parser = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    parser.add_render_rule("image", _render_image_as_text)
+    return parser
 
 
 @cache

@@ -13,7 +13,15 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from bridge.paths import WorkspacePathError, check_workspace_path
 
@@ -24,7 +32,10 @@ View = Literal["edit", "preview", "todo", "mindmap"]
 VIEWS: tuple[View, ...] = get_args(View)
 _SHA_PREFIX = re.compile(r"^[0-9a-f]{16}$")
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]*$")
-NonNegative = Annotated[int, Field(ge=0)]
+MAX_POINTER_NUMBER = 2**53 - 1
+"""R65: the largest offset or byte count a pointer may carry (what JSON numbers hold exactly)."""
+NonNegative = Annotated[int, Field(ge=0, le=MAX_POINTER_NUMBER)]
+_RECEIVED = "received"
 
 
 class Selection(BaseModel):
@@ -84,6 +95,20 @@ class AmbientPointer(BaseModel):
         if parsed.tzinfo is None:
             raise ValueError("capturedAt must carry a time zone")
         return value
+
+    @model_validator(mode="after")
+    def _selection_within_note(self, info: ValidationInfo) -> AmbientPointer:
+        # R65: offsets count UTF-16 code units, never more than the note's UTF-8 bytes,
+        # so a received selection past ``bytes`` describes no note at all. Checked on
+        # what arrives (decode_header), not on what the app builds from its own editor.
+        if (
+            isinstance(info.context, dict)
+            and info.context.get(_RECEIVED)
+            and self.selection is not None
+            and max(self.selection.anchor, self.selection.head) > self.bytes
+        ):
+            raise ValueError("the selection ends past the note's end")
+        return self
 
     def to_json(self) -> str:
         """Compact JSON; ``selection`` is left out when there is none."""
@@ -145,7 +170,7 @@ def decode_header(value: str | bytes) -> AmbientPointer | HeaderRejection:
     except (binascii.Error, ValueError):
         return HeaderRejection(reason="The ambient note header is not valid base64url.")
     try:
-        return AmbientPointer.model_validate_json(raw)
+        return AmbientPointer.model_validate_json(raw, context={_RECEIVED: True})
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first.get("loc", ())) or "pointer"

@@ -27,7 +27,10 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the backend until interrupted")
     serve.add_argument("--data-dir", type=Path, required=True, help="database, token, workspaces")
-    serve.add_argument("--host", default=LOOPBACK, help="address to bind (default: loopback)")
+    serve.add_argument(
+        "--host",
+        help=f"address to bind; serves any Host name (default: {LOOPBACK}, loopback names only)",
+    )
     serve.add_argument("--port", type=int, default=0, help="port; 0 picks a free one (default)")
     serve.add_argument(
         "--header-timeout",
@@ -66,20 +69,22 @@ def main(argv: list[str] | None = None) -> int:
             idle_timeout_seconds=arguments.idle_timeout,
             model_base_url=arguments.model_base_url,
             model=arguments.model,
+            any_host=arguments.host is not None,
         )
+        host = arguments.host or LOOPBACK
         try:
             settings.resolve_sweep_interval()
         except ValueError as error:  # from the environment: say so, no traceback
             print(f"workers: {error}", file=sys.stderr)
             return 2
         try:
-            serve_forever(settings, arguments.host, arguments.port)
+            serve_forever(settings, host, arguments.port)
         except AssistantChoiceError as error:
             print(f"workers: {error}", file=sys.stderr)
             return 2
         except OSError as error:
             print(
-                f"workers: cannot listen on {arguments.host}:{arguments.port}: {error}",
+                f"workers: cannot listen on {host}:{arguments.port}: {error}",
                 file=sys.stderr,
             )
             return 1

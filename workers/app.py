@@ -18,6 +18,7 @@ from workers import messages
 from workers.connections import RequestLimits
 from workers.dependencies import BackendState, describe_validation
 from workers.errors import ApiError, envelope
+from workers.hosts import LoopbackHostsOnly
 from workers.routers import (
     agent,
     assistant,
@@ -68,6 +69,8 @@ def create_app(settings: Settings) -> FastAPI:
     for router in routers:
         app.include_router(router)
     app.add_middleware(RequestLimits, body_timeout=settings.body_timeout_seconds)
+    if not settings.any_host:
+        app.add_middleware(LoopbackHostsOnly)  # added last, so it runs first
     _install_error_envelopes(app)
     return app
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from bridge.headers import KEY_SESSION_HEADER
 from bridge.paths import WORKSPACE_ID_INVALID, is_workspace_id
+from bridge.private_files import make_private_folder
 from workers import jsontext, messages
 from workers.assistants import AssistantHolder
 from workers.conversations import Conversations
@@ -48,6 +49,7 @@ class BackendState:
         from workers.model.choose import assistant_from_settings
 
         assistant = assistant_from_settings(settings)
+        make_private_folder(settings.data_dir)  # R64: 0700, and every file in it 0600
         token = settings.resolve_device_token()
         database = Database(settings.resolve_database_url())
         database.migrate()

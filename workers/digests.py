@@ -11,6 +11,7 @@ git calls "racily clean").
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 import time
@@ -19,11 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from bridge.pointer import sha16
+from bridge.pointer import SHA256_PREFIX_CHARS, sha16
 
 SETTLED_NS: Final = 2_000_000_000
 """A file whose change time is at least this old is remembered: no write can share it."""
 
+STREAM_PIECE_BYTES: Final = 1024 * 1024
 MAX_ENTRIES: Final = 256
 """Files remembered at once; the least recently used goes first."""
 
@@ -55,13 +57,35 @@ class DigestCache:
         """The hash of ``data``, the whole file at ``version`` (None: not to be remembered)."""
         if version is None:
             return sha16(data)
+        return self._remembered(version) or self._remember(version, sha16(data))
+
+    def sha16_streamed(self, descriptor: int, version: FileVersion) -> str:
+        """The hash of the open file at ``version``, read in pieces: memory stays bounded.
+
+        For a file too large to hold (over the document limit): the listing still
+        names it, with its fingerprint, without reading it into memory (R63).
+        """
+        remembered = self._remembered(version)
+        if remembered is not None:
+            return remembered
+        digest = hashlib.sha256()
+        offset = 0
+        while piece := os.pread(descriptor, STREAM_PIECE_BYTES, offset):
+            digest.update(piece)
+            offset += len(piece)
+        return self._remember(version, digest.hexdigest()[:SHA256_PREFIX_CHARS])
+
+    def _remembered(self, version: FileVersion) -> str | None:
         key = (version.device, version.inode)
         with self._lock:
             entry = self._entries.get(key)
             if entry is not None and entry[0] == version:
                 self._entries.move_to_end(key)
                 return entry[1]
-        digest = sha16(data)
+        return None
+
+    def _remember(self, version: FileVersion, digest: str) -> str:
+        key = (version.device, version.inode)
         if self._clock_ns() - version.changed_ns >= SETTLED_NS:
             with self._lock:
                 self._entries[key] = (version, digest)

@@ -118,12 +118,23 @@ class Workspaces:
         return True
 
     def read(self, workspace: str, path: str, limit: int | None = None) -> DocumentRead:
-        return self._read(workspace, path, limit)[0]
+        """The note, cut at ``limit`` bytes; without a limit, one over the PUT's is refused."""
+        refuse_over = MAX_DOCUMENT_BYTES if limit is None else None
+        return self._read(workspace, path, limit, refuse_over=refuse_over)[0]
 
     def _read(
-        self, workspace: str, path: str, limit: int | None = None
+        self,
+        workspace: str,
+        path: str,
+        limit: int | None = None,
+        *,
+        refuse_over: int | None = None,
     ) -> tuple[DocumentRead, float]:
-        """The read and the file's modification time, from the one open descriptor."""
+        """The read and the file's modification time, from the one open descriptor.
+
+        ``refuse_over``: a file larger than that many bytes is refused (R63), and no more
+        than one byte past it is ever read, even when the file grows meanwhile.
+        """
         segments = _checked_segments(path)
         try:
             with self._walk(workspace, segments, _open_for_reading) as descriptor:
@@ -132,12 +143,16 @@ class Workspaces:
                     raise IsADirectoryError(errno.EISDIR, "not a regular file")
                 if info.st_nlink > 1:
                     raise DocumentRefused("outside", "hard_linked", messages.DOCUMENT_HARD_LINKED)
+                if refuse_over is not None and info.st_size > refuse_over:
+                    raise _too_large(path, info.st_size, refuse_over)
                 with os.fdopen(os.dup(descriptor), "rb") as handle:
                     os.set_blocking(handle.fileno(), True)
                     if limit is not None and info.st_size > limit:
                         data = cut_at_character(handle.read(limit + 4), limit)
                         return DocumentRead(path, data, info.st_size, True), info.st_mtime
-                    data = handle.read()
+                    data = handle.read() if refuse_over is None else handle.read(refuse_over + 1)
+                    if refuse_over is not None and len(data) > refuse_over:
+                        raise _too_large(path, len(data), refuse_over)
                     version: FileVersion | None = FileVersion.of(info)
                     if FileVersion.of(os.fstat(descriptor)) != version or len(data) != info.st_size:
                         version = None  # written to meanwhile: these bytes have no version
@@ -192,16 +207,28 @@ class Workspaces:
                     ):
                         continue
                     try:
-                        read, modified = self._read(workspace, relative)
+                        found.append(self._listed(workspace, relative))
                     except (DocumentRefused, OSError):
                         continue  # links out, hard links, and files gone meanwhile are not listed
-                    found.append(
-                        DocumentInfo(relative, read.size, self.sha16(read), _format_time(modified))
-                    )
         finally:
             os.close(root_fd)
         found.sort(key=lambda info: info.path)
         return found
+
+    def _listed(self, workspace: str, path: str) -> DocumentInfo:
+        """One listing entry; a note over the limit is hashed in pieces, never held (R63)."""
+        try:
+            read, modified = self._read(workspace, path, refuse_over=MAX_DOCUMENT_BYTES)
+        except DocumentRefused as refusal:
+            if refusal.kind != "too_large":
+                raise
+            with self._walk(workspace, _checked_segments(path), _open_for_reading) as descriptor:
+                info = os.fstat(descriptor)
+                if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
+                    raise
+                digest = self._digests.sha16_streamed(descriptor, FileVersion.of(info))
+            return DocumentInfo(path, info.st_size, digest, _format_time(info.st_mtime))
+        return DocumentInfo(path, read.size, self.sha16(read), _format_time(modified))
 
     def remove_interrupted_saves(self) -> int:
         """Delete temporary files that no running save holds (R43); the count removed.
@@ -361,6 +388,11 @@ def _is_utf8_name(name: str) -> bool:
     except UnicodeEncodeError:  # fwalk hands such bytes over as lone surrogates
         return False
     return True
+
+
+def _too_large(path: str, size: int, limit: int) -> DocumentRefused:
+    message = messages.DOCUMENT_TOO_LARGE.format(path=path, size=f"{size:,}", limit=f"{limit:,}")
+    return DocumentRefused("too_large", "too_large", message)
 
 
 def _why(error: OSError) -> str:

@@ -59,6 +59,14 @@ PATH_RESERVED: Final = "Names starting with '.ambient-save-' are kept for saves 
 HEADER_TIMEOUT: Final = "The request's headers did not arrive in time; the connection is closed."
 BODY_TIMEOUT: Final = "The request's body did not arrive in time; the connection is closed."
 PATH_NOT_UTF8: Final = "The address has percent-encoded bytes that are not UTF-8 text."
+HOST_NOT_LOOPBACK: Final = (
+    "This backend answers only requests addressed to 127.0.0.1, localhost or [::1]; "
+    "start it with --host to serve other names."
+)
+DOCUMENT_TOO_LARGE: Final = (
+    "'{path}' is {size} bytes, larger than the {limit} bytes a note may have, so it is not "
+    "opened here. Open it in another editor to make it smaller."
+)
 
 # Requests in general.
 BODY_TOO_LARGE: Final = "The request body is larger than {limit} bytes."

@@ -18,6 +18,7 @@ from bridge.environment import (
     MODEL_ENV,
     SWEEP_SECONDS_ENV,
 )
+from bridge.private_files import OwnFileRefused, read_own_file
 
 ACCESS_TTL = timedelta(minutes=15)
 """How long a key session and a delivery row live (R19): one constant for both."""
@@ -73,6 +74,8 @@ class Settings:
     # Tests against a real small model force the first tool for determinism (contract 9);
     # the product always lets the model choose.
     model_first_tool_choice: str = "auto"
+    # R65: only loopback Host headers are served unless the backend was started with --host.
+    any_host: bool = False
 
     @property
     def workspaces_dir(self) -> Path:
@@ -127,13 +130,22 @@ def _explicit_or_env(explicit: str | None, variable: str) -> str | None:
     return explicit or os.environ.get(variable, "").strip() or None
 
 
+TOKEN_FILE_MAX_BYTES = 4096
+
+
 def _read_or_create_token_file(path: Path) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         # O_EXCL so two starting processes never both write a token; 0600 from birth.
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        token = path.read_text(encoding="utf-8").strip()
+        try:  # R64: a FIFO or a device in its place must not hang the start
+            token = read_own_file(path, TOKEN_FILE_MAX_BYTES).decode("utf-8", "replace").strip()
+        except OwnFileRefused as refused:
+            raise RuntimeError(
+                f"The device token file {path} cannot be used: {refused.reason}. "
+                "Move it away to make a new one."
+            ) from None
         if token:
             return token
         raise RuntimeError(

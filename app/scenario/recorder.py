@@ -13,16 +13,19 @@ tools called. Deleting text has no scenario verb, so a deletion is noted in
 from __future__ import annotations
 
 import contextlib
-import shutil
+import signal
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QTextCursor
 
 from app.scenario.expectations import NO_DROP
+from app.scenario.workspace_copy import copy_regular_files
 from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.pointer import AmbientPointer, decode_header
 from renderer.frames.inbox import InboxFrame
@@ -329,7 +332,7 @@ def snapshot_documents(folder: Path) -> dict[str, str]:
     """Every UTF-8 text file under ``folder``, by workspace-relative POSIX path."""
     documents: dict[str, str] = {}
     for path in sorted(folder.rglob("*")):
-        if path.is_file():
+        if path.is_file() and not path.is_symlink():
             try:
                 documents[path.relative_to(folder).as_posix()] = path.read_text(encoding="utf-8")
             except UnicodeDecodeError:
@@ -338,17 +341,24 @@ def snapshot_documents(folder: Path) -> dict[str, str]:
 
 
 def record_interactively(file: Path, *, name: str | None, workspace: Path | None) -> int:
-    """Open the app on a copy of ``workspace`` (or the demo notes); write the scenario on quit."""
+    """Open the app on a copy of ``workspace`` (or the demo notes); write the scenario on quit.
+
+    Only regular files inside ``workspace`` are copied (R66); each link or special file
+    left out is said on stderr. SIGTERM and Ctrl+C close the window as Quit does, so
+    the scenario is written the same way.
+    """
     from app.demo import DEMO_ASSETS, DEMO_FRAMES
     from app.main_window import MainWindow
     from app.scenario.runner import ensure_application
     from app.session import AppSession
+    from app.shutdown import QUIT_SIGNALS, close_on_signal
     from app.workspace_switch import BROWSER_FRAME_ID
 
     application = ensure_application()
     with tempfile.TemporaryDirectory(prefix="ambient-record-") as scratch:
         copy = Path(scratch) / "workspace"
-        shutil.copytree(workspace if workspace is not None else DEMO_ASSETS, copy)
+        for skipped in copy_regular_files(workspace or DEMO_ASSETS, copy):
+            print(f"Not copied into the recording: {skipped}", file=sys.stderr)
         session = AppSession.start(
             backend_url=None, workspace_dir=copy, data_dir=Path(scratch) / "data", demo=False
         )
@@ -362,7 +372,18 @@ def record_interactively(file: Path, *, name: str | None, workspace: Path | None
                 for frame_id, path in DEMO_FRAMES:
                     window.mount_inbox(frame_id, path)
             window.show()
-            application.exec()
+            before = {signum: signal.getsignal(signum) for signum in QUIT_SIGNALS}
+            wake = close_on_signal(window, *QUIT_SIGNALS)
+            # Said from inside the event loop: a SIGTERM from then on ends it as Quit does.
+            ready = f"Recording into {file}: quit the app to write it."
+            QTimer.singleShot(0, lambda: print(ready, flush=True))
+            try:
+                if window.isVisible():  # a signal before the loop already closed it
+                    application.exec()
+            finally:
+                wake.stop()
+                for signum, handler in before.items():
+                    signal.signal(signum, handler)
             recorder.detach()
             written = recorder.write(file)
             if window.isVisible():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from typing import Literal, cast
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QTimer, QUrl, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
     QPlainTextEdit,
@@ -25,10 +25,12 @@ from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
 from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
+from renderer.frames.links import LinkOffer, link_target
 from renderer.frames.outline import Task
 from renderer.frames.views import MindmapView, PreviewView, TodoView
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
+from renderer.qt.long_lines import wrap_mode_for
 from renderer.qt.tasks import TaskRunner
 
 _BADGES: dict[str, str] = {
@@ -51,6 +53,8 @@ class InboxFrame(FrameBase):
     save_state_changed = Signal(str)
     popout_requested = Signal(str)
     load_failed = Signal(str)
+    note_link_clicked = Signal(str)
+    """A link in the preview to this workspace path was clicked: open it in a frame (R62)."""
 
     def __init__(
         self,
@@ -85,6 +89,9 @@ class InboxFrame(FrameBase):
         self.retry_button = self.problem.retry_button
         self.body_layout.addWidget(self.problem)
         self.body_layout.addWidget(self.stack, 1)
+        self.link_offer = LinkOffer(self.body)
+        self.body_layout.addWidget(self.link_offer)
+        self.preview.anchorClicked.connect(self._on_link_clicked)
         self._build_title_controls(frame_id, can_pop_out=can_pop_out)
 
         self._rerender = QTimer(self)
@@ -283,6 +290,7 @@ class InboxFrame(FrameBase):
             return
         self._applying_load = True
         try:
+            self.editor.setWordWrapMode(wrap_mode_for(text))  # R63: linear for endless lines
             self.editor.setPlainText(text)
             self.editor.document().setModified(False)
         finally:
@@ -310,6 +318,14 @@ class InboxFrame(FrameBase):
         self.load_failed.emit(message)
 
     # -- views ---------------------------------------------------------------
+
+    def _on_link_clicked(self, url: QUrl) -> None:
+        target = link_target(url.toString(), self._path)
+        if target.kind == "note":
+            self.link_offer.hide()
+            self.note_link_clicked.emit(target.address)
+        else:
+            self.link_offer.offer(target)
 
     def _show_view(self) -> None:
         self.stack.setCurrentWidget(self._pages[self._view])

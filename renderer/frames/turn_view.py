@@ -19,6 +19,7 @@ from bridge.drops import DropReason, describe_drop
 from renderer.frames.turn_details import CAVEAT_FOR_PEOPLE, TurnDetails
 from renderer.frames.turn_text import assistant_name, tools_html
 from renderer.frames.turns import TurnRecord
+from renderer.qt.inert_text import drop_images
 
 STOPPED_NOTICE = "Stopped. The reply ends here."
 HEADING_SCALE = 1.1  # a reply's first- and second-level headings, against its text
@@ -167,13 +168,15 @@ def reply_without_caveats(reply: str, caveats: list[str]) -> str:
 
 
 def markdown_html(text: str, font: QFont) -> str:
-    """A reply's Markdown as the rich text a label shows: lists, emphasis, code, no raw HTML.
+    """A reply's Markdown as the rich text a label shows: lists, emphasis, code, no raw HTML,
+    and images as their alt text (R62).
 
     The HTML names its font, so it is made in the label's own.
     """
     document = QTextDocument()
     document.setDefaultFont(font)
     document.setMarkdown(text, _MARKDOWN)
+    drop_images(document)  # R62: the label would read the file an image names
     _tone_down_headings(document, font)
     return document.toHtml()
 

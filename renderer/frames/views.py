@@ -14,25 +14,32 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from bridge.markdown import render_html
 from renderer.frames.outline import Heading, Task, parse_headings, parse_tasks
+from renderer.qt.inert_text import InertBrowser
+from renderer.qt.long_lines import wrap_mode_for
 
 
-class PreviewView(QTextBrowser):
-    """The note rendered from Markdown, by the same reading as the other views (R39)."""
+class PreviewView(InertBrowser):
+    """The note rendered from Markdown, by the same reading as the other views (R39).
+
+    It loads nothing and follows no link by itself (R62); the frame decides what a
+    clicked link does.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setOpenExternalLinks(False)
         self.setAccessibleName("Rendered note")
         self.document().setDocumentMargin(14)
 
     def render_text(self, text: str) -> None:
+        option = self.document().defaultTextOption()
+        option.setWrapMode(wrap_mode_for(text))  # R63: linear for endless lines
+        self.document().setDefaultTextOption(option)
         self.setHtml(render_html(text))
 
 

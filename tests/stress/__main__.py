@@ -16,6 +16,7 @@ from tests.stress.conversations import interleaved_turns
 from tests.stress.crash import kill_during_saves
 from tests.stress.fuzz import fuzz
 from tests.stress.harness import Figure
+from tests.stress.hostile import hostile_inputs
 from tests.stress.load import sustained_load
 from tests.stress.race import swap_race
 from tests.stress.slow import slow_clients
@@ -29,6 +30,7 @@ FULL = {
     "turns": 200,
     "load_seconds": 60.0,
     "slow_each": 10,
+    "hosts": 2_000,
 }
 SHORT = {
     "headers": 200,
@@ -39,6 +41,7 @@ SHORT = {
     "turns": 10,
     "load_seconds": 3.0,
     "slow_each": 1,
+    "hosts": 100,
 }
 
 
@@ -62,6 +65,7 @@ def parts(sizes: dict[str, float]) -> list[tuple[str, Callable[[Path], Figure]]]
         ("turns", lambda d: interleaved_turns(d, turns=int(sizes["turns"]))),
         ("load", lambda d: sustained_load(d, seconds=sizes["load_seconds"])),
         ("slow", lambda d: slow_clients(d, each=int(sizes["slow_each"]))),
+        ("hostile", lambda d: hostile_inputs(d, hosts=int(sizes["hosts"]))),
     ]
 
 

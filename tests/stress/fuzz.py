@@ -59,6 +59,14 @@ _WRONG: list[tuple[str, Any]] = [
     ("selection", {"anchor": -1, "head": 0}),
     ("selection", {"anchor": 0}),
     ("selection", [0, 1]),
+    # R65: numbers past 2^53 - 1, and offsets past the note's end, are rejected, never a 5xx.
+    ("bytes", 2**53),
+    ("bytes", 2**64),
+    ("bytes", 10**30),
+    ("selection", {"anchor": 10**40, "head": 0}),
+    ("selection", {"anchor": 0, "head": 2**64}),
+    ("selection", {"anchor": 2**53, "head": 2**53}),
+    ("selection", {"anchor": 0, "head": len(TEXT) + 1}),
     ("unknown", 1),
 ]
 

@@ -85,7 +85,10 @@ class Http:
         body: bytes | None,
         headers: dict[str, str],
     ) -> tuple[int, bytes]:
-        connection.putrequest(method, target, skip_accept_encoding=True)
+        # A Host given by the caller replaces http.client's own (R65 cases send hostile ones).
+        connection.putrequest(
+            method, target, skip_host="Host" in headers, skip_accept_encoding=True
+        )
         all_headers = {"Authorization": f"Bearer {self.token}", **headers}
         if self.key:
             all_headers.setdefault("X-Key-Session", self.key)

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.stress.__main__ import FULL
 from tests.stress.conversations import interleaved_turns
 from tests.stress.crash import kill_during_saves
 from tests.stress.fuzz import fuzz
+from tests.stress.hostile import hostile_inputs
 from tests.stress.load import sustained_load
 
 pytestmark = pytest.mark.slow
@@ -36,4 +38,16 @@ def test_r17_r18_interleaved_conversations_under_two_key_sessions(tmp_path: Path
 
 def test_r40_sustained_load_from_four_threads(tmp_path: Path) -> None:
     figure = sustained_load(tmp_path, seconds=3.0, threads=4)
+    assert figure.ok, figure.line()
+
+
+def test_r65_the_header_fuzz_at_its_full_size_finds_no_5xx(tmp_path: Path) -> None:
+    """The size ``make stress`` runs, where huge numbers once answered 500 (orjson)."""
+    figure = fuzz(tmp_path, headers=int(FULL["headers"]), bodies=0, paths=0)
+    assert figure.server_errors == 0, figure.line()
+    assert figure.ok, figure.line()
+
+
+def test_r63_r64_r65_hostile_hosts_notes_and_data_files(tmp_path: Path) -> None:
+    figure = hostile_inputs(tmp_path, hosts=100)
     assert figure.ok, figure.line()

@@ -25,7 +25,17 @@ from workers.settings import Settings
 with warnings.catch_warnings():
     # Starlette's notice about its httpx dependency is not about this project's code.
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
-    from fastapi.testclient import TestClient as TestClient
+    from fastapi.testclient import TestClient as _StarletteTestClient
+
+
+class TestClient(_StarletteTestClient):
+    """Starlette's client addressed to loopback: the backend refuses other Host names (R65)."""
+
+    __test__ = False
+
+    def __init__(self, app: Any, base_url: str = "http://127.0.0.1", **options: Any) -> None:
+        super().__init__(app, base_url=base_url, **options)
+
 
 DEVICE_TOKEN = "test-device-token"
 WORKSPACE = "demo"

@@ -30,6 +30,15 @@ segments = st.text(
 )
 paths = st.lists(segments, min_size=1, max_size=60).map("/".join).filter(is_workspace_path)
 
+
+def _within_note(pointer: AmbientPointer) -> AmbientPointer:
+    """A pointer as an editor sends it: its selection ends within the note (R65)."""
+    if pointer.selection is None:
+        return pointer
+    end = max(pointer.selection.anchor, pointer.selection.head)
+    return pointer.model_copy(update={"bytes": max(pointer.bytes, end)})
+
+
 pointers = st.builds(
     AmbientPointer,
     path=paths,
@@ -39,11 +48,11 @@ pointers = st.builds(
         st.none(),
         st.builds(Selection, anchor=st.integers(0, 2**40), head=st.integers(0, 2**40)),
     ),
-    bytes=st.integers(0, 2**53),
+    bytes=st.integers(0, 2**53 - 1),
     sha256=st.text(alphabet="0123456789abcdef", min_size=16, max_size=16),
     flushed=st.booleans(),
     capturedAt=st.datetimes(timezones=st.just(UTC)).map(format_captured_at),
-)
+).map(_within_note)
 
 
 @settings(max_examples=200, deadline=None)

@@ -93,7 +93,7 @@ class ModelAssistant:
         read_timeout: float = MODEL_READ_TIMEOUT_SECONDS,
         first_tool_choice: str = AUTO,
     ) -> None:
-        self.base_url: str | None = failures.check_base_url(base_url)
+        self.base_url: str | None = failures.check_base_url(base_url, api_key)
         self.model: str | None = model
         self._first_tool_choice = first_tool_choice
         self._client = open_client(self.base_url, api_key, read_timeout)

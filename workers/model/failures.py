@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 
 import openai
 
+from bridge.endpoints import key_refusal
+
 CODE: Final = "model_unavailable"
 
 UNREACHABLE: Final = (
@@ -81,8 +83,15 @@ def endpoint_name(base_url: str) -> str:
     return f"{host}:{port}"
 
 
-def check_base_url(base_url: str) -> str:
-    """The base URL without a trailing slash; ModelUnavailable when it is not http(s)."""
+def check_base_url(base_url: str, api_key: str | None = None) -> str:
+    """The base URL without a trailing slash; ModelUnavailable when it is not http(s).
+
+    R61: also when it carries credentials, or when ``api_key`` would go over plain
+    http to a host that is not loopback.
+    """
+    refusal = key_refusal(base_url, api_key)
+    if refusal is not None:
+        raise ModelUnavailable(refusal)
     try:
         parts = urlsplit(base_url.strip())
         parts.port  # noqa: B018 - raises ValueError for a port that is not a number

@@ -30,7 +30,7 @@ def verify_endpoint(
 ) -> Verification:
     """``GET {base}/models``, then, with a model, one small request that offers the tools."""
     try:
-        base = failures.check_base_url(base_url)
+        base = failures.check_base_url(base_url, api_key)
     except failures.ModelUnavailable as error:
         return Verification(False, error.message)
     endpoint = failures.endpoint_name(base)

@@ -4,7 +4,9 @@
 - ``PUT /v1/assistant`` with ``{"baseUrl", "model", "apiKey"}`` (extension, for the app's
   settings) → the same answer as GET for the new assistant; ``baseUrl`` and ``model`` both
   null (or empty) choose the offline assistant; one without the other, or an address that
-  is not http(s), is 400 ``invalid_assistant``. Turns already running finish with the
+  is not http(s), is 400 ``invalid_assistant``; an address carrying a user name or
+  password is 400 ``invalid_argument``, and a key for plain http to a host that is not
+  loopback is refused (R61). Turns already running finish with the
   assistant they started with. It changes this process only: other instances take their
   settings from the environment.
 - ``POST /v1/assistant/verify`` with ``{"baseUrl", "model"?, "apiKey"?}`` (extension) →
@@ -21,6 +23,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from bridge.endpoints import CREDENTIALS_IN_URL, has_credentials
 from workers.assistants import describe
 from workers.dependencies import Account, State, read_json_model
 from workers.errors import ApiError
@@ -45,9 +48,16 @@ async def get_assistant(state: State, _account: Account) -> JSONResponse:
     return JSONResponse(describe(state.assistants.current))
 
 
+def _refuse_credentials(body: AssistantRequest) -> None:
+    """R61, contract 12: a user name or password inside the address is never taken."""
+    if body.baseUrl and has_credentials(body.baseUrl):
+        raise ApiError(400, "invalid_argument", CREDENTIALS_IN_URL)
+
+
 @router.put("")
 async def put_assistant(request: Request, state: State, _account: Account) -> JSONResponse:
     body = await read_json_model(request, AssistantRequest)
+    _refuse_credentials(body)
     try:
         assistant = await run_in_threadpool(
             make_assistant, state.settings, body.baseUrl, body.model, body.apiKey
@@ -63,6 +73,7 @@ async def verify_assistant(request: Request, state: State, _account: Account) ->
     body = await read_json_model(request, AssistantRequest)
     if not body.baseUrl:
         raise ApiError(400, "invalid_assistant", "Enter the endpoint URL to verify.")
+    _refuse_credentials(body)
     result = await run_in_threadpool(
         verify_endpoint,
         body.baseUrl,

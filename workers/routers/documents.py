@@ -3,6 +3,7 @@
 - ``GET /v1/workspaces/{ws}/documents[?prefix=P]`` → the sorted listing.
 - ``GET /v1/workspaces/{ws}/documents/{path}`` → the saved UTF-8 text. Each read waits
   ``Settings.load_delay_seconds`` first, so QA can send while a note is still loading.
+- ``GET`` of a note over 10 MiB (the PUT's limit) is 413 ``too_large`` (R63).
 - ``PUT /v1/workspaces/{ws}/documents/{path}`` → atomic save; body over 10 MiB is 413,
   invalid UTF-8 400. Each save waits ``Settings.save_delay_seconds`` first, so QA can
   stall a flush.
@@ -31,7 +32,7 @@ router = APIRouter(prefix="/v1/workspaces/{workspace}/documents", tags=["documen
 
 
 def refusal_error(refusal: DocumentRefused) -> ApiError:
-    status = {"not_found": 404, "changed": 409}.get(refusal.kind, 400)
+    status = {"not_found": 404, "changed": 409, "too_large": 413}.get(refusal.kind, 400)
     return ApiError(status, refusal.code, refusal.message)
 
 

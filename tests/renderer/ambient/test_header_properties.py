@@ -54,6 +54,9 @@ def slices(text: str) -> set[str]:
 def test_r8_r14_r15_header_carries_metadata_only_within_the_limit(
     body: str, path: str, frame_id: str, view: str, anchor: int, head: int, flushed: bool
 ) -> None:
+    # An editor's selection lies within its text (R65: offsets at most the note's length).
+    length = len(body.encode("utf-16-le", errors="surrogatepass")) // 2
+    anchor, head = min(anchor, length), min(head, length)
     editor = FakeEditor(frame_id, path, body, selection=Selection(anchor=anchor, head=head))
     editor.view = view  # type: ignore[assignment]
     store = AmbientStore()

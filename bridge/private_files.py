@@ -1,0 +1,107 @@
+"""The data folder is private, and the app's own files in it are read with care (R64).
+
+The folder holds the conversation database, the API key and the window layout: it is
+made 0700 and every file directly in it 0600, the SQLite database and its ``-wal`` /
+``-shm`` journals included (SQLite gives its journals the database file's mode, so the
+file is created 0600 before SQLite first opens it).
+
+A file the app reads back (layout, settings, key) may have been replaced by anything:
+a FIFO would block ``open`` for ever, ``/dev/zero`` behind a link would never end, a
+deeply nested JSON would overflow the parser's stack. :func:`read_own_file` opens
+without following links and without blocking, reads only a regular file, and only up
+to a size limit; :func:`parse_json` refuses nesting deeper than a limit before parsing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Final
+
+PRIVATE_FOLDER_MODE: Final = 0o700
+PRIVATE_FILE_MODE: Final = 0o600
+OWN_FILE_MAX_BYTES: Final = 1024 * 1024
+"""The app's own files are a few KiB; anything past 1 MiB is not one of them."""
+JSON_MAX_DEPTH: Final = 32
+"""The layout nests four levels deep; 32 leaves room and stays far from any stack limit."""
+SQLITE_JOURNALS: Final = ("-wal", "-shm", "-journal")
+
+_READ_FLAGS: Final = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+_JSON_STRUCTURE: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+class OwnFileRefused(OSError):
+    """The file is there but is not one the app may read; ``reason`` says why, plainly."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def make_private_folder(folder: Path) -> None:
+    """Create ``folder`` if needed; make it 0700 and each regular file directly in it 0600."""
+    folder.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER_MODE)
+    os.chmod(folder, PRIVATE_FOLDER_MODE)
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):  # gone meanwhile, or not ours to change
+                    os.chmod(entry.path, PRIVATE_FILE_MODE)
+
+
+def create_private_database(path: Path) -> None:
+    """The SQLite file and any journal beside it exist with mode 0600 before SQLite opens it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE))
+    for journal in ("", *SQLITE_JOURNALS):
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(f"{path}{journal}", PRIVATE_FILE_MODE, follow_symlinks=False)
+
+
+def read_own_file(path: Path, max_bytes: int = OWN_FILE_MAX_BYTES) -> bytes:
+    """The bytes of one of the app's own files.
+
+    FileNotFoundError when it is missing; :class:`OwnFileRefused` when it is a link, a
+    FIFO, a device, a folder or larger than ``max_bytes``; other OSErrors as they come.
+    Never blocks on a FIFO and never reads more than ``max_bytes + 1`` bytes.
+    """
+    try:
+        descriptor = os.open(path, _READ_FLAGS)
+    except OSError as error:
+        if isinstance(error, FileNotFoundError):
+            raise
+        if os.path.islink(path):
+            raise OwnFileRefused("it is a symbolic link, not a file") from error
+        raise
+    with os.fdopen(descriptor, "rb") as handle:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise OwnFileRefused("it is not a regular file")
+        os.set_blocking(descriptor, True)
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise OwnFileRefused(f"it is larger than {max_bytes:,} bytes")
+    return data
+
+
+def parse_json(text: str, max_depth: int = JSON_MAX_DEPTH) -> object:
+    """``json.loads`` for the app's own files; ValueError when nested deeper than ``max_depth``.
+
+    The depth is counted in one linear pass over brackets outside strings, so a file
+    of a million ``[`` is refused without ever reaching the parser's recursion.
+    """
+    depth = 0
+    for match in _JSON_STRUCTURE.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > max_depth:
+                raise ValueError(f"it nests deeper than {max_depth} levels")
+        elif token in ("]", "}"):
+            depth -= 1
+    return json.loads(text)
