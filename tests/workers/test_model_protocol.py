@@ -146,7 +146,9 @@ def test_r32_content_null_is_an_empty_text_not_a_crash(
 def test_r32_a_turn_makes_at_most_eight_model_calls(
     model_backend: Backend, scripted: ScriptedModel
 ) -> None:
-    scripted.default = lambda _body: tool("list_documents", "{}")
+    asked = iter(range(100))
+    # Each call differs from the last, so only the limit ends the turn (R57 ends repeats).
+    scripted.default = lambda _body: tool("list_documents", f'{{"prefix": "n{next(asked)}"}}')
     body = _send(model_backend, "loop forever")
     assert len(scripted.chat_requests) == 8
     assert len(body["toolCalls"]) == 8

@@ -261,3 +261,19 @@ def classify(message: str) -> Request:
     if has(words.GREETING) and len(padded.split()) <= words.GREETING_MAX_WORDS:
         return Request("greeting", language)
     return Request("other", language)
+
+
+NOTE_INTENTS: Final[tuple[Intent, ...]] = ("find", "tasks", "outline", "summary")
+"""Intents answered from one note: the named one, else the open one."""
+
+
+def reads_the_open_note(message: str) -> bool:
+    """True when answering needs the open note: a note request that names none (R23).
+
+    "summarise this", "what's still open here?", "このノートを要約して"; and "compare
+    this with notes/b.md", where the open note is one of the two.
+    """
+    request = classify(message)
+    if request.intent == "compare":
+        return len(request.paths) == 1
+    return request.intent in NOTE_INTENTS and not request.paths

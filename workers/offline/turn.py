@@ -18,7 +18,7 @@ from bridge.markdown import NoteReading, read_note
 from workers import jsontext, messages
 from workers.offline import phrases, replies
 from workers.offline.catalogue import phrase
-from workers.offline.intents import Request, classify
+from workers.offline.intents import NOTE_INTENTS, Request, classify
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.tools import TOOLS, ToolContext, ToolResult
 
@@ -55,7 +55,7 @@ def answer(context: ToolContext, message: str) -> TurnOutcome:
         return _listing(context, language)
     if request.intent == "compare":
         return _compare(context, request)
-    if request.intent in ("find", "tasks", "outline", "summary"):
+    if request.intent in NOTE_INTENTS:
         return _about_a_note(context, request)
     if request.intent == "greeting":
         reply = phrase(language, phrases.GREETING) + "\n\n" + replies.capabilities(language)
