@@ -12,7 +12,7 @@ import fcntl
 import os
 import secrets
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -174,16 +174,35 @@ class Workspaces:
 
     def list(self, workspace: str, prefix: str = "") -> list[DocumentInfo]:
         """Every document under the workspace whose path starts with ``prefix``, sorted."""
-        found: list[DocumentInfo] = []
+        found = [
+            DocumentInfo(read.path, read.size, self.sha16(read), _format_time(modified))
+            for read, modified in self._documents(workspace, prefix)
+        ]
+        found.sort(key=lambda info: info.path)
+        return found
+
+    def reads(self, workspace: str, prefix: str = "") -> Generator[DocumentRead, None, None]:
+        """Each listed document's saved copy, read once, folder by folder (search, R56)."""
+        documents = self._documents(workspace, prefix)
+        try:
+            for read, _modified in documents:
+                yield read
+        finally:
+            documents.close()  # a search that stops early closes the walk's folder at once
+
+    def _documents(
+        self, workspace: str, prefix: str
+    ) -> Generator[tuple[DocumentRead, float], None, None]:
+        """The documents under ``prefix`` with their modification times, in walking order."""
         try:
             root_fd = self._open_root(workspace)
         except OSError:
-            return found
+            return
         try:
             for folder, folders, files, _folder_fd in os.fwalk(".", dir_fd=root_fd):
                 folders.sort()
                 relative_folder = folder[2:]  # fwalk names them "./a/b"
-                for name in files:
+                for name in sorted(files):
                     relative = f"{relative_folder}/{name}" if relative_folder else name
                     if (
                         name.startswith(TEMP_PREFIX)
@@ -192,16 +211,11 @@ class Workspaces:
                     ):
                         continue
                     try:
-                        read, modified = self._read(workspace, relative)
+                        yield self._read(workspace, relative)
                     except (DocumentRefused, OSError):
                         continue  # links out, hard links, and files gone meanwhile are not listed
-                    found.append(
-                        DocumentInfo(relative, read.size, self.sha16(read), _format_time(modified))
-                    )
         finally:
             os.close(root_fd)
-        found.sort(key=lambda info: info.path)
-        return found
 
     def remove_interrupted_saves(self) -> int:
         """Delete temporary files that no running save holds (R43); the count removed.

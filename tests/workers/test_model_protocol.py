@@ -56,11 +56,18 @@ def test_r32_exactly_three_tools_with_contract_argument_names(
     assert request["tool_choice"] == "auto"  # the product lets the model choose
     tools = {t["function"]["name"]: t["function"]["parameters"] for t in request["tools"]}
     assert all(t["type"] == "function" for t in request["tools"])
-    assert set(tools) == {"read_active_note", "read_document", "list_documents"}
+    assert set(tools) == {
+        "read_active_note",
+        "read_document",
+        "list_documents",
+        "search_documents",  # R56
+    }
     assert set(tools["read_active_note"]["properties"]) == {"maxBytes"}
     assert set(tools["read_document"]["properties"]) == {"path", "maxBytes"}
     assert tools["read_document"]["required"] == ["path"]
     assert set(tools["list_documents"]["properties"]) == {"prefix"}
+    assert set(tools["search_documents"]["properties"]) == {"query", "prefix"}
+    assert tools["search_documents"]["required"] == ["query"]
 
 
 def test_r31_selection_is_given_as_lines_when_the_saved_copy_matches(

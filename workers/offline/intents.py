@@ -24,7 +24,17 @@ _WRAPPERS: Final = "\"'`“”„‘’‚«»「」『』()[]<>,.;:!?！？。�
 _TERM_END: Final = "?!？！。\n"
 
 Intent = Literal[
-    "compare", "listing", "find", "tasks", "outline", "summary", "help", "greeting", "other"
+    "compare",
+    "search",
+    "listing",
+    "find",
+    "dates",
+    "tasks",
+    "outline",
+    "summary",
+    "help",
+    "greeting",
+    "other",
 ]
 
 
@@ -35,7 +45,7 @@ class Request:
     paths: list[str] = field(default_factory=list)
     """Workspace paths the request names, in order."""
     term: str = ""
-    """What to look for (find)."""
+    """What to look for (find, search)."""
 
 
 def _punctuation_table() -> dict[int, str]:
@@ -230,6 +240,17 @@ def find_term(text: str, padded: str, lowered: str) -> str | None:
     return _quoted(text) or found
 
 
+def search_term(text: str, lowered: str) -> str:
+    """The words of a search across notes ("which notes mention Sam?"), "" when it is not one."""
+    source = text if len(lowered) == len(text) else lowered
+    for markers, take in ((words.SEARCH, _after), (words.SEARCH_BEFORE, _before)):
+        for marker in markers:
+            term = take(source, lowered, marker)
+            if term:
+                return _quoted(text) or term
+    return ""
+
+
 def classify(message: str) -> Request:
     """The intent of a request, the paths it names and its language."""
     text = " ".join(message[:REQUEST_CHARS].split())
@@ -243,6 +264,9 @@ def classify(message: str) -> Request:
 
     if has(words.COMPARE):
         return Request("compare", language, paths)
+    searched = "" if paths else search_term(rest, lowered)
+    if searched:
+        return Request("search", language, term=searched)
     if not paths and (
         has(words.LISTING_PHRASES) or (has(words.LISTING_VERBS) and has(words.LISTING_NOUNS))
     ):

@@ -37,6 +37,9 @@ OUTLINE_NONE: Final = "{path} has no headings."
 FIND: Final = "Lines in {path} that mention “{term}”:"
 FIND_NONE: Final = "{path} does not mention “{term}”."
 FIND_WHAT: Final = "What should I look for? Ask, for example: where do I mention the dentist?"
+SEARCH: Final = "Notes that mention “{term}” ({count}):"
+SEARCH_MORE: Final = "Notes that mention “{term}” (the first {count}):"
+SEARCH_NONE: Final = "No note mentions “{term}”."
 SELECTION: Final = "Your selection in {path} (lines {first}–{last}):"
 SELECTION_STALE: Final = (
     "You have text selected, but the saved copy of {path} is not what is on your screen, "
@@ -62,6 +65,7 @@ CAN_SUMMARY: Final = "summarise the open note, or the text you selected (“summ
 CAN_TASKS: Final = "list its open tasks (“what's still open here?”)"
 CAN_OUTLINE: Final = "show its headings (“what are the headings?”)"
 CAN_FIND: Final = "find lines (“where do I mention the dentist?”)"
+CAN_SEARCH: Final = "search all your notes (“which notes mention Sam?”)"
 CAN_COMPARE: Final = "compare it with another note (“compare this with notes/b.md”)"
 CAN_LIST: Final = "list your notes (“list my notes”)"
 MODEL: Final = (

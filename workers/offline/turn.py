@@ -5,6 +5,7 @@
 - selection: a summary request while text is selected addresses that text (R38);
 - compare: the open note and the named one (or two named notes);
 - listing: ``list_documents``;
+- search ("which notes mention Sam?"): ``search_documents``;
 - greeting, help and anything else: no tool call; an honest reply saying what the
   offline assistant can do and how to connect a model.
 - ``/tool NAME {json}``: the QA hook (contract 5), exactly one call of that tool.
@@ -53,6 +54,8 @@ def answer(context: ToolContext, message: str) -> TurnOutcome:
     language = request.language
     if request.intent == "listing":
         return _listing(context, language)
+    if request.intent == "search":
+        return _search(context, request)
     if request.intent == "compare":
         return _compare(context, request)
     if request.intent in NOTE_INTENTS:
@@ -134,6 +137,14 @@ def _compare(context: ToolContext, request: Request) -> TurnOutcome:
     for result in results:
         parts += replies.notes_on_read(language, result)
     outcome.reply = "\n\n".join(parts)
+    return outcome
+
+
+def _search(context: ToolContext, request: Request) -> TurnOutcome:
+    outcome = TurnOutcome("")
+    result = _call(outcome, context, "search_documents", {"query": request.term})
+    failure = _failed(context, request.language, result)
+    outcome.reply = failure or replies.search(request.language, result, request.term)
     return outcome
 
 

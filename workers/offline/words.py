@@ -36,6 +36,47 @@ LISTING_PHRASES: Final = (
     "노트 목록", "노트 보여", "어떤 노트", "노트 리스트", "모든 노트",
 )  # fmt: skip
 
+SEARCH: Final = (
+    # Across notes (search_documents); the term comes after these.
+    "notes mention", "notes mentioning", "notes that mention", "notes talk about",
+    "notes that talk about", "notes contain", "notes containing", "notes that contain",
+    "notes say", "notes about", "notes with", "note mentions", "note mentioning",
+    "note that mentions", "note talks about", "note contains", "note has", "note says",
+    "search my notes for", "search all my notes for", "search all notes for",
+    "search the notes for", "search notes for", "search my notes", "search all notes",
+    "look through my notes for", "across my notes", "in all my notes", "in any of my notes",
+    "notes mentionnent", "notes parlent de", "notes parlent du", "notes parlent des",
+    "notes qui mentionnent", "notes qui parlent de", "notes qui parlent du", "notes contiennent",
+    "notes qui contiennent", "notes sur", "note mentionne", "note parle de", "note parle du",
+    "note contient", "cherche dans mes notes", "cherche dans toutes mes notes",
+    "recherche dans mes notes", "recherche dans toutes mes notes", "dans toutes mes notes",
+    "notizen erwähnen", "notizen enthalten", "notizen über", "notizen mit", "notizen zu",
+    "notizen sprechen über", "notizen nennen", "notiz erwähnt", "notiz enthält", "notiz nennt",
+    "durchsuche meine notizen nach", "durchsuche alle notizen nach", "durchsuche meine notizen",
+    "suche in meinen notizen nach", "suche in allen notizen nach", "suche in meinen notizen",
+    "in allen notizen",
+    "notas mencionan", "notas hablan de", "notas hablan del", "notas que mencionan",
+    "notas que hablan de", "notas que hablan del", "notas contienen", "notas que contienen",
+    "notas sobre", "notas con", "nota menciona", "nota habla de", "nota habla del",
+    "nota contiene", "busca en mis notas", "busca en todas mis notas", "buscar en mis notas",
+    "busca en todas las notas", "en todas mis notas",
+    "哪些笔记提到了", "哪些笔记提到", "哪个笔记提到了", "哪个笔记提到", "哪篇笔记提到",
+    "哪些笔记里有", "哪个笔记里有", "哪些笔记包含", "哪个笔记包含", "哪些笔记写了",
+    "在所有笔记中搜索", "在所有笔记里搜索", "搜索所有笔记", "在笔记中搜索", "所有笔记里的",
+)  # fmt: skip
+SEARCH_BEFORE: Final = (
+    # Across notes; the term comes before these (Japanese, Korean word order).
+    "が出てくるノート", "が出てるノート", "について書いたノート", "について書いてあるノート",
+    "を含むノート", "に触れているノート", "に触れたノート", "が書かれたノート",
+    "が書いてあるノート",
+    "が入っているノート", "に関するノート", "が載っているノート", "を全部のノートから",
+    "をすべてのノートから", "を全ノートから",
+    "이 나오는 노트", "가 나오는 노트", "이 들어간 노트", "가 들어간 노트", "이 들어있는 노트",
+    "가 들어있는 노트", "을 언급한 노트", "를 언급한 노트", "을 언급하는 노트", "를 언급하는 노트",
+    "이 언급된 노트", "가 언급된 노트", "에 대한 노트", "이 있는 노트", "가 있는 노트",
+    "을 모든 노트에서", "를 모든 노트에서",
+)  # fmt: skip
+
 FIND: Final = (
     # The term comes after these.
     "where do i mention", "where did i mention", "where do i talk about", "where did i write about",
