@@ -1,4 +1,4 @@
-"""search_documents {query, prefix?} (contract §12, R56): the tool, and the offline request for it."""
+"""search_documents {query, prefix?} (contract §12, R56): the tool and the offline request."""
 
 from __future__ import annotations
 
@@ -80,7 +80,8 @@ def test_r56_no_match_is_an_empty_list(backend: Backend) -> None:
         ({"query": 3}, messages.QUERY_MISSING),
         ({"query": "a" * 201}, messages.QUERY_TOO_LONG.format(limit=200)),
         ({"query": "a", "prefix": 1}, messages.PREFIX_INVALID),
-        ({"query": "a", "path": "x"}, messages.ARGUMENT_UNKNOWN.format(tool="search_documents", name="path")),
+        ({"query": "a", "path": "x"},
+         messages.ARGUMENT_UNKNOWN.format(tool="search_documents", name="path")),
     ],
 )  # fmt: skip
 def test_r56_bad_arguments_are_a_clear_tool_error(
