@@ -28,6 +28,7 @@ Intent = Literal[
     "search",
     "listing",
     "find",
+    "unsupported",
     "dates",
     "tasks",
     "outline",
@@ -65,6 +66,11 @@ _SPACES: Final = _punctuation_table()
 def _words(text: str) -> str:
     """Lower-case words separated by single spaces, padded with a space on each side."""
     return " " + " ".join(text.casefold().translate(_SPACES).split()) + " "
+
+
+def words_of(text: str) -> str:
+    """The text as its lower-case words, one space apart and one on each side: " a b "."""
+    return _words(text)
 
 
 def _is_cjk(phrase: str) -> bool:
@@ -214,23 +220,29 @@ def _marker_at(lowered: str, marker: str) -> int:
     return -1
 
 
+def _is_a_term(term: str) -> bool:
+    """ "find dentist" looks in the note; "find me a restaurant" asks for the world."""
+    parts = term.casefold().split()
+    if not parts or len(parts) > words.TERM_MAX_WORDS or parts[0] in words.NOT_A_TERM:
+        return False
+    return not _is_cjk(term)  # "東京タワーはどこ？" asks for the world unless it says "note"
+
+
 def find_term(text: str, padded: str, lowered: str) -> str | None:
     """The term of a find request, "" when it is one but names nothing, None when it is not one."""
     about_note = bool(_quoted(text)) or _has_any(padded, lowered, words.NOTE_REFERENCES)
     # Casefolding can change a text's length; positions are then taken in the folded text.
     source = text if len(lowered) == len(text) else lowered
     found: str | None = None
-    for markers, take, always in (
-        (words.FIND, _after, True),
-        (words.FIND_BEFORE, _before, True),
-        (words.FIND_GENERIC, _after, about_note),
-        (words.FIND_BEFORE_GENERIC, _before, about_note),
+    for markers, take, generic in (
+        (words.FIND, _after, False),
+        (words.FIND_BEFORE, _before, False),
+        (words.FIND_GENERIC, _after, True),
+        (words.FIND_BEFORE_GENERIC, _before, True),
     ):
-        if not always:
-            continue
         for marker in markers:
             term = take(source, lowered, marker)
-            if term is not None:
+            if term is not None and (not generic or about_note or _is_a_term(term)):
                 found = term
                 break
         if found is not None:
@@ -274,6 +286,10 @@ def classify(message: str) -> Request:
     term = find_term(rest, padded, lowered)
     if term is not None:
         return Request("find", language, paths, term)
+    if has(words.UNSUPPORTED):
+        return Request("unsupported", language, paths)
+    if has(words.DATES):
+        return Request("dates", language, paths)
     if has(words.TASKS):
         return Request("tasks", language, paths)
     if has(words.OUTLINE):
@@ -287,7 +303,7 @@ def classify(message: str) -> Request:
     return Request("other", language)
 
 
-NOTE_INTENTS: Final[tuple[Intent, ...]] = ("find", "tasks", "outline", "summary")
+NOTE_INTENTS: Final[tuple[Intent, ...]] = ("find", "dates", "tasks", "outline", "summary")
 """Intents answered from one note: the named one, else the open one."""
 
 

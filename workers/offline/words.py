@@ -42,6 +42,7 @@ SEARCH: Final = (
     "notes that talk about", "notes contain", "notes containing", "notes that contain",
     "notes say", "notes about", "notes with", "note mentions", "note mentioning",
     "note that mentions", "note talks about", "note contains", "note has", "note says",
+    "my notes on", "all notes on",
     "search my notes for", "search all my notes for", "search all notes for",
     "search the notes for", "search notes for", "search my notes", "search all notes",
     "look through my notes for", "across my notes", "in all my notes", "in any of my notes",
@@ -79,6 +80,16 @@ SEARCH_BEFORE: Final = (
 
 FIND: Final = (
     # The term comes after these.
+    "what did i write about", "what have i written about", "what did i note about",
+    "what did i say about", "what do i have about", "what do i have on", "what did i write on",
+    "anything about", "anything on", "something about",
+    "qu'est-ce que j'ai écrit sur", "qu'ai-je écrit sur", "qu'ai-je noté sur",
+    "qu'est-ce que j'ai noté sur", "qu’est-ce que j’ai écrit sur", "qu’ai-je écrit sur",
+    "j'ai écrit quoi sur", "quelque chose sur", "des choses sur",
+    "was habe ich über", "was schrieb ich über", "was steht über", "was steht zu",
+    "etwas über", "etwas zu", "was habe ich zu",
+    "qué escribí sobre", "qué he escrito sobre", "qué anoté sobre", "qué tengo sobre",
+    "algo sobre", "qué dice sobre",
     "where do i mention", "where did i mention", "where do i talk about", "where did i write about",
     "where does it mention", "where does it say", "lines about", "lines mentioning", "mentions of",
     "où est-ce que je mentionne", "où est-ce que je parle de", "où est-ce que je parle du",
@@ -95,6 +106,9 @@ FIND_GENERIC: Final = (
 )  # fmt: skip
 FIND_BEFORE: Final = (
     # The term comes before these (Japanese, Korean word order).
+    "について何を書", "について何か", "のことで何", "に関して何", "について書いたこと",
+    "에 대해 뭐", "에 대해서 뭐", "에 관해 뭐", "에 대한 내용", "관련 내용",
+    "的内容", "写了什么",
     "についてどこ", "について書", "のことをどこ", "をどこに書", "はどこに書", "がどこに書",
     "どこに書", "って書いた", "어디에 언급", "어디에서 언급", "어디서 언급", "어디에 썼",
     "어디에 적",
@@ -103,6 +117,42 @@ FIND_BEFORE_GENERIC: Final = (
     "を探", "を検索", "はどこ", "をどこ", "がどこ", " 찾아", "를 찾아", "을 찾아", " 검색",
     "는 어디", "은 어디", "를 어디", "을 어디", "在哪里", "在哪儿",
 )  # fmt: skip
+NOT_A_TERM: Final = (
+    # A generic "find" followed by these asks for something in the world, not in a note.
+    "me", "us", "out", "moi", "nous", "mir", "uns", "heraus", "raus", "nos",
+)  # fmt: skip
+TERM_MAX_WORDS: Final = 3
+"""A generic "find X" is about the note when X is a short term ("find dentist")."""
+
+DATES: Final = (
+    "deadline", "deadlines", "due", "due date", "due dates", "dates", "date", "when is",
+    "when s", "schedule", "appointment", "appointments", "calendar", "what s due",
+    "échéance", "échéances", "date limite", "dates limites", "rendez vous", "à rendre",
+    "pour quand",
+    "frist", "fristen", "termin", "termine", "fällig", "datum", "daten", "wann",
+    "fecha límite", "fechas límite", "fecha", "fechas", "plazo", "plazos", "vence", "vencen",
+    "citas", "cuándo", "para cuándo",
+    "締め切り", "締切", "期限", "日付", "予定", "いつまで", "何日",
+    "截止", "期限", "日期", "到期", "日程", "什么时候", "几号",
+    "마감", "기한", "날짜", "일정", "언제",
+)  # fmt: skip
+
+UNSUPPORTED: Final = (
+    # Requests only a model can serve: the offline assistant says so in one sentence.
+    "translate", "translation", "shorten", "rewrite", "rephrase", "reword", "paraphrase",
+    "write me", "write a", "draft", "improve", "proofread", "correct the", "fix the grammar",
+    "make it shorter", "make this shorter", "make it longer", "expand", "continue writing",
+    "traduis", "traduire", "traduction", "raccourcis", "raccourcir", "réécris", "reformule",
+    "rédige", "écris moi", "écris un", "améliore", "corrige",
+    "übersetze", "übersetzen", "übersetzung", "kürze", "kürzen", "verkürze", "schreibe um",
+    "formuliere", "umformulieren", "verbessere", "korrigiere", "schreib mir", "schreibe mir",
+    "traduce", "traducir", "traducción", "acorta", "acortar", "resume en una", "reescribe",
+    "reformula", "redacta", "escríbeme", "escribe un", "mejora", "corrige",
+    "翻訳", "訳して", "短くして", "書き直", "言い換え", "添削", "書いて",
+    "翻译", "缩短", "改写", "重写", "润色", "写一",
+    "번역", "줄여", "다시 써", "고쳐 써", "바꿔 써", "써줘", "써 줘",
+)  # fmt: skip
+
 NOTE_REFERENCES: Final = (
     "here", "this note", "my note", "my notes", "the note", "in it",
     "ici", "cette note", "mes notes", "hier", "notiz", "aquí", "esta nota", "mis notas",
@@ -112,13 +162,14 @@ TERM_EDGES: Final = (
     # Stripped from the start or end of a found term.
     "the", "a", "an", "my", "le", "la", "les", "l", "un", "une", "der", "die", "das", "den",
     "dem", "ein", "eine", "el", "los", "las", "una", "al", "del", "du", "des", "de", "au", "aux",
-    "von", "vom", "über", "a", "here", "in this note", "in the note",
+    "von", "vom", "über", "a", "here", "geschrieben", "notiert", "gesagt", "erwähnt",
+    "aufgeschrieben", "written", "noted", "in this note", "in the note",
     "in my notes", "ici", "dans cette note", "dans mes notes", "hier", "in dieser notiz",
     "aquí", "en esta nota", "en mis notas",
 )  # fmt: skip
 CJK_TERM_PREFIXES: Final = (
     "このノートで", "このノートの", "このノートに", "ここで", "私は", "이 노트에서", "이 노트에",
-    "여기서", "我在", "我", "这个笔记里", "笔记里",
+    "여기서", "有没有关于", "我写了关于", "关于", "我在", "我", "这个笔记里", "笔记里",
 )  # fmt: skip
 CJK_TERM_SUFFIXES: Final = (
     "について", "のこと", "って", "は", "を", "が", "に", "も", "에 대해서", "에 대해", "을", "를",
@@ -153,11 +204,12 @@ SUMMARY: Final = (
     "what is this about", "what is this", "explain this", "explain it", "explain that",
     "main points", "key points", "selection", "selected text",
     "résume", "résumer", "résumé", "cette note", "explique ça", "explique ceci", "explique cela",
-    "de quoi parle", "que dit", "sélection",
-    "fasse", "zusammen", "zusammenfassung", "diese notiz", "erkläre das", "erkläre dies",
-    "erklär das", "worum geht", "auswahl", "markierten",
+    "de quoi parle", "que dit", "sélection", "qu y a t il dans", "c est quoi cette note",
+    "fasse", "zusammen", "zusammenfassung", "diese notiz", "dieser notiz", "diese seite",
+    "erkläre das", "erkläre dies", "erklär das", "worum geht", "auswahl", "markierten",
+    "was steht in", "was steht hier", "was steht da", "was ist das", "überblick",
     "resume", "resumen", "resumir", "esta nota", "explica esto", "explícame esto",
-    "de qué trata", "qué dice", "selección",
+    "de qué trata", "qué dice", "selección", "qué pone", "qué hay en", "de qué va",
     "要約", "まとめ", "これは何", "これ何", "このノート", "概要", "これを説明", "ここを説明",
     "何が書いて", "選択",
     "总结", "概括", "摘要", "这个笔记", "这篇笔记", "这条笔记", "解释一下这", "解释这", "讲了什么",
@@ -202,6 +254,8 @@ LANGUAGE_WORDS: Final = {
         "ma", "mon", "quelles", "quels", "sont", "encore", "ici", "résume", "tâches", "bonjour",
         "salut", "avec", "et", "parle", "mentionne", "titres", "montre", "aide", "peux", "tu",
         "faire", "qui", "reste", "explique", "ça", "ceci", "cherche", "trouve",
+        "traduis", "anglais", "raccourcis", "réécris", "sur", "dans", "une", "pour", "écrit",
+        "ai", "quelles", "échéances", "mentionnent", "toutes", "qu", "il", "y",
     ),
     "de": (
         "der", "die", "das", "den", "dem", "ist", "ich", "diese", "dieser", "was", "wo", "noch",
@@ -209,6 +263,8 @@ LANGUAGE_WORDS: Final = {
         "offenen", "überschriften", "vergleiche", "mit", "und", "zeige", "hilfe", "kannst", "du",
         "sind", "welche", "mir", "meine", "bitte", "gibt", "erkläre", "suche", "finde", "zu",
         "unterschied", "guten", "morgen", "tag", "abend", "wie", "habe",
+        "übersetze", "kürze", "ins", "englische", "deutsche", "über", "geschrieben", "steht",
+        "drin", "es", "fristen", "gibt", "welche", "erwähnen", "bis", "nach", "auf", "nicht",
     ),
     "es": (
         "el", "los", "las", "qué", "esta", "este", "dónde", "donde", "mis", "mi", "resume",
@@ -216,5 +272,7 @@ LANGUAGE_WORDS: Final = {
         "compara", "con", "y", "muestra", "ayuda", "puedes", "hacer", "hay", "aquí", "está",
         "son", "cuáles", "explica", "esto", "busca", "quedan", "buenos", "buenas", "días",
         "tardes", "noches", "tengo", "diferencias",
+        "traduce", "acorta", "al", "inglés", "pone", "escribí", "sobre", "va", "plazos",
+        "mencionan", "qué", "cuándo", "para", "por", "favor", "todas", "notas",
     ),
 }  # fmt: skip
