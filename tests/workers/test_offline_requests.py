@@ -181,3 +181,76 @@ def test_r56_german_and_spanish_phrasings_get_a_reply_in_their_language(
     reply = turn(api, message)
     assert tools(reply) == ["read_active_note"]
     assert phrase(language, phrases.COUNTS, headings=1, tasks=1) in reply["reply"]
+
+
+NAMED = {
+    "notes/budget.md": "# Budget 2027\n- [ ] ask Lena for the figures\n- [x] book the room\n",
+    "notes/party-plan.md": "# Party\n- [ ] print the flyers\n",
+    "notes/trips.md": "# Viaje a Lyon\n- [ ] reservar el tren\n",
+}
+
+
+@pytest.fixture(scope="module")
+def named_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, str]]:
+    with client_with_key(tmp_path_factory.mktemp("named")) as (client, key):
+        for path, text in {"notes/plan.md": PLAN, **NAMED}.items():
+            response = client.put(
+                f"/v1/workspaces/demo/documents/{path}",
+                content=text.encode(),
+                headers={"Authorization": "Bearer test-device-token", "X-Key-Session": key},
+            )
+            assert response.status_code in (200, 201), response.text
+        yield client, key
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "shown"),
+    [
+        ("what's still open in the budget?", "notes/budget.md", "ask Lena for the figures"),
+        ("résume le budget", "notes/budget.md", "**Budget 2027**"),
+        ("what's left in my party plan?", "notes/party-plan.md", "print the flyers"),
+        ("Fasse die Notiz Budget 2027 zusammen", "notes/budget.md", "**Budget 2027**"),
+        ("¿qué queda por hacer en el viaje a Lyon?", "notes/trips.md", "reservar el tren"),
+    ],
+)
+def test_r56_a_note_named_by_its_title_or_words_is_read(
+    named_api: Any, message: str, path: str, shown: str
+) -> None:
+    reply = turn(named_api, message)
+    assert reply["toolCalls"][0]["name"] == "read_document"
+    assert reply["toolCalls"][0]["arguments"] == {"path": path}
+    assert shown in reply["reply"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's still open here?",
+        "summarise this",
+        "tl;dr",
+        "what's left in my launch plan?",  # the open note's title fits: it is the one
+    ],
+)
+def test_r56_the_open_note_stays_the_note_of_an_unnamed_request(
+    named_api: Any, message: str
+) -> None:
+    assert tools(turn(named_api, message)) == ["read_active_note"]
+
+
+def test_r56_a_name_that_fits_several_notes_is_asked_about(
+    named_api: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    client, key = named_api
+    response = client.put(
+        "/v1/workspaces/demo/documents/archive/budget.md",
+        content=b"# Old budget\n",
+        headers={"Authorization": "Bearer test-device-token", "X-Key-Session": key},
+    )
+    assert response.status_code in (200, 201), response.text
+    reply = turn(named_api, "summarise the budget")
+    assert tools(reply) == []
+    assert reply["reply"] == (
+        "Which note do you mean? Name it by its path:\n"
+        "- archive/budget.md (Old budget)\n"
+        "- notes/budget.md (Budget 2027)"
+    )

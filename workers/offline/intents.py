@@ -47,6 +47,8 @@ class Request:
     """Workspace paths the request names, in order."""
     term: str = ""
     """What to look for (find, search)."""
+    text: str = ""
+    """The request without the paths it names (read for a note named by its words)."""
 
 
 def _punctuation_table() -> dict[int, str]:
@@ -289,13 +291,13 @@ def classify(message: str) -> Request:
     if has(words.UNSUPPORTED):
         return Request("unsupported", language, paths)
     if has(words.DATES):
-        return Request("dates", language, paths)
+        return Request("dates", language, paths, text=rest)
     if has(words.TASKS):
-        return Request("tasks", language, paths)
+        return Request("tasks", language, paths, text=rest)
     if has(words.OUTLINE):
-        return Request("outline", language, paths)
+        return Request("outline", language, paths, text=rest)
     if paths or has(words.SUMMARY) or padded.strip() in words.SUMMARY_WHOLE:
-        return Request("summary", language, paths)
+        return Request("summary", language, paths, text=rest)
     if has(words.HELP):
         return Request("help", language)
     if has(words.GREETING) and len(padded.split()) <= words.GREETING_MAX_WORDS:

@@ -52,6 +52,7 @@ COMPARE_SHARED_WORDS: Final = "Words in both: {items}"
 COMPARE_SHARED_LINES: Final = "Identical lines: {count}"
 COMPARE_NOTHING_SHARED: Final = "They share no headings, lines or words."
 COMPARE_TASKS: Final = "Open tasks: {first} in {first_path}, {second} in {second_path}."
+WHICH_NOTE: Final = "Which note do you mean? Name it by its path:"
 COMPARE_WHICH: Final = (
     "Which note should I compare with? Name it, for example: compare this with notes/b.md"
 )

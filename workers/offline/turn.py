@@ -21,9 +21,11 @@ from typing import Any, Final
 from bridge.markdown import NoteReading, read_note
 from workers import jsontext, messages
 from workers.conversations import StoredMessage
+from workers.errors import AccessDenied
 from workers.offline import phrases, replies
 from workers.offline.catalogue import phrase
 from workers.offline.intents import NOTE_INTENTS, Request, classify
+from workers.offline.naming import Candidate, named_notes
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.tools import TOOLS, ToolContext, ToolResult
 
@@ -88,7 +90,15 @@ def _read(outcome: TurnOutcome, context: ToolContext, path: str | None) -> ToolR
 def _about_a_note(context: ToolContext, request: Request) -> TurnOutcome:
     language = request.language
     outcome = TurnOutcome("")
-    result = _read(outcome, context, request.paths[0] if request.paths else None)
+    path = request.paths[0] if request.paths else None
+    if path is None and request.intent != "find":  # a find term may be a note's words
+        named = named_notes(context, request.text)
+        open_path = _open_path(context)
+        if len(named) > 1 and all(candidate.path != open_path for candidate in named):
+            return TurnOutcome(_which_note(language, named))
+        if len(named) == 1 and named[0].path != open_path:
+            path = named[0].path
+    result = _read(outcome, context, path)
     if request.intent == "find" and request.term and _no_open_note(context, request, result):
         # "find dentist" with no note open: every note is searched instead.
         searched = _search(context, request)
@@ -116,6 +126,22 @@ def _about_a_note(context: ToolContext, request: Request) -> TurnOutcome:
         parts = _summary_or_selection(language, result, reading)
     outcome.reply = "\n\n".join(parts + replies.notes_on_read(language, result))
     return outcome
+
+
+def _open_path(context: ToolContext) -> str | None:
+    try:
+        return context.open_access().ambient_path
+    except AccessDenied:
+        return None
+
+
+def _which_note(language: str, named: list[Candidate]) -> str:
+    """R56: a name that fits several notes: ask, naming them."""
+    lines = [phrase(language, phrases.WHICH_NOTE)]
+    for candidate in named:
+        title = f" ({candidate.title})" if candidate.title else ""
+        lines.append(f"- {candidate.path}{title}")
+    return "\n".join(lines)
 
 
 def _no_open_note(context: ToolContext, request: Request, result: ToolResult) -> bool:

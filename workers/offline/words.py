@@ -153,6 +153,13 @@ UNSUPPORTED: Final = (
     "번역", "줄여", "다시 써", "고쳐 써", "바꿔 써", "써줘", "써 줘",
 )  # fmt: skip
 
+OPEN_NOTE_REFERENCES: Final = (
+    # The request is about the open note: no other note is looked up by name.
+    "this", "here", "this note", "the open note", "current note", "it",
+    "ceci", "ça", "cette note", "ici", "diese notiz", "dieser notiz", "hier", "das", "dies",
+    "esta nota", "esto", "aquí", "この", "これ", "ここ", "这个", "这里", "这篇", "这条",
+    "이 노트", "이거", "이것", "여기",
+)  # fmt: skip
 NOTE_REFERENCES: Final = (
     "here", "this note", "my note", "my notes", "the note", "in it",
     "ici", "cette note", "mes notes", "hier", "notiz", "aquí", "esta nota", "mis notas",
