@@ -4,9 +4,10 @@ A note's names are its file name's words ("launch-plan.md": "launch plan") and i
 title (first heading), from the one Markdown reading of its first few KiB. A note
 is named when every distinctive word of one of its names is a word of the request
 (a substring, for Chinese, Japanese and Korean); a request that points at the open
-note ("this", "here", "このノート") names no other note. The notes are read through the key session's
-delivery row, with the same access rules as the tools; only the note the request
-names is then read by a tool.
+note ("this", "here", "このノート") names no other note. The notes are read through
+the key session's delivery row, with the same access rules as the tools; only the
+note the request names is then read by a tool. If the open note is one of the notes
+a name fits, it is the one meant.
 """
 
 from __future__ import annotations
