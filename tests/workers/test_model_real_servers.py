@@ -104,19 +104,43 @@ def test_r57_a_reset_streamed_request_is_asked_again_plainly_on_the_first_turn(
     assert llama.resets == 1
 
 
-def test_r57_an_unnamed_request_streams_its_named_first_call(
+def test_r57_an_unnamed_request_reads_the_note_then_is_answered_from_it(
     client: BackendClient, llama: ScriptedModel
 ) -> None:
+    """Both requests stream on llama-cpp-python: a named tool, then an answer without tools."""
     llama.then(tool("read_active_note"), text("Alpha is the first note."))
     events = _turn(client, "summarise this")
     [read] = [event.call for event in events if isinstance(event, ToolEvent)]
     assert read.name == "read_active_note" and read.result["text"] == NOTES[NOTE]
     done = events[-1]
     assert isinstance(done, DoneEvent) and done.reply.reply == "Alpha is the first note."
+    assert len([event for event in events if isinstance(event, DeltaEvent)]) > 1  # streamed
     first, second = (request.body for request in llama.chat_requests)
     assert first["tool_choice"] == READ_OPEN_NOTE and first["stream"] is True
-    assert second["tool_choice"] == "auto" and second["stream"] is True  # a text answer streams
+    assert second["tool_choice"] == "none" and second["stream"] is True
     assert llama.resets == 0
+
+
+def test_r57_compare_reads_the_open_note_first_then_the_model_chooses(
+    client: BackendClient, llama: ScriptedModel
+) -> None:
+    llama.then(
+        tool("read_active_note"), tool("read_document", '{"path": "notes/b.md"}'), text("Alike.")
+    )
+    events = _turn(client, "compare this with notes/b.md")
+    calls = [event.call.name for event in events if isinstance(event, ToolEvent)]
+    assert calls == ["read_active_note", "read_document"]
+    choices = [request.body["tool_choice"] for request in llama.chat_requests]
+    assert choices == [READ_OPEN_NOTE, "auto", "auto", "auto"]  # the second is reset, asked again
+
+
+def test_r57_a_note_named_by_its_title_is_left_to_the_model(
+    client: BackendClient, llama: ScriptedModel
+) -> None:
+    """ "summarise beta" names notes/b.md (# Beta): the open note is not forced on the model."""
+    llama.then(text("Beta."))
+    _turn(client, "summarise beta")
+    assert llama.chat_requests[0].body["tool_choice"] == "auto"
 
 
 @pytest.mark.parametrize(
@@ -153,7 +177,7 @@ def test_r57_other_requests_let_the_model_choose(
 
 def test_r57_every_request_caps_its_answer(client: BackendClient, llama: ScriptedModel) -> None:
     llama.then(tool("read_active_note"), tool("list_documents"), text("Two notes."))
-    _turn(client, "summarise this")
+    _turn(client, "compare this with notes/b.md")
     assert len(llama.chat_requests) == 4  # named, reset, asked plainly, the answer
     assert {request.body.get("max_tokens") for request in llama.chat_requests} == {1024}
     assert MAX_ANSWER_TOKENS == 1024
@@ -162,10 +186,10 @@ def test_r57_every_request_caps_its_answer(client: BackendClient, llama: Scripte
 def test_r57_a_repeated_tool_call_ends_the_turn_with_a_text_answer(
     client: BackendClient, llama: ScriptedModel
 ) -> None:
-    llama.then(tool("read_active_note"), tool("read_active_note"), text("Alpha, briefly."))
-    events = _turn(client, "summarise this")
+    llama.then(tool("read_active_note"), tool("read_active_note", "{ }"), text("Alpha, briefly."))
+    events = _turn(client, "compare this with notes/b.md")
     calls = [event.call.name for event in events if isinstance(event, ToolEvent)]
-    assert calls == ["read_active_note"]  # the repeat is not run
+    assert calls == ["read_active_note"]  # the repeat (the same call, spaced otherwise) is not run
     done = events[-1]
     assert isinstance(done, DoneEvent) and done.reply.reply == "Alpha, briefly."
     last = llama.chat_requests[-1].body
@@ -179,7 +203,7 @@ def test_r57_a_model_that_only_repeats_gets_a_plain_reply(
 ) -> None:
     """Tool calls sent even when told "none" (some servers do) are not run either."""
     llama.default = lambda _body: tool("read_active_note")
-    events = _turn(client, "summarise this")
+    events = _turn(client, "compare this with notes/b.md")
     done = events[-1]
     assert isinstance(done, DoneEvent)
     assert done.reply.reply == REPEATED_CALL.format(tool="read_active_note")
@@ -219,7 +243,7 @@ def test_r31_the_retried_request_holds_no_note_text_outside_tool_results(
     client: BackendClient, llama: ScriptedModel
 ) -> None:
     llama.then(tool("read_active_note"), tool("list_documents"), text("Two notes."))
-    _turn(client, "summarise this")
+    _turn(client, "compare this with notes/b.md")
     lines = [line for line in NOTES[NOTE].splitlines() if len(line) > 4]
     for request in llama.chat_requests:
         for message in request.body["messages"]:

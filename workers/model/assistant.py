@@ -23,7 +23,7 @@ from workers.conversations import storable
 from workers.model import connection, failures
 from workers.model.endpoints import STREAMING
 from workers.model.prompt import TOOL_SCHEMAS, conversation_messages
-from workers.offline.intents import reads_the_open_note
+from workers.offline.naming import open_note_use
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.settings import MODEL_CONNECT_TIMEOUT_SECONDS, MODEL_READ_TIMEOUT_SECONDS
 from workers.tools import TOOLS, ToolContext, refusal
@@ -121,13 +121,21 @@ class ModelAssistant:
     def close(self) -> None:
         self._client.close()
 
-    def _first_choice(self, turn: TurnInput) -> str:
-        """R57: a request that names no note reads the open one first, on every turn."""
+    def _choices(self, turn: TurnInput) -> tuple[str, str]:
+        """The first request's tool choice and the one after its tools ran (R57).
+
+        A request that names no note reads the open one first, on every turn; when
+        that note alone answers it ("summarise this"), the model is then asked for
+        its answer rather than for more tools, which small models call in a loop.
+        """
         if self._first_tool_choice != AUTO:
-            return self._first_tool_choice
-        if turn.pointer is not None and reads_the_open_note(turn.message):
-            return OPEN_NOTE_TOOL
-        return AUTO
+            return self._first_tool_choice, AUTO
+        if turn.pointer is None:
+            return AUTO, AUTO
+        use = open_note_use(turn.context, turn.message)
+        if not use.first:
+            return AUTO, AUTO
+        return OPEN_NOTE_TOOL, NO_TOOL if use.alone else AUTO
 
     def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
         history = conversation_messages(turn.context, turn.pointer, turn.history, turn.message)
@@ -135,7 +143,7 @@ class ModelAssistant:
         calls: list[ToolCall] = []
         made: set[tuple[str, str]] = set()
         repeated = ""
-        choice = self._first_choice(turn)
+        choice, then = self._choices(turn)
         for _ in range(MAX_MODEL_CALLS):
             if turn.cancellation.cancelled:
                 return
@@ -144,8 +152,8 @@ class ModelAssistant:
                 return  # cancelled
             if answer.content:
                 reply.append(answer.content)
-            if not answer.calls or repeated:
-                # After a repeat the text is the answer: calls sent anyway are not run.
+            if not answer.calls or repeated or choice == NO_TOOL:
+                # Told to answer, the text is the answer: calls sent anyway are not run.
                 if not answer.calls:
                     self._check_not_a_text_tool_call(answer.content)
                 fallback = REPEATED_CALL.format(tool=repeated) if repeated else EMPTY_REPLY
@@ -163,7 +171,7 @@ class ModelAssistant:
                 calls.append(call)
                 yield ToolEvent(call)
                 history.append(_tool_message(requested, call))
-            choice = AUTO
+            choice, then = then, AUTO
         stop = TOO_MANY_CALLS.format(calls=MAX_MODEL_CALLS)
         yield Delta(PART_SEPARATOR + stop if reply else stop)
         reply.append(stop)

@@ -305,17 +305,6 @@ def classify(message: str) -> Request:
     return Request("other", language)
 
 
+
 NOTE_INTENTS: Final[tuple[Intent, ...]] = ("find", "dates", "tasks", "outline", "summary")
 """Intents answered from one note: the named one, else the open one."""
-
-
-def reads_the_open_note(message: str) -> bool:
-    """True when answering needs the open note: a note request that names none (R23).
-
-    "summarise this", "what's still open here?", "このノートを要約して"; and "compare
-    this with notes/b.md", where the open note is one of the two.
-    """
-    request = classify(message)
-    if request.intent == "compare":
-        return len(request.paths) == 1
-    return request.intent in NOTE_INTENTS and not request.paths
