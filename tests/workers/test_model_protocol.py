@@ -117,8 +117,8 @@ def test_r32_unparseable_arguments_get_invalid_argument(
 ) -> None:
     scripted.then(
         tool("read_document", '{"path": '),
-        tool("read_document", "[1, 2]"),
         tool("read_active_note", '{"maxBytes": "lots"}'),
+        tool("read_document", "[1, 2]"),  # not twice in a row: that ends the tools (R57)
         text("Sorry."),
     )
     body = _send(model_backend, "read it")

@@ -216,6 +216,23 @@ def test_r57_a_model_that_only_repeats_gets_a_plain_reply(
     ]
 
 
+def test_r57_a_tool_refused_twice_in_a_row_ends_the_guessing(
+    client: BackendClient, llama: ScriptedModel
+) -> None:
+    """SmolLM2 guesses paths ("file.txt", "notes/plan.md&#34;") until the call limit."""
+    llama.then(
+        tool("read_document", '{"path": "file.txt"}'),
+        tool("read_document", '{"path": "file.txt&#34;"}'),
+        text("I could not find it."),
+    )
+    events = _turn(client, "hello")
+    calls = [event.call for event in events if isinstance(event, ToolEvent)]
+    assert [call.result["status"] for call in calls] == ["not_found", "not_found"]
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and done.reply.reply == "I could not find it."
+    assert llama.chat_requests[-1].body["tool_choice"] == "none"
+
+
 def test_r57_stopping_a_plain_request_closes_its_connection(
     client: BackendClient, llama: ScriptedModel
 ) -> None:

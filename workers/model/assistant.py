@@ -128,14 +128,13 @@ class ModelAssistant:
         that note alone answers it ("summarise this"), the model is then asked for
         its answer rather than for more tools, which small models call in a loop.
         """
-        if self._first_tool_choice != AUTO:
-            return self._first_tool_choice, AUTO
-        if turn.pointer is None:
+        if turn.pointer is None and self._first_tool_choice == AUTO:
             return AUTO, AUTO
         use = open_note_use(turn.context, turn.message)
-        if not use.first:
-            return AUTO, AUTO
-        return OPEN_NOTE_TOOL, NO_TOOL if use.alone else AUTO
+        first = self._first_tool_choice  # a test's knob: this tool first, whatever is asked
+        if first == AUTO:
+            first = OPEN_NOTE_TOOL if use.first else AUTO
+        return first, NO_TOOL if use.alone and first == OPEN_NOTE_TOOL else AUTO
 
     def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
         history = conversation_messages(turn.context, turn.pointer, turn.history, turn.message)
@@ -172,6 +171,9 @@ class ModelAssistant:
                 yield ToolEvent(call)
                 history.append(_tool_message(requested, call))
             choice, then = then, AUTO
+            failing = _failing_again(calls)
+            if failing:  # the same tool refused twice in a row: the model is guessing
+                repeated, choice = failing, NO_TOOL
         stop = TOO_MANY_CALLS.format(calls=MAX_MODEL_CALLS)
         yield Delta(PART_SEPARATOR + stop if reply else stop)
         reply.append(stop)
@@ -324,6 +326,15 @@ def _signature(call: _RequestedCall) -> tuple[str, str]:
     except ValueError:
         arguments = call.arguments.strip()
     return call.name, arguments
+
+
+def _failing_again(calls: list[ToolCall]) -> str:
+    """The tool's name when its last two calls both failed, else ""."""
+    if len(calls) < 2 or calls[-1].name != calls[-2].name:
+        return ""
+    if any(call.result.get("status") == "ok" for call in calls[-2:]):
+        return ""
+    return calls[-1].name
 
 
 def _tool_message(requested: _RequestedCall, call: ToolCall) -> dict[str, Any]:

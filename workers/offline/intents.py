@@ -305,6 +305,5 @@ def classify(message: str) -> Request:
     return Request("other", language)
 
 
-
 NOTE_INTENTS: Final[tuple[Intent, ...]] = ("find", "dates", "tasks", "outline", "summary")
 """Intents answered from one note: the named one, else the open one."""
