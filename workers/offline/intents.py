@@ -105,6 +105,8 @@ def language_of(text: str) -> str:
             han += 1
         elif char.isalpha():
             latin += 1
+    if "¿" in text or "¡" in text:
+        return "es"  # only Spanish opens a question or an exclamation this way
     if hangul + kana + han >= latin and hangul + kana + han > 0:
         if hangul >= kana + han:
             return "ko"
@@ -262,6 +264,13 @@ def search_term(text: str, lowered: str) -> str:
             term = take(source, lowered, marker)
             if term:
                 return _quoted(text) or term
+    for scope in words.SEARCH_SCOPE:
+        at = _marker_at(lowered, scope)
+        if at >= 0:  # "cherche Priya dans toutes mes notes": the find before the scope
+            head = source[:at] + source[at + len(scope) :]
+            term = find_term(head, _words(head), head.casefold())
+            if term:
+                return term
     return ""
 
 

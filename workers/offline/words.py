@@ -12,9 +12,10 @@ from typing import Final
 
 COMPARE: Final = (
     "compare", "comparison", "difference", "differences", "diff",
-    "comparer", "compare", "différence", "différences",
+    "comparer", "compare", "différence", "différences", "comparaison", "different from",
+    "different to", "differ from", "differs from",
     "vergleiche", "vergleich", "vergleichen", "unterschied", "unterschiede",
-    "compara", "comparar", "diferencia", "diferencias",
+    "compara", "comparar", "diferencia", "diferencias", "comparación",
     "比べ", "比較", "違い",
     "比较", "对比", "区别",
     "비교", "차이",
@@ -31,6 +32,7 @@ LISTING_NOUNS: Final = (
     "notizen", "dokumente", "dateien", "notas", "documentos", "archivos",
 )  # fmt: skip
 LISTING_PHRASES: Final = (
+    "every note", "all notes", "all my notes", "every document", "all documents",
     "ノート一覧", "ノートの一覧", "ノートのリスト", "ノートを一覧", "どんなノート", "ノートを全部",
     "列出笔记", "列出我的笔记", "笔记列表", "哪些笔记", "所有笔记",
     "노트 목록", "노트 보여", "어떤 노트", "노트 리스트", "모든 노트",
@@ -43,6 +45,9 @@ SEARCH: Final = (
     "notes say", "notes about", "notes with", "note mentions", "note mentioning",
     "note that mentions", "note talks about", "note contains", "note has", "note says",
     "my notes on", "all notes on",
+    "notes do i mention", "notes do i talk about", "notes je parle de", "notes je parle du",
+    "notes je mentionne", "notes est ce que je parle de", "notizen erwähne ich",
+    "notizen schreibe ich über", "notas hablo de", "notas menciono", "notas hablo del",
     "search my notes for", "search all my notes for", "search all notes for",
     "search the notes for", "search notes for", "search my notes", "search all notes",
     "look through my notes for", "across my notes", "in all my notes", "in any of my notes",
@@ -64,6 +69,13 @@ SEARCH: Final = (
     "哪些笔记提到了", "哪些笔记提到", "哪个笔记提到了", "哪个笔记提到", "哪篇笔记提到",
     "哪些笔记里有", "哪个笔记里有", "哪些笔记包含", "哪个笔记包含", "哪些笔记写了",
     "在所有笔记中搜索", "在所有笔记里搜索", "搜索所有笔记", "在笔记中搜索", "所有笔记里的",
+)  # fmt: skip
+SEARCH_SCOPE: Final = (
+    # "find Priya in all my notes": a find whose scope is every note is a search.
+    "in all my notes", "in all notes", "in all of my notes", "across my notes",
+    "across all notes", "in every note", "dans toutes mes notes", "dans toutes les notes",
+    "dans mes notes", "in allen notizen", "in allen meinen notizen", "in meinen notizen",
+    "en todas mis notas", "en todas las notas", "en mis notas",
 )  # fmt: skip
 SEARCH_BEFORE: Final = (
     # Across notes; the term comes before these (Japanese, Korean word order).
@@ -91,7 +103,8 @@ FIND: Final = (
     "qué escribí sobre", "qué he escrito sobre", "qué anoté sobre", "qué tengo sobre",
     "algo sobre", "qué dice sobre",
     "where do i mention", "where did i mention", "where do i talk about", "where did i write about",
-    "where does it mention", "where does it say", "lines about", "lines mentioning", "mentions of",
+    "where does it mention", "where does it say", "do i talk about", "do i mention",
+    "do i write about", "lines about", "lines mentioning", "mentions of",
     "où est-ce que je mentionne", "où est-ce que je parle de", "où est-ce que je parle du",
     "où est-ce que je parle des", "où je mentionne", "où je parle de", "où je parle du",
     "où ai-je parlé de", "où ai-je mentionné",
@@ -142,13 +155,14 @@ UNSUPPORTED: Final = (
     "translate", "translation", "shorten", "rewrite", "rephrase", "reword", "paraphrase",
     "write me", "write a", "draft", "improve", "proofread", "correct the", "fix the grammar",
     "make it shorter", "make this shorter", "make it longer", "expand", "continue writing",
+    "shorter", "plus court", "plus courte", "kürzer", "más corta", "más corto",
     "traduis", "traduire", "traduction", "raccourcis", "raccourcir", "réécris", "reformule",
     "rédige", "écris moi", "écris un", "améliore", "corrige",
     "übersetze", "übersetzen", "übersetzung", "kürze", "kürzen", "verkürze", "schreibe um",
     "formuliere", "umformulieren", "verbessere", "korrigiere", "schreib mir", "schreibe mir",
     "traduce", "traducir", "traducción", "acorta", "acortar", "resume en una", "reescribe",
     "reformula", "redacta", "escríbeme", "escribe un", "mejora", "corrige",
-    "翻訳", "訳して", "短くして", "書き直", "言い換え", "添削", "書いて",
+    "翻訳", "訳して", "短くして", "書き直", "言い換え", "添削",
     "翻译", "缩短", "改写", "重写", "润色", "写一",
     "번역", "줄여", "다시 써", "고쳐 써", "바꿔 써", "써줘", "써 줘",
 )  # fmt: skip
@@ -186,9 +200,12 @@ CJK_TERM_SUFFIXES: Final = (
 TASKS: Final = (
     "open tasks", "open task", "tasks", "task", "todo", "todos", "to do list", "still open",
     "open items", "s open", "left to do", "still to do", "still have to do", "need to do here",
-    "unticked", "unchecked", "not done", "remaining tasks", "remaining items", "what s left",
+    "unticked", "unchecked", "not done", "aren t done", "isn t done", "still need to",
+    "haven t done", "haven t finished", "not finished", "not yet done", "remaining tasks",
+    "remaining items", "what s left",
     "tâches", "tâche", "à faire", "reste à faire", "en suspens", "pas encore fait", "non cochées",
     "aufgaben", "aufgabe", "noch offen", "offene", "offenen", "zu erledigen", "unerledigt",
+    "erledigen", "noch tun", "noch zu tun",
     "pendiente", "pendientes", "tareas", "tarea", "por hacer", "sin marcar",
     "やること", "タスク", "未完了", "残っている", "残ってる", "終わっていない", "終わってない",
     "任务", "待办", "未完成", "没做", "要做的",
@@ -196,9 +213,11 @@ TASKS: Final = (
 )  # fmt: skip
 
 OUTLINE: Final = (
-    "headings", "heading", "outline", "structure", "sections", "table of contents", "toc",
+    "headings", "heading", "outline", "structure", "structured", "organised", "organized",
+    "sections", "table of contents", "toc",
     "titres", "intertitres", "table des matières",
-    "überschriften", "gliederung", "struktur", "abschnitte", "inhaltsverzeichnis",
+    "überschriften", "gliederung", "gegliedert", "aufgebaut", "struktur", "abschnitte",
+    "inhaltsverzeichnis",
     "encabezados", "títulos", "esquema", "estructura", "secciones", "índice",
     "見出し", "構成", "目次", "アウトライン",
     "标题", "大纲", "结构", "目录", "提纲",
@@ -216,7 +235,8 @@ SUMMARY: Final = (
     "erkläre das", "erkläre dies", "erklär das", "worum geht", "auswahl", "markierten",
     "was steht in", "was steht hier", "was steht da", "was ist das", "überblick",
     "resume", "resumen", "resumir", "esta nota", "explica esto", "explícame esto",
-    "de qué trata", "qué dice", "selección", "qué pone", "qué hay en", "de qué va",
+    "de qué trata", "qué dice", "selección", "resúmeme", "resúmelo", "resúmela", "qué pone",
+    "qué hay en", "de qué va",
     "要約", "まとめ", "これは何", "これ何", "このノート", "概要", "これを説明", "ここを説明",
     "何が書いて", "選択",
     "总结", "概括", "摘要", "这个笔记", "这篇笔记", "这条笔记", "解释一下这", "解释这", "讲了什么",
@@ -228,7 +248,7 @@ SUMMARY_WHOLE: Final = ("this", "これ", "ceci", "das", "esto", "这个", "이�
 
 HELP: Final = (
     "help", "what can you do", "what do you do", "how do i connect", "connect a model", "model",
-    "how does this work", "who are you", "what are you",
+    "how does this work", "who are you", "what are you", "how do i use", "how to use",
     "aide", "que peux-tu faire", "que peux tu faire", "que sais-tu faire", "modèle",
     "comment connecter",
     "hilfe", "was kannst du", "modell", "wie verbinde",
@@ -260,6 +280,7 @@ LANGUAGE_WORDS: Final = {
         "le", "la", "les", "des", "du", "de", "est", "cette", "ce", "quoi", "où", "je", "mes",
         "ma", "mon", "quelles", "quels", "sont", "encore", "ici", "résume", "tâches", "bonjour",
         "salut", "avec", "et", "parle", "mentionne", "titres", "montre", "aide", "peux", "tu",
+        "bonsoir", "coucou", "comment", "connecter", "modèle", "un", "toi", "moi", "fais",
         "faire", "qui", "reste", "explique", "ça", "ceci", "cherche", "trouve",
         "traduis", "anglais", "raccourcis", "réécris", "sur", "dans", "une", "pour", "écrit",
         "ai", "quelles", "échéances", "mentionnent", "toutes", "qu", "il", "y",
@@ -269,7 +290,8 @@ LANGUAGE_WORDS: Final = {
         "hier", "zusammen", "fasse", "hallo", "notiz", "notizen", "erwähne", "aufgaben", "offen",
         "offenen", "überschriften", "vergleiche", "mit", "und", "zeige", "hilfe", "kannst", "du",
         "sind", "welche", "mir", "meine", "bitte", "gibt", "erkläre", "suche", "finde", "zu",
-        "unterschied", "guten", "morgen", "tag", "abend", "wie", "habe",
+        "unterschied", "guten", "morgen", "tag", "abend", "wie", "habe", "servus", "moin",
+        "verbinde", "modell", "brauche", "alles", "zeig", "mit",
         "übersetze", "kürze", "ins", "englische", "deutsche", "über", "geschrieben", "steht",
         "drin", "es", "fristen", "gibt", "welche", "erwähnen", "bis", "nach", "auf", "nicht",
     ),
@@ -278,7 +300,7 @@ LANGUAGE_WORDS: Final = {
         "resumen", "hola", "nota", "notas", "menciono", "tareas", "pendientes", "encabezados",
         "compara", "con", "y", "muestra", "ayuda", "puedes", "hacer", "hay", "aquí", "está",
         "son", "cuáles", "explica", "esto", "busca", "quedan", "buenos", "buenas", "días",
-        "tardes", "noches", "tengo", "diferencias",
+        "tardes", "noches", "tengo", "diferencias", "conecto", "modelo", "cómo", "necesito",
         "traduce", "acorta", "al", "inglés", "pone", "escribí", "sobre", "va", "plazos",
         "mencionan", "qué", "cuándo", "para", "por", "favor", "todas", "notas",
     ),
