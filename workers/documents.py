@@ -27,6 +27,7 @@ from workers.errors import DocumentRefused
 from workers.settings import Settings
 
 MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
+_READ_CHUNK = 64 * 1024
 """The largest document the API stores; a bigger PUT body is refused with 413."""
 
 TEMP_PREFIX = ".ambient-save-"
@@ -127,20 +128,7 @@ class Workspaces:
         segments = _checked_segments(path)
         try:
             with self._walk(workspace, segments, _open_for_reading) as descriptor:
-                info = os.fstat(descriptor)
-                if not stat.S_ISREG(info.st_mode):
-                    raise IsADirectoryError(errno.EISDIR, "not a regular file")
-                if info.st_nlink > 1:
-                    raise DocumentRefused("outside", "hard_linked", messages.DOCUMENT_HARD_LINKED)
-                with os.fdopen(os.dup(descriptor), "rb") as handle:
-                    os.set_blocking(handle.fileno(), True)
-                    if limit is not None and info.st_size > limit:
-                        data = cut_at_character(handle.read(limit + 4), limit)
-                        return DocumentRead(path, data, info.st_size, True), info.st_mtime
-                    data = handle.read()
-                    version: FileVersion | None = FileVersion.of(info)
-                    if FileVersion.of(os.fstat(descriptor)) != version or len(data) != info.st_size:
-                        version = None  # written to meanwhile: these bytes have no version
+                return _read_open(descriptor, path, limit)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as error:
             raise DocumentRefused(
                 "not_found", "not_found", messages.DOCUMENT_NOT_FOUND.format(path=path)
@@ -150,7 +138,6 @@ class Workspaces:
             raise DocumentRefused(
                 "invalid", "read_failed", messages.DOCUMENT_READ_FAILED.format(reason=_why(error))
             ) from error
-        return DocumentRead(path, data, len(data), False, version), info.st_mtime
 
     def write(self, workspace: str, path: str, text: str) -> DocumentInfo:
         """Atomic save: a temporary file beside the target, then one rename in that folder."""
@@ -199,7 +186,7 @@ class Workspaces:
         except OSError:
             return
         try:
-            for folder, folders, files, _folder_fd in os.fwalk(".", dir_fd=root_fd):
+            for folder, folders, files, folder_fd in os.fwalk(".", dir_fd=root_fd):
                 folders.sort()
                 relative_folder = folder[2:]  # fwalk names them "./a/b"
                 for name in sorted(files):
@@ -211,9 +198,10 @@ class Workspaces:
                     ):
                         continue
                     try:
-                        yield self._read(workspace, relative)
+                        found = self._read_in(folder_fd, name, workspace, relative)
                     except (DocumentRefused, OSError):
                         continue  # links out, hard links, and files gone meanwhile are not listed
+                    yield found
         finally:
             os.close(root_fd)
 
@@ -235,6 +223,22 @@ class Workspaces:
             except OSError:
                 continue
         return removed
+
+    def _read_in(
+        self, folder_fd: int, name: str, workspace: str, relative: str
+    ) -> tuple[DocumentRead, float]:
+        """A walked file, opened in its folder's descriptor (the walk follows no link).
+
+        A link is read the long way, from the root, which refuses one that leads out.
+        """
+        try:
+            descriptor = _open_for_reading(folder_fd, name)
+        except nofollow.IsLink:
+            return self._read(workspace, relative)
+        try:
+            return _read_open(descriptor, relative, None)
+        finally:
+            os.close(descriptor)
 
     def _open_root(self, workspace: str) -> int:
         return nofollow.open_root(
@@ -306,6 +310,44 @@ def _checked_segments(path: str, *, for_writing: bool = False) -> list[str]:
             "not_found", "not_found", messages.DOCUMENT_NOT_FOUND.format(path=path)
         )
     return segments
+
+
+def _read_open(descriptor: int, path: str, limit: int | None) -> tuple[DocumentRead, float]:
+    """The read of an opened document and its modification time; refuses what is no note."""
+    info = os.fstat(descriptor)
+    if not stat.S_ISREG(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "not a regular file")
+    if info.st_nlink > 1:
+        raise DocumentRefused("outside", "hard_linked", messages.DOCUMENT_HARD_LINKED)
+    # Opened O_NONBLOCK so a FIFO could not hold the thread; a regular file ignores it.
+    if limit is not None and info.st_size > limit:
+        data = cut_at_character(_read_up_to(descriptor, limit + 4), limit)
+        return DocumentRead(path, data, info.st_size, True), info.st_mtime
+    data = _read_up_to(descriptor, None, info.st_size)
+    version: FileVersion | None = FileVersion.of(info)
+    if FileVersion.of(os.fstat(descriptor)) != version or len(data) != info.st_size:
+        version = None  # written to meanwhile: these bytes have no version
+    return DocumentRead(path, data, len(data), False, version), info.st_mtime
+
+
+def _read_up_to(descriptor: int, limit: int | None, expected: int = 0) -> bytes:
+    """At most ``limit`` bytes (all of them for None), read straight from the descriptor.
+
+    ``expected`` is the size the file had: reading one byte more tells a file that
+    grew meanwhile, whose bytes then have no version.
+    """
+    pieces: list[bytes] = []
+    wanted = limit if limit is not None else expected + 1
+    total = 0
+    while limit is None or total < limit:
+        asked = max(wanted - total, _READ_CHUNK)
+        piece = os.read(descriptor, asked)
+        pieces.append(piece)
+        total += len(piece)
+        if len(piece) < asked:
+            break  # a regular file reads short only at its end
+    data = b"".join(pieces)
+    return data if limit is None else data[:limit]
 
 
 def _open_for_reading(folder: int, name: str) -> int:

@@ -1,7 +1,8 @@
 """Searching the workspace's notes for a phrase: the ``search_documents`` tool (R56, contract §12).
 
-One pass over each note: the whole note is case-folded once and searched for the
-phrase with ``str.find``; only a note that holds it is split into lines. The cost
+One pass over each note: its bytes are searched first (ASCII case folding for an
+ASCII query, see :func:`may_hold`); a note that may hold the phrase is decoded,
+case-folded and searched again, and only one that holds it is split into lines. The cost
 is linear in the notes' total size, the answer is bounded (50 notes, 5 lines
 each, each line cut to 240 characters).
 """
@@ -34,6 +35,21 @@ class NoteMatch:
         }
 
 
+def byte_needle(query: str) -> bytes | None:
+    """What :func:`may_hold` looks for in a note's bytes; None when it needs the text.
+
+    An ASCII query is looked for in the bytes with ASCII case folding, as ``grep -i``
+    does in the C locale (UTF-8 keeps every other character out of the ASCII bytes);
+    any other query needs the text, decoded and case-folded.
+    """
+    return query.lower().encode() if query.isascii() else None
+
+
+def may_hold(data: bytes, needle: bytes | None) -> bool:
+    """Whether a note's bytes may mention the query: a quick test before any decoding."""
+    return needle is None or needle in data.lower()
+
+
 def matching_lines(text: str, query: str) -> list[tuple[int, str]]:
     """Up to 5 (1-based line number, line) pairs whose line holds ``query``, any case."""
     folded_query = query.casefold()
@@ -63,8 +79,11 @@ def search_workspace(
 ) -> list[NoteMatch]:
     """The notes under ``prefix`` that mention ``query``, folder by folder (at most 50)."""
     matches: list[NoteMatch] = []
+    needle = byte_needle(query)
     with contextlib.closing(workspaces.reads(workspace, prefix)) as reads:
         for read in reads:
+            if not may_hold(read.data, needle):
+                continue
             lines = matching_lines(read.text, query)
             if lines:
                 matches.append(NoteMatch(read.path, lines))
