@@ -1,9 +1,11 @@
 """What the offline assistant understands, and what searching every note costs (R56).
 
-(a) Hit rate of the offline classifier over :data:`benchmarks.phrasings.PHRASINGS`:
-held-out phrasings (no test lists them, and none was tuned against), at least 20
-per intent across the seven languages. A phrasing is a hit when both its intent
-and its reply language are the expected ones. Target: >= 0.95.
+(a) Hit rate of the offline classifier over :data:`benchmarks.phrasings.HELD_OUT`:
+held-out phrasings (no test lists them, and the classifier was never tuned
+against them), 21 per intent across the seven languages. A phrasing is a hit
+when both its intent and its reply language are the expected ones. Target:
+>= 0.95. The rate over :data:`~benchmarks.phrasings.DEVELOPMENT` (the table the
+phrase lists were widened from) is reported beside it.
 
 (b) ``search_documents`` over 1,000 notes of 10 KiB, as a ``/tool`` turn through
 the embedded backend, against ``grep -ri`` of the same folder (a process of its
@@ -24,7 +26,7 @@ from typing import Final
 
 from benchmarks.backend import backend, post_turn, write_notes
 from benchmarks.measure import Measurement, alternating_pairs, median, ratio
-from benchmarks.phrasings import PHRASINGS
+from benchmarks.phrasings import DEVELOPMENT, HELD_OUT
 from workers.offline.intents import classify
 from workers.settings import Settings
 
@@ -39,22 +41,32 @@ WORKSPACE: Final = "bench-search"
 DEVICE_TOKEN: Final = "bench-search-device"
 
 
-def hit_rate() -> Measurement:
-    misses: list[str] = []
-    per_intent: Counter[str] = Counter()
-    for message, intent, language in PHRASINGS:
+Phrasings = tuple[tuple[str, str, str], ...]
+
+
+def misses(table: Phrasings) -> list[tuple[str, str]]:
+    """(request, what it was taken for) for each phrasing of ``table`` the classifier missed."""
+    found = []
+    for message, intent, language in table:
         request = classify(message)
-        if request.intent == intent and request.language == language:
-            per_intent[intent] += 1
-        else:
-            misses.append(f"{message!r}: {request.intent}/{request.language}")
-    rate = (len(PHRASINGS) - len(misses)) / len(PHRASINGS)
-    totals = Counter(intent for _, intent, _ in PHRASINGS)
+        if request.intent != intent or request.language != language:
+            found.append((message, f"{request.intent}/{request.language}"))
+    return found
+
+
+def hit_rate() -> Measurement:
+    missed = misses(HELD_OUT)
+    rate = (len(HELD_OUT) - len(missed)) / len(HELD_OUT)
+    wrong = {message for message, _ in missed}
+    totals = Counter(intent for _, intent, _ in HELD_OUT)
+    missed_intents = Counter(intent for message, intent, _ in HELD_OUT if message in wrong)
     details: dict[str, float | str] = {
-        f"{intent} hits": per_intent[intent] / count for intent, count in sorted(totals.items())
+        f"{intent} hits": 1 - missed_intents[intent] / count
+        for intent, count in sorted(totals.items())
     }
-    details["phrasings"] = float(len(PHRASINGS))
-    details["misses"] = "; ".join(misses)
+    details["phrasings"] = float(len(HELD_OUT))
+    details["development rate"] = 1 - len(misses(DEVELOPMENT)) / len(DEVELOPMENT)
+    details["misses"] = "; ".join(f"{message!r}: {taken}" for message, taken in missed)
     return Measurement(
         "offline phrasing hit rate",
         rate,
