@@ -6,6 +6,14 @@ turn with text or asks for tools; each tool runs through :data:`workers.tools.TO
 ``role: tool`` message. Nothing a model sends can crash a turn: unparseable or
 invalid arguments and unknown tool names get a refusing tool result, and
 ``content: null`` is empty text.
+
+On real servers (R57): a request that names no note names ``read_active_note``
+in its first ``tool_choice``; every request caps its answer; a repeated call (or
+a tool refused twice in a row) ends the tools with one text-only request; a
+streamed request the server refuses or resets before any text is asked again
+without streaming, remembered per endpoint (:mod:`workers.model.endpoints`); and
+each call runs on a connection of its own that a stop or a failure shuts
+(:mod:`workers.model.connection`).
 """
 
 from __future__ import annotations
