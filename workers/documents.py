@@ -169,8 +169,8 @@ class Workspaces:
         return found
 
     def reads(self, workspace: str, prefix: str = "") -> Generator[DocumentRead, None, None]:
-        """Each listed document's saved copy, read once, folder by folder (search, R56)."""
-        documents = self._documents(workspace, prefix)
+        """Each listed document's saved copy (its first 10 MiB), read once, folder by folder."""
+        documents = self._documents(workspace, prefix, limit=MAX_DOCUMENT_BYTES)
         try:
             for read, _modified in documents:
                 yield read
@@ -178,7 +178,7 @@ class Workspaces:
             documents.close()  # a search that stops early closes the walk's folder at once
 
     def _documents(
-        self, workspace: str, prefix: str
+        self, workspace: str, prefix: str, *, limit: int | None = None
     ) -> Generator[tuple[DocumentRead, float], None, None]:
         """The documents under ``prefix`` with their modification times, in walking order."""
         try:
@@ -198,7 +198,7 @@ class Workspaces:
                     ):
                         continue
                     try:
-                        found = self._read_in(folder_fd, name, workspace, relative)
+                        found = self._read_in(folder_fd, name, workspace, relative, limit)
                     except (DocumentRefused, OSError):
                         continue  # links out, hard links, and files gone meanwhile are not listed
                     yield found
@@ -225,7 +225,7 @@ class Workspaces:
         return removed
 
     def _read_in(
-        self, folder_fd: int, name: str, workspace: str, relative: str
+        self, folder_fd: int, name: str, workspace: str, relative: str, limit: int | None
     ) -> tuple[DocumentRead, float]:
         """A walked file, opened in its folder's descriptor (the walk follows no link).
 
@@ -234,9 +234,10 @@ class Workspaces:
         try:
             descriptor = _open_for_reading(folder_fd, name)
         except nofollow.IsLink:
-            return self._read(workspace, relative)
+            return self._read(workspace, relative, limit)
         try:
-            return _read_open(descriptor, relative, None)
+            # A read for a search (a limit) keeps nothing: its bytes need no version.
+            return _read_open(descriptor, relative, limit, versioned=limit is None)
         finally:
             os.close(descriptor)
 
@@ -312,8 +313,14 @@ def _checked_segments(path: str, *, for_writing: bool = False) -> list[str]:
     return segments
 
 
-def _read_open(descriptor: int, path: str, limit: int | None) -> tuple[DocumentRead, float]:
-    """The read of an opened document and its modification time; refuses what is no note."""
+def _read_open(
+    descriptor: int, path: str, limit: int | None, *, versioned: bool = True
+) -> tuple[DocumentRead, float]:
+    """The read of an opened document and its modification time; refuses what is no note.
+
+    ``versioned=False`` spares the second look at the file that dates the bytes (a
+    search reads every note once and keeps nothing).
+    """
     info = os.fstat(descriptor)
     if not stat.S_ISREG(info.st_mode):
         raise IsADirectoryError(errno.EISDIR, "not a regular file")
@@ -324,6 +331,8 @@ def _read_open(descriptor: int, path: str, limit: int | None) -> tuple[DocumentR
         data = cut_at_character(_read_up_to(descriptor, limit + 4), limit)
         return DocumentRead(path, data, info.st_size, True), info.st_mtime
     data = _read_up_to(descriptor, None, info.st_size)
+    if not versioned:
+        return DocumentRead(path, data, len(data), False), info.st_mtime
     version: FileVersion | None = FileVersion.of(info)
     if FileVersion.of(os.fstat(descriptor)) != version or len(data) != info.st_size:
         version = None  # written to meanwhile: these bytes have no version
