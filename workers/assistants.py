@@ -123,12 +123,12 @@ class OfflineAssistant:
     kind = OFFLINE
     model: str | None = None
     base_url: str | None = None
-    uses_history = False  # each offline turn stands alone
+    uses_history = True  # only to list what it can do once per conversation (R56)
 
     def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
         # It answers the question asked (R38) from what its tools read, in the request's
         # language; read_active_note first for the open note (R23); /tool is the QA hook.
-        outcome = offline_turn.answer(turn.context, turn.message)
+        outcome = offline_turn.answer(turn.context, turn.message, turn.history)
         for call in outcome.tool_calls:
             yield ToolEvent(call)
         # Pieces only for a stream: a JSON answer takes the reply from Done, and the QA

@@ -12,7 +12,7 @@ import fcntl
 import os
 import secrets
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,6 +27,7 @@ from workers.errors import DocumentRefused
 from workers.settings import Settings
 
 MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
+_READ_CHUNK = 64 * 1024
 """The largest document the API stores; a bigger PUT body is refused with 413."""
 
 TEMP_PREFIX = ".ambient-save-"
@@ -138,24 +139,7 @@ class Workspaces:
         segments = _checked_segments(path)
         try:
             with self._walk(workspace, segments, _open_for_reading) as descriptor:
-                info = os.fstat(descriptor)
-                if not stat.S_ISREG(info.st_mode):
-                    raise IsADirectoryError(errno.EISDIR, "not a regular file")
-                if info.st_nlink > 1:
-                    raise DocumentRefused("outside", "hard_linked", messages.DOCUMENT_HARD_LINKED)
-                if refuse_over is not None and info.st_size > refuse_over:
-                    raise _too_large(path, info.st_size, refuse_over)
-                with os.fdopen(os.dup(descriptor), "rb") as handle:
-                    os.set_blocking(handle.fileno(), True)
-                    if limit is not None and info.st_size > limit:
-                        data = cut_at_character(handle.read(limit + 4), limit)
-                        return DocumentRead(path, data, info.st_size, True), info.st_mtime
-                    data = handle.read() if refuse_over is None else handle.read(refuse_over + 1)
-                    if refuse_over is not None and len(data) > refuse_over:
-                        raise _too_large(path, len(data), refuse_over)
-                    version: FileVersion | None = FileVersion.of(info)
-                    if FileVersion.of(os.fstat(descriptor)) != version or len(data) != info.st_size:
-                        version = None  # written to meanwhile: these bytes have no version
+                return _read_open(descriptor, path, limit, refuse_over=refuse_over)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as error:
             raise DocumentRefused(
                 "not_found", "not_found", messages.DOCUMENT_NOT_FOUND.format(path=path)
@@ -165,7 +149,6 @@ class Workspaces:
             raise DocumentRefused(
                 "invalid", "read_failed", messages.DOCUMENT_READ_FAILED.format(reason=_why(error))
             ) from error
-        return DocumentRead(path, data, len(data), False, version), info.st_mtime
 
     def write(self, workspace: str, path: str, text: str) -> DocumentInfo:
         """Atomic save: a temporary file beside the target, then one rename in that folder."""
@@ -190,15 +173,58 @@ class Workspaces:
     def list(self, workspace: str, prefix: str = "") -> list[DocumentInfo]:
         """Every document under the workspace whose path starts with ``prefix``, sorted."""
         found: list[DocumentInfo] = []
+        for folder_fd, name, relative in self._walked(workspace, prefix):
+            try:
+                found.append(self._listed(folder_fd, name, workspace, relative))
+            except (DocumentRefused, OSError):
+                continue  # links out, hard links, and files gone meanwhile are not listed
+        found.sort(key=lambda info: info.path)
+        return found
+
+    def reads(self, workspace: str, prefix: str = "") -> Generator[DocumentRead, None, None]:
+        """Each listed document's saved copy (its first 10 MiB), read once, folder by folder."""
+        walked = self._walked(workspace, prefix)
+        try:
+            for folder_fd, name, relative in walked:
+                try:
+                    read, _modified = self._read_in(
+                        folder_fd, name, workspace, relative, MAX_DOCUMENT_BYTES
+                    )
+                except (DocumentRefused, OSError):
+                    continue  # links out, hard links, and files gone meanwhile are not read
+                yield read
+        finally:
+            walked.close()  # a search that stops early closes the walk's folder at once
+
+    def _listed(self, folder_fd: int, name: str, workspace: str, relative: str) -> DocumentInfo:
+        """One listing entry; a note over the limit is hashed in pieces, never held (R63)."""
+        try:
+            read, modified = self._read_in(
+                folder_fd, name, workspace, relative, None, refuse_over=MAX_DOCUMENT_BYTES
+            )
+        except DocumentRefused as refusal:
+            if refusal.kind != "too_large":
+                raise
+            segments = _checked_segments(relative)
+            with self._walk(workspace, segments, _open_for_reading) as descriptor:
+                info = os.fstat(descriptor)
+                if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
+                    raise
+                digest = self._digests.sha16_streamed(descriptor, FileVersion.of(info))
+            return DocumentInfo(relative, info.st_size, digest, _format_time(info.st_mtime))
+        return DocumentInfo(relative, read.size, self.sha16(read), _format_time(modified))
+
+    def _walked(self, workspace: str, prefix: str) -> Generator[tuple[int, str, str], None, None]:
+        """(folder descriptor, name, path) of each document under ``prefix``, folder by folder."""
         try:
             root_fd = self._open_root(workspace)
         except OSError:
-            return found
+            return
         try:
-            for folder, folders, files, _folder_fd in os.fwalk(".", dir_fd=root_fd):
+            for folder, folders, files, folder_fd in os.fwalk(".", dir_fd=root_fd):
                 folders.sort()
                 relative_folder = folder[2:]  # fwalk names them "./a/b"
-                for name in files:
+                for name in sorted(files):
                     relative = f"{relative_folder}/{name}" if relative_folder else name
                     if (
                         name.startswith(TEMP_PREFIX)
@@ -206,29 +232,9 @@ class Workspaces:
                         or not _is_utf8_name(relative)
                     ):
                         continue
-                    try:
-                        found.append(self._listed(workspace, relative))
-                    except (DocumentRefused, OSError):
-                        continue  # links out, hard links, and files gone meanwhile are not listed
+                    yield folder_fd, name, relative
         finally:
             os.close(root_fd)
-        found.sort(key=lambda info: info.path)
-        return found
-
-    def _listed(self, workspace: str, path: str) -> DocumentInfo:
-        """One listing entry; a note over the limit is hashed in pieces, never held (R63)."""
-        try:
-            read, modified = self._read(workspace, path, refuse_over=MAX_DOCUMENT_BYTES)
-        except DocumentRefused as refusal:
-            if refusal.kind != "too_large":
-                raise
-            with self._walk(workspace, _checked_segments(path), _open_for_reading) as descriptor:
-                info = os.fstat(descriptor)
-                if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
-                    raise
-                digest = self._digests.sha16_streamed(descriptor, FileVersion.of(info))
-            return DocumentInfo(path, info.st_size, digest, _format_time(info.st_mtime))
-        return DocumentInfo(path, read.size, self.sha16(read), _format_time(modified))
 
     def remove_interrupted_saves(self) -> int:
         """Delete temporary files that no running save holds (R43); the count removed.
@@ -248,6 +254,32 @@ class Workspaces:
             except OSError:
                 continue
         return removed
+
+    def _read_in(
+        self,
+        folder_fd: int,
+        name: str,
+        workspace: str,
+        relative: str,
+        limit: int | None,
+        *,
+        refuse_over: int | None = None,
+    ) -> tuple[DocumentRead, float]:
+        """A walked file, opened in its folder's descriptor (the walk follows no link).
+
+        A link is read the long way, from the root, which refuses one that leads out.
+        """
+        try:
+            descriptor = _open_for_reading(folder_fd, name)
+        except nofollow.IsLink:
+            return self._read(workspace, relative, limit, refuse_over=refuse_over)
+        try:
+            # A read for a search (a limit) keeps nothing: its bytes need no version.
+            return _read_open(
+                descriptor, relative, limit, versioned=limit is None, refuse_over=refuse_over
+            )
+        finally:
+            os.close(descriptor)
 
     def _open_root(self, workspace: str) -> int:
         return nofollow.open_root(
@@ -321,6 +353,70 @@ def _checked_segments(path: str, *, for_writing: bool = False) -> list[str]:
     return segments
 
 
+def _read_open(
+    descriptor: int,
+    path: str,
+    limit: int | None,
+    *,
+    versioned: bool = True,
+    refuse_over: int | None = None,
+) -> tuple[DocumentRead, float]:
+    """The read of an opened document and its modification time; refuses what is no note.
+
+    ``versioned=False`` spares the second look at the file that dates the bytes (a
+    search reads every note once and keeps nothing). ``refuse_over``: a file larger
+    than that is refused (R63), and at most one byte past it is read.
+    """
+    info = os.fstat(descriptor)
+    if not stat.S_ISREG(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "not a regular file")
+    if info.st_nlink > 1:
+        raise DocumentRefused("outside", "hard_linked", messages.DOCUMENT_HARD_LINKED)
+    if refuse_over is not None and info.st_size > refuse_over:
+        raise _too_large(path, info.st_size, refuse_over)
+    # Opened O_NONBLOCK so a FIFO could not hold the thread; a regular file ignores it.
+    if limit is not None and info.st_size > limit:
+        data = cut_at_character(_read_up_to(descriptor, limit + 4), limit)
+        return DocumentRead(path, data, info.st_size, True), info.st_mtime
+    if refuse_over is None:
+        data = _read_up_to(descriptor, None, info.st_size)
+    else:
+        data = _read_up_to(descriptor, refuse_over + 1)  # grown past the limit meanwhile?
+        if len(data) > refuse_over:
+            raise _too_large(path, len(data), refuse_over)
+    if not versioned:
+        return DocumentRead(path, data, len(data), False), info.st_mtime
+    version: FileVersion | None = FileVersion.of(info)
+    if FileVersion.of(os.fstat(descriptor)) != version or len(data) != info.st_size:
+        version = None  # written to meanwhile: these bytes have no version
+    return DocumentRead(path, data, len(data), False, version), info.st_mtime
+
+
+def _too_large(path: str, size: int, limit: int) -> DocumentRefused:
+    message = messages.DOCUMENT_TOO_LARGE.format(path=path, size=f"{size:,}", limit=f"{limit:,}")
+    return DocumentRefused("too_large", "too_large", message)
+
+
+def _read_up_to(descriptor: int, limit: int | None, expected: int = 0) -> bytes:
+    """At most ``limit`` bytes (all of them for None), read straight from the descriptor.
+
+    ``expected`` is the size the file had: reading one byte more tells a file that
+    grew meanwhile, whose bytes then have no version.
+    """
+    pieces: list[bytes] = []
+    wanted = limit if limit is not None else expected + 1
+    total = 0
+    while limit is None or total < limit:
+        asked = max(wanted - total, _READ_CHUNK)
+        piece = os.read(descriptor, asked)
+        pieces.append(piece)
+        total += len(piece)
+        if len(piece) < asked:
+            break  # a regular file reads short only at its end
+    data = b"".join(pieces)
+    return data if limit is None else data[:limit]
+
+
 def _open_for_reading(folder: int, name: str) -> int:
     """Open a file without following a link; O_NONBLOCK so a FIFO cannot hold a thread."""
     try:
@@ -388,11 +484,6 @@ def _is_utf8_name(name: str) -> bool:
     except UnicodeEncodeError:  # fwalk hands such bytes over as lone surrogates
         return False
     return True
-
-
-def _too_large(path: str, size: int, limit: int) -> DocumentRefused:
-    message = messages.DOCUMENT_TOO_LARGE.format(path=path, size=f"{size:,}", limit=f"{limit:,}")
-    return DocumentRefused("too_large", "too_large", message)
 
 
 def _why(error: OSError) -> str:

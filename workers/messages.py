@@ -99,6 +99,8 @@ ARGUMENTS_NOT_OBJECT: Final = "The tool arguments must be a JSON object."
 ARGUMENT_UNKNOWN: Final = "The tool {tool} does not take the argument '{name}'."
 PATH_ARGUMENT_MISSING: Final = "read_document needs a 'path': the workspace path of a note."
 PREFIX_INVALID: Final = "prefix must be text."
+QUERY_MISSING: Final = "search_documents needs a 'query': the words to look for."
+QUERY_TOO_LONG: Final = "The query is too long: search for at most {limit} characters."
 UNKNOWN_TOOL: Final = "There is no tool named '{name}'. The tools are: {tools}."
 TOOL_COMMAND_INVALID: Final = (
     "The tool command must look like '/tool NAME {{json arguments}}': {detail}"

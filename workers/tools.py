@@ -1,4 +1,5 @@
-"""The assistant's document tools: read_active_note, read_document, list_documents (contract 5).
+"""The assistant's document tools: read_active_note, read_document, list_documents (contract 5)
+and search_documents (contract 12).
 
 Every tool starts with the same step, :func:`_arguments_and_access`: its argument
 names and values are checked, then :meth:`ToolContext.open_access` checks the key
@@ -16,7 +17,7 @@ from typing import Any, Final, TypeVar
 
 from bridge.caveat import CAVEAT
 from bridge.markdown import locate_selection
-from workers import messages
+from workers import messages, search
 from workers.deliveries import DeliveryCredential, DeliveryCredentials
 from workers.documents import DocumentRead, Workspaces
 from workers.errors import AccessDenied, DocumentRefused
@@ -248,12 +249,35 @@ def list_documents(context: ToolContext, arguments: Mapping[str, Any]) -> ToolRe
     return _result("ok", documents=[info.to_json() for info in listing])
 
 
+def search_documents(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
+    """R56: the notes (at most 50) and their lines (at most 5) that mention ``query``, any case."""
+    try:
+        _check_names("search_documents", arguments, {"query", "prefix"})
+        query = arguments.get("query")
+        if not isinstance(query, str) or not query.strip():
+            raise ToolArgumentError(messages.QUERY_MISSING)
+        if len(query) > search.MAX_QUERY_CHARS:
+            raise ToolArgumentError(messages.QUERY_TOO_LONG.format(limit=search.MAX_QUERY_CHARS))
+        prefix = arguments.get("prefix", "")
+        if not isinstance(prefix, str):
+            raise ToolArgumentError(messages.PREFIX_INVALID)
+    except ToolArgumentError as error:
+        return _result("invalid_argument", str(error), matches=[])
+    try:
+        row = context.open_access()
+    except AccessDenied as denied:
+        return _result("access_denied", denied.message, matches=[])
+    found = search.search_workspace(context.workspaces, row.workspace, query.strip(), prefix)
+    return _result("ok", matches=[match.to_json() for match in found])
+
+
 Tool = Callable[[ToolContext, Mapping[str, Any]], ToolResult]
 
 TOOLS: Final[Mapping[str, Tool]] = {
     "read_active_note": read_active_note,
     "read_document": read_document,
     "list_documents": list_documents,
+    "search_documents": search_documents,
 }
 
 

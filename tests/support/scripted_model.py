@@ -4,18 +4,27 @@ Tests say what each model call answers (text, tool calls, an HTTP error, broken
 JSON, a stall) and read back every request the backend made. It speaks plain JSON
 and server-sent events over real sockets, so the product's openai SDK client is
 exercised as it is against a real provider.
+
+``ScriptedModel(like_llama_cpp=True)`` answers as llama-cpp-python's server does
+with ``--chat_format chatml-function-calling``: a streamed request with tool choice
+``auto`` whose answer is a tool call gets 200 and its event-stream headers, then a
+TCP reset (the server raises "Automatic streaming tool choice is not supported"
+once the model has picked the tool); a named tool choice streams, repeating the id
+and name in every piece; a plain answer streams as usual.
 """
 
 from __future__ import annotations
 
 import json
 import select
+import socket
+import struct
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -66,7 +75,10 @@ class Recorded:
 class ScriptedModel:
     """The server; ``url`` is the base URL to configure (``…/v1``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, like_llama_cpp: bool = False) -> None:
+        self.like_llama_cpp = like_llama_cpp
+        self.resets = 0
+        """Streamed requests answered with a TCP reset (llama-cpp-python's refusal)."""
         self.script: deque[Reply] = deque()
         self.default: Reply | Callable[[dict[str, Any]], Reply] = error(500, "script exhausted")
         self.requests: list[Recorded] = []
@@ -75,7 +87,7 @@ class ScriptedModel:
         self.client_went_away = threading.Event()
         self.stalled = threading.Event()
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = _ResettingServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = False  # server_close() joins every handler thread
         self._thread = threading.Thread(target=self._server.serve_forever, name="scripted-model")
 
@@ -108,6 +120,21 @@ class ScriptedModel:
                 return self.script.popleft()
         return self.default(body) if callable(self.default) else self.default
 
+    def _refuses(self, body: dict[str, Any], reply: Reply) -> bool:
+        """llama-cpp-python cannot stream a tool call the model chose itself."""
+        return (
+            self.like_llama_cpp
+            and bool(body.get("stream"))
+            and body.get("tool_choice", "auto") == "auto"
+            and bool(reply.tool_calls)
+        )
+
+    def _unread(self, reply: Reply) -> None:
+        """The model decides the same way when asked again (its choice runs at temperature 0)."""
+        with self._lock:
+            self.script.appendleft(reply)
+            self.resets += 1
+
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         model = self
 
@@ -136,12 +163,16 @@ class ScriptedModel:
                     model.stalled.set()
                     self._wait_for_release()
                     return
-                if reply.body is not None:
+                if model._refuses(body, reply):
+                    model._unread(reply)
+                    self._reset_after_headers()
+                elif reply.body is not None:
                     self._send(reply.status, reply.body, reply.content_type)
                 elif body.get("stream") and reply.empty_stream:
                     self._stream(Reply(), pieces=0)
                 elif body.get("stream"):
-                    self._stream(reply)
+                    named = model.like_llama_cpp and isinstance(body.get("tool_choice"), dict)
+                    self._stream(replace(reply, repeat_tool_name=True) if named else reply)
                 else:
                     self._send(200, json.dumps(_completion(reply)).encode())
 
@@ -180,6 +211,22 @@ class ScriptedModel:
                 except OSError:
                     model.client_went_away.set()
 
+            def _reset_after_headers(self) -> None:
+                """200 and the event-stream headers, a keep-alive comment, then a TCP reset."""
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                ping = b": ping\r\n\r\n"
+                self.wfile.write(f"{len(ping):x}\r\n".encode() + ping + b"\r\n")
+                self.wfile.flush()
+                self.close_connection = True
+                # SO_LINGER 0: closing sends RST instead of FIN (see _ResettingServer).
+                self.connection.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
+                )
+                self.server.resetting.add(self.connection)  # type: ignore[attr-defined]
+
             def _wait_for_release(self) -> None:
                 """Send nothing until released; notice when the client closes the socket."""
                 while not model.release.is_set():
@@ -203,6 +250,21 @@ class ScriptedModel:
                 )
             )
         return body if isinstance(body, dict) else {}
+
+
+class _ResettingServer(ThreadingHTTPServer):
+    """Closes a connection marked for reset without the FIN that ``shutdown`` would send."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.resetting: set[socket.socket] = set()
+
+    def shutdown_request(self, request: Any) -> None:
+        if request in self.resetting:
+            self.resetting.discard(request)
+            request.close()  # with SO_LINGER 0: a TCP reset
+            return
+        super().shutdown_request(request)
 
 
 def _message(reply: Reply) -> dict[str, Any]:

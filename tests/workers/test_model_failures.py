@@ -87,6 +87,8 @@ def test_r36_a_stalled_provider_times_out(model_backend: Backend, scripted: Scri
     failure = _failed_turn(model_backend)
     assert "did not answer in time" in failure["message"]
     assert _endpoint(scripted) in failure["message"]
+    # R57: the connection is closed, so a real server stops generating for nobody.
+    assert scripted.client_went_away.wait(10)
 
 
 def _closed_port() -> int:

@@ -56,11 +56,18 @@ def test_r32_exactly_three_tools_with_contract_argument_names(
     assert request["tool_choice"] == "auto"  # the product lets the model choose
     tools = {t["function"]["name"]: t["function"]["parameters"] for t in request["tools"]}
     assert all(t["type"] == "function" for t in request["tools"])
-    assert set(tools) == {"read_active_note", "read_document", "list_documents"}
+    assert set(tools) == {
+        "read_active_note",
+        "read_document",
+        "list_documents",
+        "search_documents",  # R56
+    }
     assert set(tools["read_active_note"]["properties"]) == {"maxBytes"}
     assert set(tools["read_document"]["properties"]) == {"path", "maxBytes"}
     assert tools["read_document"]["required"] == ["path"]
     assert set(tools["list_documents"]["properties"]) == {"prefix"}
+    assert set(tools["search_documents"]["properties"]) == {"query", "prefix"}
+    assert tools["search_documents"]["required"] == ["query"]
 
 
 def test_r31_selection_is_given_as_lines_when_the_saved_copy_matches(
@@ -110,8 +117,8 @@ def test_r32_unparseable_arguments_get_invalid_argument(
 ) -> None:
     scripted.then(
         tool("read_document", '{"path": '),
-        tool("read_document", "[1, 2]"),
         tool("read_active_note", '{"maxBytes": "lots"}'),
+        tool("read_document", "[1, 2]"),  # not twice in a row: that ends the tools (R57)
         text("Sorry."),
     )
     body = _send(model_backend, "read it")
@@ -146,7 +153,9 @@ def test_r32_content_null_is_an_empty_text_not_a_crash(
 def test_r32_a_turn_makes_at_most_eight_model_calls(
     model_backend: Backend, scripted: ScriptedModel
 ) -> None:
-    scripted.default = lambda _body: tool("list_documents", "{}")
+    asked = iter(range(100))
+    # Each call differs from the last, so only the limit ends the turn (R57 ends repeats).
+    scripted.default = lambda _body: tool("list_documents", f'{{"prefix": "n{next(asked)}"}}')
     body = _send(model_backend, "loop forever")
     assert len(scripted.chat_requests) == 8
     assert len(body["toolCalls"]) == 8

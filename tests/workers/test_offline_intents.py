@@ -8,6 +8,7 @@ lines with their numbers) and a fixed phrase of the request's language.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -175,6 +176,8 @@ MARKERS = {
              "es": "Puedo:", "zh": "我可以：", "ko": "할 수 있는 일:"},
 }  # fmt: skip
 
+_CONVERSATIONS = itertools.count()
+
 SELECTION = {"anchor": 12, "head": 44}  # "Call the dentist about Thursday." on line 3
 
 
@@ -199,11 +202,14 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, 
         yield client, key
 
 
-def turn(api: tuple[TestClient, str], message: str, **pointer: Any) -> dict[str, Any]:
+def turn(
+    api: tuple[TestClient, str], message: str, conversation: str = "", **pointer: Any
+) -> dict[str, Any]:
+    """One turn; each in a conversation of its own unless one is named."""
     client, key = api
     response = client.post(
         "/v1/agent/turns",
-        json={"conversation": "table", "message": message},
+        json={"conversation": conversation or f"table-{next(_CONVERSATIONS)}", "message": message},
         headers={
             "Authorization": "Bearer test-device-token",
             "X-Key-Session": key,

@@ -51,4 +51,4 @@ def test_r35_the_offline_reply_streams_in_pieces_only_for_a_stream(tmp_path: Pat
     deltas = [event.text for event in streamed if isinstance(event, Delta)]
     assert len(deltas) > 1 and "".join(deltas) == reply
     assert answered == [Done(answered[-1].outcome)] and answered[-1].outcome.reply == reply
-    assert OfflineAssistant.uses_history is False  # each offline turn stands alone
+    assert OfflineAssistant.uses_history is True  # R56: abilities listed once per conversation

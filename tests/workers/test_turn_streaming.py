@@ -191,17 +191,17 @@ def test_r35_bridge_stream_yields_tool_delta_and_done(
 def test_r35_an_endpoint_that_cannot_stream_with_tools_is_asked_plainly(
     model_backend: Backend, scripted: ScriptedModel
 ) -> None:
-    """llama-cpp-python's server closes a streamed "auto" request before its first piece."""
+    """A server that closes a streamed "auto" request before its first piece (R57)."""
     scripted.then(
         Reply(empty_stream=True),
-        tool("read_active_note"),
-        text("About alpha."),
+        tool("list_documents"),
+        text("Two notes."),
         text("Again."),
     )
     key = model_backend.key()
-    events = _stream(model_backend, "summarise this", key)
+    events = _stream(model_backend, "list my notes", key)
     assert [name for name, _ in events] == ["tool", "delta", "done"]
-    assert events[-1][1]["reply"] == "About alpha."
+    assert events[-1][1]["reply"] == "Two notes."
     assert [r.body["stream"] for r in scripted.chat_requests] == [True, False, False]
     _stream(model_backend, "and again", key, conversation="s2")
     assert scripted.chat_requests[-1].body["stream"] is False  # remembered, not re-tried

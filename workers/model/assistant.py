@@ -6,12 +6,19 @@ turn with text or asks for tools; each tool runs through :data:`workers.tools.TO
 ``role: tool`` message. Nothing a model sends can crash a turn: unparseable or
 invalid arguments and unknown tool names get a refusing tool result, and
 ``content: null`` is empty text.
+
+On real servers (R57): a request that names no note names ``read_active_note``
+in its first ``tool_choice``; every request caps its answer; a repeated call (or
+a tool refused twice in a row) ends the tools with one text-only request; a
+streamed request the server refuses or resets before any text is asked again
+without streaming, remembered per endpoint (:mod:`workers.model.endpoints`); and
+each call runs on a connection of its own that a stop or a failure shuts
+(:mod:`workers.model.connection`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import socket
+import json
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -21,8 +28,10 @@ import openai
 from workers import jsontext, messages
 from workers.assistants import MODEL, Delta, Done, ToolEvent, TurnEvent, TurnInput
 from workers.conversations import storable
-from workers.model import failures
+from workers.model import connection, failures
+from workers.model.endpoints import STREAMING
 from workers.model.prompt import TOOL_SCHEMAS, conversation_messages
+from workers.offline.naming import open_note_use
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.settings import MODEL_CONNECT_TIMEOUT_SECONDS, MODEL_READ_TIMEOUT_SECONDS
 from workers.tools import TOOLS, ToolContext, refusal
@@ -30,20 +39,33 @@ from workers.tools import TOOLS, ToolContext, refusal
 MAX_MODEL_CALLS: Final = 8
 """R32: model calls per turn; then the turn ends with a plain-language reply."""
 
+MAX_ANSWER_TOKENS: Final = 1024
+"""R57: every request caps its answer, so no answer (or tool argument) runs on unbounded."""
+
 AUTO: Final = "auto"
-"""The product lets the model choose; a test may force a first tool for determinism."""
+"""The model chooses; a test may force a first tool for determinism."""
+NO_TOOL: Final = "none"
+"""The model must answer in text: asked once when it repeats a tool call."""
+OPEN_NOTE_TOOL: Final = "read_active_note"
+"""Named in the first request for a request that names no note (R57)."""
 
 TOO_MANY_CALLS: Final = (
     "I stopped after {calls} requests to the model without reaching an answer. Try asking "
     "more directly, or name the note you mean."
 )
+REPEATED_CALL: Final = (
+    "The model asked for {tool} again instead of answering, so I stopped. Try asking more "
+    "directly; a larger model answers better."
+)
 EMPTY_REPLY: Final = "The model returned an empty answer. Try again, or rephrase the question."
 ARGUMENTS_NOT_JSON: Final = "The tool arguments are not valid JSON: send a JSON object."
 PART_SEPARATOR: Final = "\n\n"
+STOP_MESSAGES: Final = (TOO_MANY_CALLS, REPEATED_CALL, EMPTY_REPLY)
+"""Replies the backend writes when the model gave none: never an answer of the model."""
 
 
 class _NotStreamed:
-    """The endpoint closed a streamed answer before its first piece."""
+    """The endpoint refused or dropped a streamed answer before any of its text arrived."""
 
 
 _NOT_STREAMED: Final = _NotStreamed()
@@ -70,6 +92,7 @@ def open_client(base_url: str, api_key: str | None, read_timeout: float) -> open
         api_key=api_key or "unused",
         timeout=openai.Timeout(read_timeout, connect=MODEL_CONNECT_TIMEOUT_SECONDS),
         max_retries=0,  # a failure is reported at once (R36); the user retries
+        http_client=connection.http_client(),
     )
 
 
@@ -98,7 +121,6 @@ class ModelAssistant:
         self._first_tool_choice = first_tool_choice
         self._client = open_client(self.base_url, api_key, read_timeout)
         self._headers = key_headers(api_key)
-        self._streams_with_tools = True
 
     @property
     def endpoint(self) -> str:
@@ -107,38 +129,59 @@ class ModelAssistant:
     def close(self) -> None:
         self._client.close()
 
+    def _choices(self, turn: TurnInput) -> tuple[str, str]:
+        """The first request's tool choice and the one after its tools ran (R57).
+
+        A request that names no note reads the open one first, on every turn; when
+        that note alone answers it ("summarise this"), the model is then asked for
+        its answer rather than for more tools, which small models call in a loop.
+        """
+        if turn.pointer is None and self._first_tool_choice == AUTO:
+            return AUTO, AUTO
+        use = open_note_use(turn.context, turn.message)
+        first = self._first_tool_choice  # a test's knob: this tool first, whatever is asked
+        if first == AUTO:
+            first = OPEN_NOTE_TOOL if use.first else AUTO
+        return first, NO_TOOL if use.alone and first == OPEN_NOTE_TOOL else AUTO
+
     def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
         history = conversation_messages(turn.context, turn.pointer, turn.history, turn.message)
         reply: list[str] = []
         calls: list[ToolCall] = []
-        for index in range(MAX_MODEL_CALLS):
+        made: set[tuple[str, str]] = set()
+        repeated = ""
+        choice, then = self._choices(turn)
+        for _ in range(MAX_MODEL_CALLS):
             if turn.cancellation.cancelled:
                 return
-            tool_choice = self._first_tool_choice if index == 0 else AUTO
-            answer = yield from self._ask(history, turn, tool_choice, separate=bool(reply))
+            answer = yield from self._ask(history, turn, choice, separate=bool(reply))
             if answer is None:
                 return  # cancelled
             if answer.content:
                 reply.append(answer.content)
-            if not answer.calls:
-                self._check_not_a_text_tool_call(answer.content)
-                if not reply:
-                    reply.append(EMPTY_REPLY)
-                    yield Delta(EMPTY_REPLY)
-                yield Done(TurnOutcome(PART_SEPARATOR.join(reply), calls))
+            if not answer.calls or repeated or choice == NO_TOOL:
+                # Told to answer, the text is the answer: calls sent anyway are not run.
+                if not answer.calls:
+                    self._check_not_a_text_tool_call(answer.content)
+                fallback = REPEATED_CALL.format(tool=repeated) if repeated else EMPTY_REPLY
+                yield from _finish(reply, calls, fallback)
                 return
+            again = [call.name for call in answer.calls if _signature(call) in made]
+            if again:
+                # The model loops (small ones do): one last request, for text only.
+                repeated, choice = again[0] or "a tool", NO_TOOL
+                continue
             history.append(_assistant_message(answer))
             for requested in answer.calls:
+                made.add(_signature(requested))
                 call = run_tool(turn.context, requested.name, requested.arguments)
                 calls.append(call)
                 yield ToolEvent(call)
-                history.append(
-                    {
-                        "role": "tool",
-                        "tool_call_id": requested.id,
-                        "content": call.result_json().decode("utf-8"),
-                    }
-                )
+                history.append(_tool_message(requested, call))
+            choice, then = then, AUTO
+            failing = _failing_again(calls)
+            if failing:  # the same tool refused twice in a row: the model is guessing
+                repeated, choice = failing, NO_TOOL
         stop = TOO_MANY_CALLS.format(calls=MAX_MODEL_CALLS)
         yield Delta(PART_SEPARATOR + stop if reply else stop)
         reply.append(stop)
@@ -149,44 +192,56 @@ class ModelAssistant:
     ) -> Generator[TurnEvent, None, _Answer | None]:
         """One model call; yields the reply's deltas and returns the answer (None: cancelled)."""
         choice: Any = tool_choice
-        if tool_choice != AUTO:
+        if tool_choice not in (AUTO, NO_TOOL):
             choice = {"type": "function", "function": {"name": tool_choice}}
         request: dict[str, Any] = {
             "model": self.model,
             "messages": history,
             "tools": TOOL_SCHEMAS,
             "tool_choice": choice,
+            "max_tokens": MAX_ANSWER_TOKENS,
             "extra_headers": self._headers,
         }
         separator = [PART_SEPARATOR] if separate else []
+        base_url = self.base_url or ""
+        kind = _choice_kind(tool_choice)
+        call = connection.CallConnection()
+        forget = turn.cancellation.on_cancel(call.close)
         try:
-            if turn.streaming and self._streams_with_tools:
-                streamed = yield from self._ask_streaming(request, turn, separator)
+            if turn.streaming and STREAMING.streams(base_url, kind):
+                streamed = yield from self._ask_streaming(request, turn, separator, call)
                 if not isinstance(streamed, _NotStreamed):
                     return streamed
-                # llama-cpp-python's server refuses a streamed request with tool choice
-                # "auto" by closing the stream before its first piece; this endpoint is
-                # then asked without streaming, and each answer is relayed whole.
-                self._streams_with_tools = False
-            return (yield from self._ask_once(request, separator))
+                # llama-cpp-python's server drops a streamed request with tool choice
+                # "auto" once the model picks a tool; such an endpoint is asked without
+                # streaming from now on, and each of its answers is relayed whole.
+                STREAMING.remember_not_streaming(base_url, kind)
+                call = connection.CallConnection()
+                forget()
+                forget = turn.cancellation.on_cancel(call.close)
+            return (yield from self._ask_once(request, separator, call))
         except failures.ModelUnavailable:
             raise
         except Exception as error:
             if turn.cancellation.cancelled:
-                return None  # the stream was closed under the reader on purpose
-            raise failures.from_sdk(error, self.base_url or "", self.model or "") from error
+                return None  # the connection was shut under the reader on purpose
+            raise failures.from_sdk(error, base_url, self.model or "") from error
+        finally:
+            forget()
+            call.close()  # a stopped, failed or timed-out call ends the server's generation
 
     def _ask_once(
-        self, request: dict[str, Any], separator: list[str]
+        self, request: dict[str, Any], separator: list[str], call: connection.CallConnection
     ) -> Generator[TurnEvent, None, _Answer]:
-        completion = self._client.chat.completions.create(**request, stream=False)
+        with connection.calling(call):
+            completion = self._client.chat.completions.create(**request, stream=False)
         message = completion.choices[0].message
         answer = _Answer(content=storable(message.content or ""))
-        for index, call in enumerate(message.tool_calls or []):
-            function = getattr(call, "function", None)
+        for index, requested in enumerate(message.tool_calls or []):
+            function = getattr(requested, "function", None)
             answer.calls.append(
                 _RequestedCall(
-                    id=call.id or f"call_{index}",
+                    id=requested.id or f"call_{index}",
                     name=(function.name if function else "") or "",
                     arguments=(function.arguments if function else "") or "",
                 )
@@ -196,10 +251,19 @@ class ModelAssistant:
         return answer
 
     def _ask_streaming(
-        self, request: dict[str, Any], turn: TurnInput, separator: list[str]
+        self,
+        request: dict[str, Any],
+        turn: TurnInput,
+        separator: list[str],
+        call: connection.CallConnection,
     ) -> Generator[TurnEvent, None, _Answer | _NotStreamed | None]:
-        stream = self._client.chat.completions.create(**request, stream=True)
-        forget = turn.cancellation.on_cancel(lambda: abort_stream(stream))
+        try:
+            with connection.calling(call):
+                stream = self._client.chat.completions.create(**request, stream=True)
+        except Exception as error:
+            if turn.cancellation.cancelled or not failures.refused_stream(error):
+                raise
+            return _NOT_STREAMED
         answer = _Answer()
         by_index: dict[int, _RequestedCall] = {}
         pieces = 0
@@ -219,13 +283,17 @@ class ModelAssistant:
                     yield Delta(separator.pop() + text if separator else text)
                 for position, piece in enumerate(delta.tool_calls or []):
                     index = piece.index if isinstance(piece.index, int) else position
-                    call = by_index.setdefault(index, _RequestedCall(id=f"call_{index}"))
-                    call.id = piece.id or call.id
+                    requested = by_index.setdefault(index, _RequestedCall(id=f"call_{index}"))
+                    requested.id = piece.id or requested.id
                     if piece.function is not None:
-                        call.name = _joined_name(call.name, piece.function.name or "")
-                        call.arguments += piece.function.arguments or ""
+                        requested.name = _joined_name(requested.name, piece.function.name or "")
+                        requested.arguments += piece.function.arguments or ""
+        except Exception as error:
+            # Dropped before any text was shown: asking again shows nothing twice.
+            if answer.content or turn.cancellation.cancelled or not failures.refused_stream(error):
+                raise
+            return _NOT_STREAMED
         finally:
-            forget()
             stream.close()
         if turn.cancellation.cancelled:
             return None  # a cut-off answer is not an answer
@@ -254,21 +322,42 @@ def _joined_name(name: str, piece: str) -> str:
     return name if piece == name else name + piece
 
 
-def abort_stream(stream: openai.Stream[Any]) -> None:
-    """End a provider stream from another thread, at once (R35: the client went away).
+def _choice_kind(tool_choice: str) -> str:
+    """What an endpoint's streaming is remembered by: "auto", "none", or a named tool."""
+    return tool_choice if tool_choice in (AUTO, NO_TOOL) else "named"
 
-    Closing the response alone leaves the reading thread blocked in ``recv`` while
-    the model is silent (a long prefill, a stall), and the provider goes on
-    generating. Shutting the socket down wakes that reader and tells the provider
-    now; the reader then closes the response as it leaves.
-    """
-    network = stream.response.extensions.get("network_stream")
-    connection = None if network is None else network.get_extra_info("socket")
-    if isinstance(connection, socket.socket):
-        with contextlib.suppress(OSError):
-            connection.shutdown(socket.SHUT_RDWR)
-    else:
-        stream.close()
+
+def _signature(call: _RequestedCall) -> tuple[str, str]:
+    """A call's name and arguments, the same however the model spaced its JSON."""
+    try:
+        arguments = json.dumps(jsontext.loads_exact(call.arguments or "{}"), sort_keys=True)
+    except ValueError:
+        arguments = call.arguments.strip()
+    return call.name, arguments
+
+
+def _failing_again(calls: list[ToolCall]) -> str:
+    """The tool's name when its last two calls both failed, else ""."""
+    if len(calls) < 2 or calls[-1].name != calls[-2].name:
+        return ""
+    if any(call.result.get("status") == "ok" for call in calls[-2:]):
+        return ""
+    return calls[-1].name
+
+
+def _tool_message(requested: _RequestedCall, call: ToolCall) -> dict[str, Any]:
+    return {
+        "role": "tool",
+        "tool_call_id": requested.id,
+        "content": call.result_json().decode("utf-8"),
+    }
+
+
+def _finish(reply: list[str], calls: list[ToolCall], fallback: str) -> Iterator[TurnEvent]:
+    if not reply:
+        reply.append(fallback)
+        yield Delta(fallback)
+    yield Done(TurnOutcome(PART_SEPARATOR.join(reply), calls))
 
 
 def _assistant_message(answer: _Answer) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final
 from urllib.parse import urlsplit
 
+import httpx2
 import openai
 
 from bridge.endpoints import key_refusal
@@ -123,3 +124,24 @@ def from_sdk(error: Exception, base_url: str, model: str) -> ModelUnavailable:
             message = REFUSED
         return ModelUnavailable(message.format(endpoint=endpoint, status=status, model=model))
     return ModelUnavailable(MALFORMED.format(endpoint=endpoint))
+
+
+_NOT_A_REFUSAL: Final = frozenset({401, 403, 404, 429})
+"""Statuses that a request without streaming would get as well: asking again is no use."""
+
+
+def refused_stream(error: BaseException) -> bool:
+    """True when a streamed request failed in a way that asking without streaming may cure.
+
+    llama-cpp-python's server answers a streamed request with automatic tool choice
+    200 and then drops the connection (a reset, or a close mid-body) when the model
+    picks a tool; other servers refuse the combination with a 4xx or 5xx status. An
+    endpoint that cannot be reached, or that is slow, is not refusing anything.
+    """
+    if isinstance(error, openai.APIStatusError):
+        return error.status_code not in _NOT_A_REFUSAL
+    if isinstance(error, openai.APITimeoutError | httpx2.TimeoutException):
+        return False
+    if isinstance(error, openai.APIConnectionError):
+        return not isinstance(error.__cause__, httpx2.ConnectError | httpx2.TimeoutException)
+    return isinstance(error, httpx2.TransportError)

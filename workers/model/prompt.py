@@ -1,4 +1,4 @@
-"""What the model is told: the system message, the three tools and the conversation (R31–R34).
+"""What the model is told: the system message, the tools and the conversation (R31–R34).
 
 The system message names the open note (path, view, selection, byte count,
 ``flushed``) and says that its text comes from ``read_active_note``; it never
@@ -80,14 +80,37 @@ TOOL_SCHEMAS: Final[list[dict[str, Any]]] = [
             },
         },
     },
+    {
+        "type": "function",
+        "function": {
+            "name": "search_documents",
+            "description": (
+                "Find the notes that mention some words, with their matching lines "
+                "(any case; at most 50 notes and 5 lines each)."
+            ),
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "The words to look for."},
+                    "prefix": {
+                        "type": "string",
+                        "description": "Only notes whose path starts with this, such as notes/.",
+                    },
+                },
+                "required": ["query"],
+                "additionalProperties": False,
+            },
+        },
+    },
 ]
-"""R32: exactly the three tools, with the argument names of contract 5."""
+"""R32, R56: the three tools of contract 5 and search_documents of contract 12."""
 
 INSTRUCTIONS: Final = (
     "You are the assistant in Ambient Notes, a notes app. Answer in the language of the "
     "user's message, briefly, in Markdown.\n"
     "Tools: read_active_note reads the open note; read_document reads a note by its "
-    "workspace path; list_documents lists the notes.\n"
+    "workspace path; list_documents lists the notes; search_documents finds the notes "
+    "that mention some words.\n"
     'For a request about "this", "this note", "summarise this" or anything that names no '
     "note, call read_active_note first, and call it again on every new turn: the note may "
     "have changed, and tool results of earlier turns are not kept. For a named note, use "

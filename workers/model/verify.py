@@ -11,7 +11,7 @@ from workers.model.prompt import TOOL_SCHEMAS
 
 LISTED: Final = "{endpoint} answers and offers {count} model(s)."
 NOT_LISTED: Final = "{endpoint} has no model '{model}'. It offers: {models}. Choose one of those."
-WORKS: Final = "{endpoint} answered a request to '{model}' with the three tools: it is ready."
+WORKS: Final = "{endpoint} answered a request to '{model}' with the note tools: it is ready."
 _PROBE: Final = [{"role": "user", "content": "Reply with the word ready."}]
 
 

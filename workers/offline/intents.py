@@ -24,7 +24,18 @@ _WRAPPERS: Final = "\"'`“”„‘’‚«»「」『』()[]<>,.;:!?！？。�
 _TERM_END: Final = "?!？！。\n"
 
 Intent = Literal[
-    "compare", "listing", "find", "tasks", "outline", "summary", "help", "greeting", "other"
+    "compare",
+    "search",
+    "listing",
+    "find",
+    "unsupported",
+    "dates",
+    "tasks",
+    "outline",
+    "summary",
+    "help",
+    "greeting",
+    "other",
 ]
 
 
@@ -35,7 +46,9 @@ class Request:
     paths: list[str] = field(default_factory=list)
     """Workspace paths the request names, in order."""
     term: str = ""
-    """What to look for (find)."""
+    """What to look for (find, search)."""
+    text: str = ""
+    """The request without the paths it names (read for a note named by its words)."""
 
 
 def _punctuation_table() -> dict[int, str]:
@@ -55,6 +68,11 @@ _SPACES: Final = _punctuation_table()
 def _words(text: str) -> str:
     """Lower-case words separated by single spaces, padded with a space on each side."""
     return " " + " ".join(text.casefold().translate(_SPACES).split()) + " "
+
+
+def words_of(text: str) -> str:
+    """The text as its lower-case words, one space apart and one on each side: " a b "."""
+    return _words(text)
 
 
 def _is_cjk(phrase: str) -> bool:
@@ -87,6 +105,8 @@ def language_of(text: str) -> str:
             han += 1
         elif char.isalpha():
             latin += 1
+    if "¿" in text or "¡" in text:
+        return "es"  # only Spanish opens a question or an exclamation this way
     if hangul + kana + han >= latin and hangul + kana + han > 0:
         if hangul >= kana + han:
             return "ko"
@@ -204,23 +224,29 @@ def _marker_at(lowered: str, marker: str) -> int:
     return -1
 
 
+def _is_a_term(term: str) -> bool:
+    """ "find dentist" looks in the note; "find me a restaurant" asks for the world."""
+    parts = term.casefold().split()
+    if not parts or len(parts) > words.TERM_MAX_WORDS or parts[0] in words.NOT_A_TERM:
+        return False
+    return not _is_cjk(term)  # "東京タワーはどこ？" asks for the world unless it says "note"
+
+
 def find_term(text: str, padded: str, lowered: str) -> str | None:
     """The term of a find request, "" when it is one but names nothing, None when it is not one."""
     about_note = bool(_quoted(text)) or _has_any(padded, lowered, words.NOTE_REFERENCES)
     # Casefolding can change a text's length; positions are then taken in the folded text.
     source = text if len(lowered) == len(text) else lowered
     found: str | None = None
-    for markers, take, always in (
-        (words.FIND, _after, True),
-        (words.FIND_BEFORE, _before, True),
-        (words.FIND_GENERIC, _after, about_note),
-        (words.FIND_BEFORE_GENERIC, _before, about_note),
+    for markers, take, generic in (
+        (words.FIND, _after, False),
+        (words.FIND_BEFORE, _before, False),
+        (words.FIND_GENERIC, _after, True),
+        (words.FIND_BEFORE_GENERIC, _before, True),
     ):
-        if not always:
-            continue
         for marker in markers:
             term = take(source, lowered, marker)
-            if term is not None:
+            if term is not None and (not generic or about_note or _is_a_term(term)):
                 found = term
                 break
         if found is not None:
@@ -228,6 +254,24 @@ def find_term(text: str, padded: str, lowered: str) -> str | None:
     if found is None:
         return None
     return _quoted(text) or found
+
+
+def search_term(text: str, lowered: str) -> str:
+    """The words of a search across notes ("which notes mention Sam?"), "" when it is not one."""
+    source = text if len(lowered) == len(text) else lowered
+    for markers, take in ((words.SEARCH, _after), (words.SEARCH_BEFORE, _before)):
+        for marker in markers:
+            term = take(source, lowered, marker)
+            if term:
+                return _quoted(text) or term
+    for scope in words.SEARCH_SCOPE:
+        at = _marker_at(lowered, scope)
+        if at >= 0:  # "cherche Priya dans toutes mes notes": the find before the scope
+            head = source[:at] + source[at + len(scope) :]
+            term = find_term(head, _words(head), head.casefold())
+            if term:
+                return term
+    return ""
 
 
 def classify(message: str) -> Request:
@@ -243,6 +287,9 @@ def classify(message: str) -> Request:
 
     if has(words.COMPARE):
         return Request("compare", language, paths)
+    searched = "" if paths else search_term(rest, lowered)
+    if searched:
+        return Request("search", language, term=searched)
     if not paths and (
         has(words.LISTING_PHRASES) or (has(words.LISTING_VERBS) and has(words.LISTING_NOUNS))
     ):
@@ -250,14 +297,22 @@ def classify(message: str) -> Request:
     term = find_term(rest, padded, lowered)
     if term is not None:
         return Request("find", language, paths, term)
+    if has(words.UNSUPPORTED):
+        return Request("unsupported", language, paths)
+    if has(words.DATES):
+        return Request("dates", language, paths, text=rest)
     if has(words.TASKS):
-        return Request("tasks", language, paths)
+        return Request("tasks", language, paths, text=rest)
     if has(words.OUTLINE):
-        return Request("outline", language, paths)
+        return Request("outline", language, paths, text=rest)
     if paths or has(words.SUMMARY) or padded.strip() in words.SUMMARY_WHOLE:
-        return Request("summary", language, paths)
+        return Request("summary", language, paths, text=rest)
     if has(words.HELP):
         return Request("help", language)
     if has(words.GREETING) and len(padded.split()) <= words.GREETING_MAX_WORDS:
         return Request("greeting", language)
     return Request("other", language)
+
+
+NOTE_INTENTS: Final[tuple[Intent, ...]] = ("find", "dates", "tasks", "outline", "summary")
+"""Intents answered from one note: the named one, else the open one."""

@@ -37,6 +37,9 @@ OUTLINE_NONE: Final = "{path} has no headings."
 FIND: Final = "Lines in {path} that mention “{term}”:"
 FIND_NONE: Final = "{path} does not mention “{term}”."
 FIND_WHAT: Final = "What should I look for? Ask, for example: where do I mention the dentist?"
+SEARCH: Final = "Notes that mention “{term}” ({count}):"
+SEARCH_MORE: Final = "Notes that mention “{term}” (the first {count}):"
+SEARCH_NONE: Final = "No note mentions “{term}”."
 SELECTION: Final = "Your selection in {path} (lines {first}–{last}):"
 SELECTION_STALE: Final = (
     "You have text selected, but the saved copy of {path} is not what is on your screen, "
@@ -49,6 +52,7 @@ COMPARE_SHARED_WORDS: Final = "Words in both: {items}"
 COMPARE_SHARED_LINES: Final = "Identical lines: {count}"
 COMPARE_NOTHING_SHARED: Final = "They share no headings, lines or words."
 COMPARE_TASKS: Final = "Open tasks: {first} in {first_path}, {second} in {second_path}."
+WHICH_NOTE: Final = "Which note do you mean? Name it by its path:"
 COMPARE_WHICH: Final = (
     "Which note should I compare with? Name it, for example: compare this with notes/b.md"
 )
@@ -56,12 +60,22 @@ LISTING: Final = "Notes in this workspace ({count}):"
 LISTING_EMPTY: Final = "This workspace has no notes yet."
 TOOL_FAILED: Final = "I couldn't read that: {message}"
 GREETING: Final = "Hello! I'm the offline assistant."
-OTHER: Final = "I'm the offline assistant, so I can't answer that: I only work with your notes."
+OTHER: Final = (
+    "I can't answer that offline: I only work with your notes; a model could, connected "
+    "under Assistant → Assistant settings…"
+)
+UNSUPPORTED: Final = (
+    "I can't do that offline; a model can, connected under Assistant → Assistant settings…"
+)
+DATES: Final = "Lines in {path} with dates or times:"
+DATES_NONE: Final = "{path} has no dates, weekdays or times."
 CAN_DO: Final = "I can:"
 CAN_SUMMARY: Final = "summarise the open note, or the text you selected (“summarise this”)"
 CAN_TASKS: Final = "list its open tasks (“what's still open here?”)"
 CAN_OUTLINE: Final = "show its headings (“what are the headings?”)"
 CAN_FIND: Final = "find lines (“where do I mention the dentist?”)"
+CAN_DATES: Final = "show the lines with dates and deadlines (“any deadlines here?”)"
+CAN_SEARCH: Final = "search all your notes (“which notes mention Sam?”)"
 CAN_COMPARE: Final = "compare it with another note (“compare this with notes/b.md”)"
 CAN_LIST: Final = "list your notes (“list my notes”)"
 MODEL: Final = (

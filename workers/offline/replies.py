@@ -14,6 +14,8 @@ from typing import Any, Final
 from bridge.markdown import NoteReading, find_lines, read_note
 from workers.offline import phrases
 from workers.offline.catalogue import phrase
+from workers.offline.dates import dated_lines
+from workers.search import MAX_NOTES
 from workers.tools import ToolResult
 
 SUMMARY_CHARS: Final = 280
@@ -30,12 +32,22 @@ def capabilities(language: str) -> str:
         phrases.CAN_TASKS,
         phrases.CAN_OUTLINE,
         phrases.CAN_FIND,
+        phrases.CAN_DATES,
+        phrases.CAN_SEARCH,
         phrases.CAN_COMPARE,
         phrases.CAN_LIST,
     )
     lines = [phrase(language, phrases.CAN_DO)]
     lines += [f"- {phrase(language, item)}" for item in items]
     return "\n".join(lines) + "\n\n" + phrase(language, phrases.MODEL)
+
+
+LANGUAGES: Final = ("en", "fr", "de", "es", "ja", "zh", "ko")
+
+
+def lists_abilities(reply: str) -> bool:
+    """True when an earlier reply already listed what the offline assistant can do."""
+    return any(phrase(language, phrases.CAN_DO) + "\n- " in reply for language in LANGUAGES)
 
 
 def clip(text: str, limit: int) -> str:
@@ -176,6 +188,31 @@ def find(language: str, result: ToolResult, reading: NoteReading, term: str) -> 
         return [phrase(language, phrases.FIND_NONE, path=path, term=term)]
     items = [f"{number + 1}: {clip(line.strip(), QUOTE_CHARS)}" for number, line in found]
     return [f"{phrase(language, phrases.FIND, path=path, term=term)}\n\n{bullet_list(items)}"]
+
+
+def dates(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
+    """The lines with a date, a weekday, a time or a deadline word (R56)."""
+    path = result["path"]
+    found = dated_lines(reading)
+    if not found:
+        return [phrase(language, phrases.DATES_NONE, path=path)]
+    items = [f"{number + 1}: {clip(line.strip(), QUOTE_CHARS)}" for number, line in found]
+    return [f"{phrase(language, phrases.DATES, path=path)}\n\n{bullet_list(items)}"]
+
+
+def search(language: str, result: ToolResult, term: str) -> str:
+    """search_documents' matches: each note, then its matching lines (R56)."""
+    matches = result["matches"]
+    if not matches:
+        return phrase(language, phrases.SEARCH_NONE, term=term)
+    template = phrases.SEARCH_MORE if len(matches) >= MAX_NOTES else phrases.SEARCH
+    lines = [phrase(language, template, term=term, count=len(matches)), ""]
+    for match in matches:
+        lines.append(f"- **{match['path']}**")
+        lines += [
+            f"  - {item['line']}: {clip(item['text'], QUOTE_CHARS)}" for item in match["lines"]
+        ]
+    return "\n".join(lines)
 
 
 def _latin_words(reading: NoteReading) -> dict[str, str]:

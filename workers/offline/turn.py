@@ -5,20 +5,27 @@
 - selection: a summary request while text is selected addresses that text (R38);
 - compare: the open note and the named one (or two named notes);
 - listing: ``list_documents``;
-- greeting, help and anything else: no tool call; an honest reply saying what the
+- search ("which notes mention Sam?"): ``search_documents``;
+- dates ("any deadlines here?"): the note's lines with dates, weekdays and times;
+- greeting, help, a request only a model can serve (translate, shorten) and anything
+  else: no tool call; one honest sentence, and once per conversation what the
   offline assistant can do and how to connect a model.
 - ``/tool NAME {json}``: the QA hook (contract 5), exactly one call of that tool.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 from bridge.markdown import NoteReading, read_note
 from workers import jsontext, messages
+from workers.conversations import StoredMessage
+from workers.errors import AccessDenied
 from workers.offline import phrases, replies
 from workers.offline.catalogue import phrase
-from workers.offline.intents import Request, classify
+from workers.offline.intents import NOTE_INTENTS, Request, classify
+from workers.offline.naming import Candidate, named_notes
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.tools import TOOLS, ToolContext, ToolResult
 
@@ -45,7 +52,9 @@ def _failed(context: ToolContext, language: str, result: ToolResult) -> str | No
     return None
 
 
-def answer(context: ToolContext, message: str) -> TurnOutcome:
+def answer(
+    context: ToolContext, message: str, history: Sequence[StoredMessage] = ()
+) -> TurnOutcome:
     stripped = message.strip()
     if stripped == TOOL_COMMAND or stripped.startswith(TOOL_COMMAND + " "):
         return tool_command(context, stripped[len(TOOL_COMMAND) :].strip())
@@ -53,16 +62,22 @@ def answer(context: ToolContext, message: str) -> TurnOutcome:
     language = request.language
     if request.intent == "listing":
         return _listing(context, language)
+    if request.intent == "search":
+        return _search(context, request)
     if request.intent == "compare":
         return _compare(context, request)
-    if request.intent in ("find", "tasks", "outline", "summary"):
+    if request.intent in NOTE_INTENTS:
         return _about_a_note(context, request)
-    if request.intent == "greeting":
-        reply = phrase(language, phrases.GREETING) + "\n\n" + replies.capabilities(language)
-    elif request.intent == "help":
-        reply = replies.capabilities(language)
-    else:
-        reply = phrase(language, phrases.OTHER) + "\n\n" + replies.capabilities(language)
+    if request.intent == "help":
+        return TurnOutcome(replies.capabilities(language))
+    opening = {
+        "greeting": phrases.GREETING,
+        "unsupported": phrases.UNSUPPORTED,
+    }.get(request.intent, phrases.OTHER)
+    reply = phrase(language, opening)
+    # R56: what it can do is listed once per conversation, not after every refusal.
+    if not any(item.role == "assistant" and replies.lists_abilities(item.text) for item in history):
+        reply += "\n\n" + replies.capabilities(language)
     return TurnOutcome(reply)
 
 
@@ -75,7 +90,20 @@ def _read(outcome: TurnOutcome, context: ToolContext, path: str | None) -> ToolR
 def _about_a_note(context: ToolContext, request: Request) -> TurnOutcome:
     language = request.language
     outcome = TurnOutcome("")
-    result = _read(outcome, context, request.paths[0] if request.paths else None)
+    path = request.paths[0] if request.paths else None
+    if path is None and request.intent != "find":  # a find term may be a note's words
+        named = named_notes(context, request.text)
+        open_path = _open_path(context)
+        if len(named) > 1 and all(candidate.path != open_path for candidate in named):
+            return TurnOutcome(_which_note(language, named))
+        if len(named) == 1 and named[0].path != open_path:
+            path = named[0].path
+    result = _read(outcome, context, path)
+    if request.intent == "find" and request.term and _no_open_note(context, request, result):
+        # "find dentist" with no note open: every note is searched instead.
+        searched = _search(context, request)
+        searched.tool_calls[:0] = outcome.tool_calls
+        return searched
     failure = _failed(context, language, result)
     if failure is not None:
         outcome.reply = failure
@@ -84,6 +112,8 @@ def _about_a_note(context: ToolContext, request: Request) -> TurnOutcome:
     parts: list[str]
     if request.intent == "tasks":
         parts = replies.tasks(language, result, reading)
+    elif request.intent == "dates":
+        parts = replies.dates(language, result, reading)
     elif request.intent == "outline":
         parts = replies.outline(language, result, reading)
     elif request.intent == "find":
@@ -96,6 +126,26 @@ def _about_a_note(context: ToolContext, request: Request) -> TurnOutcome:
         parts = _summary_or_selection(language, result, reading)
     outcome.reply = "\n\n".join(parts + replies.notes_on_read(language, result))
     return outcome
+
+
+def _open_path(context: ToolContext) -> str | None:
+    try:
+        return context.open_access().ambient_path
+    except AccessDenied:
+        return None
+
+
+def _which_note(language: str, named: list[Candidate]) -> str:
+    """R56: a name that fits several notes: ask, naming them."""
+    lines = [phrase(language, phrases.WHICH_NOTE)]
+    for candidate in named:
+        title = f" ({candidate.title})" if candidate.title else ""
+        lines.append(f"- {candidate.path}{title}")
+    return "\n".join(lines)
+
+
+def _no_open_note(context: ToolContext, request: Request, result: ToolResult) -> bool:
+    return not request.paths and result["status"] == "no_active_note" and not context.note_left_out
 
 
 def _summary_or_selection(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
@@ -134,6 +184,14 @@ def _compare(context: ToolContext, request: Request) -> TurnOutcome:
     for result in results:
         parts += replies.notes_on_read(language, result)
     outcome.reply = "\n\n".join(parts)
+    return outcome
+
+
+def _search(context: ToolContext, request: Request) -> TurnOutcome:
+    outcome = TurnOutcome("")
+    result = _call(outcome, context, "search_documents", {"query": request.term})
+    failure = _failed(context, request.language, result)
+    outcome.reply = failure or replies.search(request.language, result, request.term)
     return outcome
 
 

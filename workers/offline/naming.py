@@ -1,0 +1,133 @@
+"""Notes named by their title or words instead of a path ("the budget", "le budget") (R56).
+
+A note's names are its file name's words ("launch-plan.md": "launch plan") and its
+title (first heading), from the one Markdown reading of its first few KiB. A note
+is named when every distinctive word of one of its names is a word of the request
+(a substring, for Chinese, Japanese and Korean); a request that points at the open
+note ("this", "here", "このノート") names no other note. The notes are read through
+the key session's delivery row, with the same access rules as the tools; only the
+note the request names is then read by a tool. If the open note is one of the notes
+a name fits, it is the one meant.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Final
+
+from bridge.markdown import read_note
+from workers.errors import AccessDenied, DocumentRefused
+from workers.offline import words
+from workers.offline.dates import DATE_WORDS
+from workers.offline.intents import NOTE_INTENTS, classify, words_of
+from workers.tools import ToolContext
+
+TITLE_BYTES: Final = 4096
+"""A title is at the top: only this much of each note is read to find it."""
+MAX_NOTES: Final = 2000
+"""Beyond this many notes, names are not resolved: the request needs a path."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    path: str
+    title: str
+    matched: int
+    """How many of the request's words the name matched: the best match wins."""
+
+
+@functools.cache
+def _ordinary() -> frozenset[str]:
+    """Words of the assistant's own phrasings: never distinctive enough to name a note."""
+    phrases = (
+        words.SUMMARY + words.TASKS + words.OUTLINE + words.FIND + words.FIND_GENERIC
+        + words.DATES + words.TERM_EDGES + words.NOTE_REFERENCES + words.LISTING_VERBS
+        + words.LISTING_NOUNS + words.COMPARE + words.UNSUPPORTED
+    )  # fmt: skip
+    found = {word for phrase in phrases for word in words_of(phrase).split()}
+    for vocabulary in words.LANGUAGE_WORDS.values():
+        found.update(vocabulary)
+    return frozenset(found | DATE_WORDS | {"md", "markdown", "txt"})
+
+
+def _distinctive(name: str) -> list[str]:
+    return [word for word in words_of(name).split() if word not in _ordinary() and len(word) > 1]
+
+
+def _matches(name: str, padded: str, lowered: str) -> int:
+    """How many words of ``name`` the request holds, 0 unless it holds all distinctive ones."""
+    if any(ord(char) >= 0x2E80 for char in name):
+        folded = name.casefold().strip()
+        return len(folded) if len(folded) > 1 and folded in lowered else 0
+    distinctive = _distinctive(name)
+    if not distinctive or not all(f" {word} " in padded for word in distinctive):
+        return 0
+    return len(distinctive)
+
+
+def points_at_the_open_note(message: str) -> bool:
+    padded, lowered = words_of(message), message.casefold()
+    return any(
+        (reference in lowered) if ord(reference[0]) >= 0x2E80 else (f" {reference} " in padded)
+        for reference in words.OPEN_NOTE_REFERENCES
+    )
+
+
+def named_notes(context: ToolContext, message: str) -> list[Candidate]:
+    """The notes the request names by title or file name, best matches only (often none)."""
+    if points_at_the_open_note(message):
+        return []
+    try:
+        row = context.open_access()
+    except AccessDenied:
+        return []
+    padded, lowered = words_of(message), message.casefold()
+    listing = context.workspaces.list(row.workspace)
+    if len(listing) > MAX_NOTES:
+        return []
+    found: list[Candidate] = []
+    for info in listing:
+        stem = PurePosixPath(info.path).stem.replace("-", " ").replace("_", " ")
+        title = _title(context, row.workspace, info.path)
+        matched = max(_matches(stem, padded, lowered), _matches(title, padded, lowered))
+        if matched:
+            found.append(Candidate(info.path, title, matched))
+    best = max((candidate.matched for candidate in found), default=0)
+    return [candidate for candidate in found if candidate.matched == best]
+
+
+def _title(context: ToolContext, workspace: str, path: str) -> str:
+    try:
+        read = context.workspaces.read(workspace, path, TITLE_BYTES)
+    except (DocumentRefused, OSError):
+        return ""
+    headings = read_note(read.text).headings
+    return headings[0].text if headings else ""
+
+
+@dataclass(frozen=True)
+class OpenNoteUse:
+    """How a request needs the open note (R23, R57): the model assistant asks this."""
+
+    first: bool
+    """It names no note: read the open one first ("summarise this", "このノート")."""
+    alone: bool
+    """The open note alone answers it: no other tool is needed once it is read."""
+
+
+def open_note_use(context: ToolContext, message: str) -> OpenNoteUse:
+    """The offline assistant's reading of the request, so both assistants agree on "unnamed".
+
+    "compare this with notes/b.md" reads the open note first and then the other;
+    "summarise the budget" names a note by its title, so it is not unnamed.
+    """
+    request = classify(message)
+    if request.intent == "compare":
+        return OpenNoteUse(first=len(request.paths) == 1, alone=False)
+    if request.intent not in NOTE_INTENTS or request.paths:
+        return OpenNoteUse(first=False, alone=False)
+    if request.intent != "find" and named_notes(context, request.text):
+        return OpenNoteUse(first=False, alone=False)
+    return OpenNoteUse(first=True, alone=True)
