@@ -47,7 +47,7 @@ def test_the_banner_and_the_turns_tell_the_truth_about_a_popped_out_note_R29_R25
     assert "no longer “this note”" in text and "by name" in text and "saved copy" in text
 
     # Unnamed: "this note" fell back to today.md, and the turn says why (R29).
-    record = app.send("what's still open in the launch plan?")
+    record = app.send("what's still open here?")
     assert record.capture.pointer is not None and record.capture.pointer.path == TODAY
     view = app.window.assistant.transcript_view.turns()[-1]
     notice = view.notice.text()  # type: ignore[attr-defined]
@@ -66,6 +66,15 @@ def test_the_banner_and_the_turns_tell_the_truth_about_a_popped_out_note_R29_R25
     # This reply is about the note it named, not about "this note": no fallback to explain.
     assert record.fallback_notice is None
     assert view.notice.isHidden()  # type: ignore[attr-defined]
+
+    # Named by its title, the popped-out note is the one read, with the same caveat (R56).
+    record = app.send("what's still open in the launch plan?")
+    assert record.reply is not None
+    assert [call.name for call in record.reply.tool_calls] == ["read_document"]
+    assert record.reply.tool_calls[0].arguments.get("path") == PLAN
+    assert "Write the press note" in record.reply.reply
+    view = app.window.assistant.transcript_view.turns()[-1]
+    assert f"{PLAN} is open in its own window" in view.caveat.text()  # type: ignore[attr-defined]
 
     # Asked about "this note" again, the fallback still holds and is said again.
     again = app.send("summarise this")
