@@ -26,7 +26,8 @@ from renderer.frames.base import FrameBase, tool_button
 from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.outline import Task
-from renderer.frames.views import MindmapView, PreviewView, TodoView
+from renderer.frames.rendering import SlicedRender
+from renderer.frames.views import BusyLabel, MindmapView, PreviewView, TodoView
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.tasks import TaskRunner
@@ -106,6 +107,13 @@ class InboxFrame(FrameBase):
         self.problem_label = self.problem.label
         self.retry_button = self.problem.retry_button
         self.body_layout.addWidget(self.problem)
+        self.busy_label = BusyLabel(self.stack)
+        self.renders = SlicedRender(runner, self)
+        self.renders.busy_changed.connect(self.busy_label.show_busy)
+        self.renders.finished.connect(self._on_drawn)
+        self._drawn: dict[View, tuple[int, int]] = {}
+        """What each view was last drawn from: (load, document revision)."""
+        self._drawing: View | None = None
         self.body_layout.addWidget(self.stack, 1)
 
         self._view_switcher = ViewSwitcher(self, frame_id, self.title_bar, self.set_view)
@@ -180,6 +188,7 @@ class InboxFrame(FrameBase):
         super().teardown()
         self.withdraw()
         self._rerender.stop()
+        self.renders.cancel()
         self._load_generation += 1
         with contextlib.suppress(RuntimeError, TypeError):
             self._autosave.state_changed.disconnect(self._on_save_state)
@@ -282,6 +291,7 @@ class InboxFrame(FrameBase):
             self.editor.document().setModified(False)
         finally:
             self._applying_load = False
+        self._rerender.stop()  # the load draws its view once, just below
         self.is_new_note = new
         self.editor.setReadOnly(False)
         self.is_loaded = True
@@ -315,15 +325,32 @@ class InboxFrame(FrameBase):
         self._view_switcher.show(self._view)
 
     def _render_view(self) -> None:
-        if self._view == "edit":
+        """Draw the shown view from the live text, unless it shows that text already."""
+        view = self._view
+        if self._drawing is not None and self._drawing != view:
+            self._drawn.pop(self._drawing, None)  # cancelled half drawn: draw it again next time
+            self._drawing = None
+            self.renders.cancel()
+        if view == "edit" or not self.is_loaded:
+            return  # a load draws its view once it has the text
+        drawn = (self._load_generation, self.editor.document().revision())
+        if self._drawn.get(view) == drawn:
             return
+        self._drawn[view] = drawn
+        self._drawing = view
         text = self.read_text()
-        if self._view == "preview":
-            self.preview.render_text(text)
-        elif self._view == "todo":
-            self.todo.render_text(text)
+        if view == "preview":
+            self.renders.render(lambda: PreviewView.read(text), self.preview.draw, size=len(text))
+        elif view == "todo":
+            self.renders.render(lambda: TodoView.read(text), self.todo.draw, size=len(text))
         else:
-            self.mindmap.render_text(text, self._path.rsplit("/", 1)[-1])
+            title = self._path.rsplit("/", 1)[-1]
+            self.renders.render(
+                lambda: MindmapView.read(text, title), self.mindmap.draw, size=len(text)
+            )
+
+    def _on_drawn(self) -> None:
+        self._drawing = None
 
     def _on_selection_changed(self) -> None:
         if self._mounted:

@@ -8,15 +8,19 @@ drawing. Qt-free so it is testable on its own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from bridge.markdown import read_note, utf16_length
 
 __all__ = ["Heading", "Task", "parse_headings", "parse_tasks", "utf16_length"]
 
 
-@dataclass(frozen=True)
-class Task:
-    """One task-list item of the note, as the todo view lists it."""
+class Task(NamedTuple):
+    """One task-list item of the note, as the todo view lists it.
+
+    A tuple of plain values, which the cycle collector stops tracking: a note's
+    tens of thousands of tasks add nothing to each collection while the list is shown.
+    """
 
     line: int
     """0-based line of the task's mark (the editor's block number)."""

@@ -2,25 +2,89 @@
 
 Each view redraws from the note text it is given; none keeps its own copy of the
 note as truth. Ticking a task asks the frame to edit the live document.
+
+A view renders in two halves (R67, :mod:`renderer.frames.rendering`): ``read``
+is the Markdown reading, Qt-free, run off the GUI thread; ``draw`` builds the
+widgets from it as a generator, a few items per step, and keeps the reader's
+scroll place when it draws the same note again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QTextCursor,
+)
 from PySide6.QtWidgets import (
     QGraphicsScene,
     QGraphicsView,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QScrollBar,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from bridge.markdown import render_html
+from bridge.markdown import render_html_pieces
 from renderer.frames.outline import Heading, Task, parse_headings, parse_tasks
+
+_TASKS_PER_STEP: Final = 200
+_NODES_PER_STEP: Final = 100
+_BLOCKS_REMOVED_PER_STEP: Final = 1000
+_ROWS_REMOVED_PER_STEP: Final = 2000
+_ITEMS_REMOVED_PER_STEP: Final = 500
+_SEAM: Final = "<p>\u200b</p>"
+"""Put before a piece of HTML appended to the preview, then deleted: see :meth:`_append`."""
+
+
+class BusyLabel(QLabel):
+    """Says that a view is being drawn, while it is (R67: a visible busy state).
+
+    It floats over the top corner of the views instead of taking a row of the
+    layout: showing it must not resize a view that holds a big note.
+    """
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__("Rendering this note…", parent)
+        self.setObjectName("renderBusy")
+        self.setAccessibleName("Rendering this note")
+        self.setAutoFillBackground(True)
+        self.setMargin(4)
+        self.setVisible(False)
+
+    def show_busy(self, busy: bool) -> None:
+        if busy:
+            self.adjustSize()
+            parent = self.parentWidget()
+            self.move(max(0, parent.width() - self.width() - 24), 6)
+            self.raise_()
+        self.setVisible(busy)
+
+
+class _ScrollPlace:
+    """The reader's place in a scroll bar, put back once the redrawn view is long enough."""
+
+    def __init__(self, bar: QScrollBar) -> None:
+        self._bar = bar
+        self._value = bar.value()
+
+    def restore(self) -> None:
+        if self._value and self._bar.maximum() >= self._value:
+            self._bar.setValue(self._value)
+            self._value = 0
 
 
 class PreviewView(QTextBrowser):
@@ -31,9 +95,52 @@ class PreviewView(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.setAccessibleName("Rendered note")
         self.document().setDocumentMargin(14)
+        # Drawing appends through a cursor; an undo history of it would only hold memory.
+        self.document().setUndoRedoEnabled(False)
 
-    def render_text(self, text: str) -> None:
-        self.setHtml(render_html(text))
+    @staticmethod
+    def read(text: str) -> list[str]:
+        return render_html_pieces(text)
+
+    def draw(self, pieces: list[str]) -> Iterator[None]:
+        place = _ScrollPlace(self.verticalScrollBar())
+        yield from self._clear()
+        cursor = QTextCursor(self.document())
+        for index, piece in enumerate(pieces):
+            self._append(cursor, piece.rstrip(), first=index == 0)
+            place.restore()
+            yield
+
+    def _clear(self) -> Iterator[None]:
+        """Remove what is shown, from the end, a slice of blocks at a time."""
+        document = self.document()
+        cursor = QTextCursor(document)
+        while document.blockCount() > 1:
+            start = document.findBlockByNumber(
+                max(0, document.blockCount() - _BLOCKS_REMOVED_PER_STEP)
+            )
+            cursor.setPosition(start.position())
+            cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+            yield
+        self.clear()
+
+    @staticmethod
+    def _append(cursor: QTextCursor, html: str, *, first: bool) -> None:
+        """Append blocks of HTML as ``setHtml`` of the whole would have laid them out.
+
+        Qt merges the first block of inserted HTML into the block at the cursor,
+        taking that block's format; a one-character seam block takes the merge
+        instead, and its character is deleted, so every real block keeps its own.
+        """
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        if first:
+            cursor.insertHtml(html)
+            return
+        seam = cursor.position()
+        cursor.insertHtml(_SEAM + html)
+        cursor.setPosition(seam)
+        cursor.deleteChar()
 
 
 class TodoView(QWidget):
@@ -54,24 +161,41 @@ class TodoView(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.empty)
         layout.addWidget(self.list)
+        self.list.setUniformItemSizes(True)  # a long list lays out without measuring each row
         self._tasks: list[Task] = []
         self._rendering = False
         self.list.itemChanged.connect(self._on_item_changed)
 
-    def render_text(self, text: str) -> None:
+    @staticmethod
+    def read(text: str) -> list[Task]:
+        return parse_tasks(text)
+
+    def draw(self, tasks: list[Task]) -> Iterator[None]:
+        place = _ScrollPlace(self.list.verticalScrollBar())
+        self._tasks = []
+        model = self.list.model()
+        while (rows := model.rowCount()) > 0:
+            count = min(rows, _ROWS_REMOVED_PER_STEP)
+            model.removeRows(rows - count, count)
+            yield
+        self.empty.setVisible(not tasks)
+        self.list.setVisible(bool(tasks))
+        for start in range(0, len(tasks), _TASKS_PER_STEP):
+            self._add(tasks[start : start + _TASKS_PER_STEP])
+            place.restore()
+            yield
+
+    def _add(self, tasks: list[Task]) -> None:
         self._rendering = True
         try:
-            self._tasks = parse_tasks(text)
-            self.list.clear()
-            for task in self._tasks:
+            for task in tasks:
                 item = QListWidgetItem(task.label or "(untitled task)")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(
                     Qt.CheckState.Checked if task.checked else Qt.CheckState.Unchecked
                 )
                 self.list.addItem(item)
-            self.empty.setVisible(not self._tasks)
-            self.list.setVisible(bool(self._tasks))
+            self._tasks += tasks
         finally:
             self._rendering = False
 
@@ -104,25 +228,44 @@ class MindmapView(QGraphicsView):
         self._metrics = QFontMetricsF(self._font)
         self.node_count = 0
 
-    def render_text(self, text: str, root_title: str) -> None:
-        scene = self.scene()
-        scene.clear()
+    @staticmethod
+    def read(text: str, root_title: str) -> MapLayout:
         root = parse_headings(text, root_title)
+        return MapLayout(root, _subtree_heights(root))
+
+    def draw(self, layout: MapLayout) -> Iterator[None]:
+        scene = self.scene()
+        items = scene.items()
+        for start in range(0, len(items), _ITEMS_REMOVED_PER_STEP):
+            for item in items[start : start + _ITEMS_REMOVED_PER_STEP]:
+                scene.removeItem(item)  # the item is Python's now, and freed with this list
+            yield
+        del items
+        scene.clear()
         self.node_count = 0
-        self._place(root, 0.0, 0.0, 0)
+        # Depth first with an explicit stack: a deeply nested note cannot exhaust recursion.
+        pending: list[tuple[Heading, float, float, int, QRectF | None]] = [
+            (layout.root, 0.0, 0.0, 0, None)
+        ]
+        while pending:
+            heading, x, top, depth, parent = pending.pop()
+            rect = self._place(heading, x, top, depth, layout.heights[id(heading)])
+            if parent is not None:
+                self._connect(parent, rect)
+            child_top = top
+            placed = []
+            for child in heading.children:
+                placed.append((child, rect.right() + _GAP_X, child_top, depth + 1, rect))
+                child_top += layout.heights[id(child)] + _GAP_Y
+            pending += reversed(placed)
+            if self.node_count % _NODES_PER_STEP == 0:
+                yield
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-16, -16, 16, 16))
 
     def _node_width(self, heading: Heading) -> float:
         return self._metrics.horizontalAdvance(heading.title) + 2 * _NODE_PAD_X
 
-    def _subtree_height(self, heading: Heading) -> float:
-        if not heading.children:
-            return _NODE_HEIGHT
-        total = sum(self._subtree_height(child) for child in heading.children)
-        return max(_NODE_HEIGHT, total + _GAP_Y * (len(heading.children) - 1))
-
-    def _place(self, heading: Heading, x: float, top: float, depth: int) -> QRectF:
-        height = self._subtree_height(heading)
+    def _place(self, heading: Heading, x: float, top: float, depth: int, height: float) -> QRectF:
         rect = QRectF(x, top + (height - _NODE_HEIGHT) / 2, self._node_width(heading), _NODE_HEIGHT)
         colour = QColor(_LEVEL_COLOURS[min(depth, len(_LEVEL_COLOURS) - 1)])
         path = QPainterPath()
@@ -131,27 +274,47 @@ class MindmapView(QGraphicsView):
         scene.addPath(
             path, QPen(colour.darker(115)), QBrush(colour if depth == 0 else colour.lighter(160))
         )
-        label = scene.addText(heading.title, self._font)
-        label.setDefaultTextColor(QColor("white") if depth == 0 else QColor("#1f2544"))
+        # A simple text item: a rich one carries a whole text document per node.
+        label = scene.addSimpleText(heading.title, self._font)
+        label.setBrush(QColor("white") if depth == 0 else QColor("#1f2544"))
         bounds = label.boundingRect()
         label.setPos(
             rect.center().x() - bounds.width() / 2, rect.center().y() - bounds.height() / 2
         )
         self.node_count += 1
-        child_x = rect.right() + _GAP_X
-        child_top = top
-        for child in heading.children:
-            child_rect = self._place(child, child_x, child_top, depth + 1)
-            child_top += self._subtree_height(child) + _GAP_Y
-            edge = QPainterPath(QPointF(rect.right(), rect.center().y()))
-            mid_x = (rect.right() + child_rect.left()) / 2
-            edge.cubicTo(
-                mid_x,
-                rect.center().y(),
-                mid_x,
-                child_rect.center().y(),
-                child_rect.left(),
-                child_rect.center().y(),
-            )
-            scene.addPath(edge, QPen(QColor("#8c96b8"), 1.4))
         return rect
+
+    def _connect(self, parent: QRectF, child: QRectF) -> None:
+        edge = QPainterPath(QPointF(parent.right(), parent.center().y()))
+        mid_x = (parent.right() + child.left()) / 2
+        edge.cubicTo(
+            mid_x, parent.center().y(), mid_x, child.center().y(), child.left(), child.center().y()
+        )
+        self.scene().addPath(edge, QPen(QColor("#8c96b8"), 1.4))
+
+
+@dataclass(frozen=True)
+class MapLayout:
+    """The heading tree and each subtree's height, worked out off the GUI thread."""
+
+    root: Heading
+    heights: dict[int, float]
+    """``id(heading)`` → the height its subtree takes on the map."""
+
+
+def _subtree_heights(root: Heading) -> dict[int, float]:
+    """Every subtree's height, children before parents: linear in the headings."""
+    order: list[Heading] = []
+    pending = [root]
+    while pending:
+        heading = pending.pop()
+        order.append(heading)
+        pending += heading.children
+    heights: dict[int, float] = {}
+    for heading in reversed(order):
+        if not heading.children:
+            heights[id(heading)] = _NODE_HEIGHT
+            continue
+        total = sum(heights[id(child)] for child in heading.children)
+        heights[id(heading)] = max(_NODE_HEIGHT, total + _GAP_Y * (len(heading.children) - 1))
+    return heights
