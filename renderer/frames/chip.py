@@ -18,7 +18,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QPainter, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
-from renderer.ambient.lines import LineRange, selection_lines
+from renderer.ambient.lines import LineRange, span_lines
 from renderer.ambient.store import AmbientStore, Resolution
 
 _NO_NOTE = "No note open"
@@ -251,16 +251,14 @@ class ContextChip(QWidget):
 def _resolved_lines(store: AmbientStore) -> LineRange | None:
     """The lines of the selection in the note "this note" means, when it is in the edit view.
 
-    Only the edit view sends a selection (R8). The note's text is read only when
-    there is a selection to place, and is not kept.
+    Only the edit view sends a selection (R8). Only the selection's span is read
+    (from the start of its first line to its end), so a selection change costs what
+    the selection costs, not the note (R67); nothing of it is kept.
     """
     runtime = store.resolve_runtime()
     if runtime is None or runtime.current_view() != "edit" or not runtime.is_loaded():
         return None
-    selection = runtime.read_selection()
-    if selection is None or selection.anchor == selection.head:
-        return None
-    return selection_lines(runtime.read_text(), selection)
+    return span_lines(runtime.read_selected_span())
 
 
 def _shortest(path: str) -> str:

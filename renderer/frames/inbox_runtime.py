@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
 from bridge.pointer import Selection, View
+from renderer.ambient.lines import SelectedSpan
 
 _BLOCK_SEPARATOR = "\u2029"
 
@@ -69,3 +71,17 @@ class QtInboxRuntime:
         # Qt positions count QString characters, which are UTF-16 code units (R8).
         cursor = self._frame.editor.textCursor()
         return Selection(anchor=cursor.anchor(), head=cursor.position())
+
+    def read_selected_span(self) -> SelectedSpan | None:
+        cursor = self._frame.editor.textCursor()
+        anchor, head = cursor.anchor(), cursor.position()
+        if anchor == head:
+            return None
+        # The line the selection starts on is found in the document's block index, so
+        # only the selection and the start of its first line are read.
+        first = cursor.document().findBlock(min(anchor, head))
+        span = QTextCursor(first)
+        span.setPosition(max(anchor, head), QTextCursor.MoveMode.KeepAnchor)
+        text = span.selectedText().replace(_BLOCK_SEPARATOR, "\n")
+        base = first.position()
+        return SelectedSpan(text, first.blockNumber(), anchor - base, head - base)
