@@ -33,6 +33,7 @@ BENCHMARKS: Final = (
     "bench_retention",
     "bench_model",
     "bench_views",
+    "bench_startup",
 )
 
 

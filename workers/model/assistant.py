@@ -14,9 +14,7 @@ import contextlib
 import socket
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final
-
-import openai
+from typing import TYPE_CHECKING, Any, Final
 
 from workers import jsontext, messages
 from workers.assistants import MODEL, Delta, Done, ToolEvent, TurnEvent, TurnInput
@@ -26,6 +24,9 @@ from workers.model.prompt import TOOL_SCHEMAS, conversation_messages
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.settings import MODEL_CONNECT_TIMEOUT_SECONDS, MODEL_READ_TIMEOUT_SECONDS
 from workers.tools import TOOLS, ToolContext, refusal
+
+if TYPE_CHECKING:
+    import openai
 
 MAX_MODEL_CALLS: Final = 8
 """R32: model calls per turn; then the turn ends with a plain-language reply."""
@@ -63,7 +64,13 @@ class _Answer:
 
 
 def open_client(base_url: str, api_key: str | None, read_timeout: float) -> openai.OpenAI:
-    """An SDK client for the endpoint: no retries, connecting gives up within 10 s."""
+    """An SDK client for the endpoint: no retries, connecting gives up within 10 s.
+
+    The SDK is imported here, when a model is configured: it takes longer to load than
+    the rest of the backend, and the offline assistant never needs it (R67).
+    """
+    import openai
+
     return openai.OpenAI(
         base_url=base_url,
         # The SDK insists on a key; without one, key_headers() leaves Authorization out.
@@ -75,6 +82,8 @@ def open_client(base_url: str, api_key: str | None, read_timeout: float) -> open
 
 def key_headers(api_key: str | None) -> dict[str, Any]:
     """Per-request headers: without a key no Authorization header is sent at all."""
+    import openai
+
     return {} if api_key else {"Authorization": openai.Omit()}
 
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 from typing import Final
 from urllib.parse import urlsplit
 
-import openai
-
 CODE: Final = "model_unavailable"
 
 UNREACHABLE: Final = (
@@ -95,6 +93,8 @@ def check_base_url(base_url: str) -> str:
 
 def from_sdk(error: Exception, base_url: str, model: str) -> ModelUnavailable:
     """The plain-language failure for an exception of the openai SDK (or of parsing)."""
+    import openai  # only a configured model raises these: the SDK loads when one is used
+
     endpoint = endpoint_name(base_url)
     if isinstance(error, openai.APITimeoutError):
         return ModelUnavailable(TIMED_OUT.format(endpoint=endpoint))
