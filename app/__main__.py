@@ -101,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.main_window import MainWindow
     from app.session import AppSession, SessionError
     from app.shutdown import QUIT_SIGNALS, close_on_signal
+
     # Embedded backend: --workspace is a folder served as the workspace. A remote backend
     # keeps its own folders, so there --workspace names the workspace (a path's last part).
     workspace_dir = Path(args.workspace) if args.workspace and args.backend is None else None

@@ -139,7 +139,7 @@ def _mount(window: MainWindow, frame_id: str, path: str) -> InboxFrame:
 
 
 def _wait_saved(frame: InboxFrame) -> None:
-    autosave = frame._autosave  # noqa: SLF001 - the frame's own coordinator, as the app made it
+    autosave = frame._autosave  # the frame's own coordinator, as the app made it
     _wait(lambda: not autosave.is_dirty(frame.frame_id) and frame.save_state == "saved")
 
 

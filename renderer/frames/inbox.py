@@ -19,13 +19,14 @@ from PySide6.QtWidgets import (
 )
 
 from bridge.errors import BackendError, NotFound
+from bridge.markdown import render_html_pieces
 from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
 from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
-from renderer.frames.outline import Task
+from renderer.frames.outline import Task, map_tree, parse_tasks
 from renderer.frames.rendering import SlicedRender
 from renderer.frames.views import BusyLabel, MindmapView, PreviewView, TodoView
 from renderer.qt.autosave import AutosaveCoordinator
@@ -188,7 +189,7 @@ class InboxFrame(FrameBase):
         super().teardown()
         self.withdraw()
         self._rerender.stop()
-        self.renders.cancel()
+        self.renders.close()
         self._load_generation += 1
         with contextlib.suppress(RuntimeError, TypeError):
             self._autosave.state_changed.disconnect(self._on_save_state)
@@ -340,14 +341,12 @@ class InboxFrame(FrameBase):
         self._drawing = view
         text = self.read_text()
         if view == "preview":
-            self.renders.render(lambda: PreviewView.read(text), self.preview.draw, size=len(text))
+            self.renders.render(render_html_pieces, text, draw=self.preview.draw)
         elif view == "todo":
-            self.renders.render(lambda: TodoView.read(text), self.todo.draw, size=len(text))
+            self.renders.render(parse_tasks, text, draw=self.todo.draw)
         else:
             title = self._path.rsplit("/", 1)[-1]
-            self.renders.render(
-                lambda: MindmapView.read(text, title), self.mindmap.draw, size=len(text)
-            )
+            self.renders.render(map_tree, text, title, draw=self.mindmap.draw)
 
     def _on_drawn(self) -> None:
         self._drawing = None

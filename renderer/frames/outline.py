@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from bridge.markdown import read_note, utf16_length
 
-__all__ = ["Heading", "Task", "parse_headings", "parse_tasks", "utf16_length"]
+__all__ = ["Heading", "Task", "map_tree", "parse_headings", "parse_tasks", "utf16_length"]
 
 
 class Task(NamedTuple):
@@ -38,6 +38,13 @@ class Heading:
     title: str
     line: int
     children: list[Heading] = field(default_factory=list)
+    height: float = field(default=0.0, compare=False)
+    """The height its subtree takes on the map, set by :func:`map_tree`."""
+
+
+NODE_HEIGHT = 30.0
+GAP_Y = 12.0
+"""The map's node height and the gap between siblings, in pixels."""
 
 
 def parse_tasks(text: str) -> list[Task]:
@@ -61,4 +68,19 @@ def parse_headings(text: str, root_title: str) -> Heading:
     # A note with a single top heading is its own root: the map starts there.
     if len(root.children) == 1 and root.children[0].level == 1:
         return root.children[0]
+    return root
+
+
+def map_tree(text: str, root_title: str) -> Heading:
+    """The heading tree with each subtree's height on the map: linear in the headings."""
+    root = parse_headings(text, root_title)
+    order: list[Heading] = []
+    pending = [root]
+    while pending:  # an explicit stack: a deeply nested note cannot exhaust recursion
+        heading = pending.pop()
+        order.append(heading)
+        pending += heading.children
+    for heading in reversed(order):  # children before their parents
+        total = sum(child.height for child in heading.children)
+        heading.height = max(NODE_HEIGHT, total + GAP_Y * (len(heading.children) - 1))
     return root

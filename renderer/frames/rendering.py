@@ -1,10 +1,14 @@
 """Drawing a note's view without stopping the window (R67).
 
 A render has two halves. The reading (Markdown parsed into what the view draws)
-is plain Python with no widgets, so it runs on a worker thread for any note but
-a small one. The drawing builds widgets, which only the GUI thread may do, so it
-is a generator that the :class:`SlicedRender` steps through a slice at a time,
-each slice a few milliseconds, returning to the event loop between slices:
+is plain Python with no widgets, so for any note but a small one it runs in a
+reading process of its own (:class:`ReadingProcess`): a 5 MiB note parses into
+about a million short-lived objects, which in the app's process would hold the
+interpreter lock against the GUI thread for long stretches and leave its heap
+hundreds of MiB larger after they are freed. The drawing builds widgets, which
+only the GUI thread may do, so it is a generator that the :class:`SlicedRender`
+steps through a slice at a time, each slice a few milliseconds, returning to the
+event loop between slices:
 typing, scrolling and a click on another view go on while a big note draws.
 
 A new render (another view, or new text) cancels the one under way: its
@@ -15,8 +19,12 @@ the latest request waits for it instead of piling up behind it.
 
 from __future__ import annotations
 
+import multiprocessing
+import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -30,14 +38,56 @@ SLICE_SECONDS: Final = 0.008
 INLINE_CHARACTERS: Final = 4096
 """Notes up to this size are read and drawn at once: that takes a few milliseconds."""
 
-Reading = Callable[[], Any]
+Reading = Callable[..., Any]
+"""A module-level, Qt-free function of the note's text (and plain values): it is sent
+to the reading process by name."""
 Drawing = Callable[[Any], Iterator[None]]
+
+
+class ReadingProcess:
+    """One process for every frame's readings: started on first use, stopped with its last user."""
+
+    _lock = threading.Lock()
+    _users = 0
+    _pool: ProcessPoolExecutor | None = None
+
+    @classmethod
+    def join(cls) -> None:
+        with cls._lock:
+            cls._users += 1
+
+    @classmethod
+    def leave(cls) -> None:
+        with cls._lock:
+            cls._users = max(0, cls._users - 1)
+            pool = cls._pool if cls._users == 0 else None
+            if pool is not None:
+                cls._pool = None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    @classmethod
+    def read(cls, function: Reading, *args: object) -> object:
+        """``function(*args)`` in the reading process (blocks: call on a worker thread)."""
+        with cls._lock:
+            if cls._pool is None:
+                # Spawned, not forked: a fork of a process running Qt and threads is unsafe.
+                context = multiprocessing.get_context("spawn")
+                cls._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+            pool = cls._pool
+        try:
+            return pool.submit(function, *args).result()
+        except BrokenProcessPool:
+            with cls._lock:
+                if cls._pool is pool:
+                    cls._pool = None  # the next reading starts a new process
+            return function(*args)  # this one is read here rather than lost
 
 
 @dataclass(frozen=True)
 class _Request:
     generation: int
-    read: Reading
+    read: Callable[[], object]
     draw: Drawing
 
 
@@ -52,6 +102,7 @@ class SlicedRender(QObject):
     def __init__(self, runner: TaskRunner, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._runner = runner
+        self._joined = False
         self._generation = 0
         self._reading: int | None = None
         """The generation whose reading is on a worker, if one is."""
@@ -69,24 +120,34 @@ class SlicedRender(QObject):
     def busy(self) -> bool:
         return self._busy
 
-    def render(self, read: Reading, draw: Drawing, *, size: int) -> None:
+    def render(self, read: Reading, text: str, *args: object, draw: Drawing) -> None:
         """Cancel the render under way and start this one.
 
-        ``read`` runs off the GUI thread unless ``size`` (the note's characters) is
-        at most :data:`INLINE_CHARACTERS`; ``draw`` gets its result on the GUI thread.
+        ``read(text, *args)`` runs in the reading process unless the note has at most
+        :data:`INLINE_CHARACTERS`; ``draw`` gets its result on the GUI thread.
         """
         self.cancel()
-        request = _Request(self._generation, read, draw)
-        if size <= INLINE_CHARACTERS:
-            for _ in draw(read()):
+        if len(text) <= INLINE_CHARACTERS:
+            for _ in draw(read(text, *args)):
                 pass
             self.finished.emit()
             return
+        if not self._joined:
+            self._joined = True
+            ReadingProcess.join()
+        request = _Request(self._generation, lambda: ReadingProcess.read(read, text, *args), draw)
         self._set_busy(True)
         if self._reading is not None:
             self._waiting = request  # starts when the reading under way comes back
             return
         self._start_reading(request)
+
+    def close(self) -> None:
+        """Cancel, and no longer keep the reading process for this frame."""
+        self.cancel()
+        if self._joined:
+            self._joined = False
+            ReadingProcess.leave()
 
     def cancel(self) -> None:
         """Stop the render under way: no further slice is drawn, no reading result used."""

@@ -12,7 +12,6 @@ scroll place when it draws the same note again.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Final
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
@@ -38,8 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bridge.markdown import render_html_pieces
-from renderer.frames.outline import Heading, Task, parse_headings, parse_tasks
+from renderer.frames.outline import GAP_Y, NODE_HEIGHT, Heading, Task
 
 _TASKS_PER_STEP: Final = 200
 _NODES_PER_STEP: Final = 100
@@ -98,11 +96,8 @@ class PreviewView(QTextBrowser):
         # Drawing appends through a cursor; an undo history of it would only hold memory.
         self.document().setUndoRedoEnabled(False)
 
-    @staticmethod
-    def read(text: str) -> list[str]:
-        return render_html_pieces(text)
-
     def draw(self, pieces: list[str]) -> Iterator[None]:
+        """Draw the HTML pieces :func:`~bridge.markdown.render_html_pieces` read."""
         place = _ScrollPlace(self.verticalScrollBar())
         yield from self._clear()
         cursor = QTextCursor(self.document())
@@ -166,11 +161,8 @@ class TodoView(QWidget):
         self._rendering = False
         self.list.itemChanged.connect(self._on_item_changed)
 
-    @staticmethod
-    def read(text: str) -> list[Task]:
-        return parse_tasks(text)
-
     def draw(self, tasks: list[Task]) -> Iterator[None]:
+        """Draw the tasks :func:`~renderer.frames.outline.parse_tasks` read."""
         place = _ScrollPlace(self.list.verticalScrollBar())
         self._tasks = []
         model = self.list.model()
@@ -209,9 +201,7 @@ class TodoView(QWidget):
 
 
 _NODE_PAD_X = 12.0
-_NODE_HEIGHT = 30.0
 _GAP_X = 46.0
-_GAP_Y = 12.0
 _LEVEL_COLOURS = ["#3b5bdb", "#5c7cfa", "#748ffc", "#91a7ff", "#a5b4fc", "#c5cdfd", "#dbe1fe"]
 
 
@@ -228,12 +218,8 @@ class MindmapView(QGraphicsView):
         self._metrics = QFontMetricsF(self._font)
         self.node_count = 0
 
-    @staticmethod
-    def read(text: str, root_title: str) -> MapLayout:
-        root = parse_headings(text, root_title)
-        return MapLayout(root, _subtree_heights(root))
-
-    def draw(self, layout: MapLayout) -> Iterator[None]:
+    def draw(self, root: Heading) -> Iterator[None]:
+        """Draw the tree :func:`~renderer.frames.outline.map_tree` read."""
         scene = self.scene()
         items = scene.items()
         for start in range(0, len(items), _ITEMS_REMOVED_PER_STEP):
@@ -245,18 +231,18 @@ class MindmapView(QGraphicsView):
         self.node_count = 0
         # Depth first with an explicit stack: a deeply nested note cannot exhaust recursion.
         pending: list[tuple[Heading, float, float, int, QRectF | None]] = [
-            (layout.root, 0.0, 0.0, 0, None)
+            (root, 0.0, 0.0, 0, None)
         ]
         while pending:
             heading, x, top, depth, parent = pending.pop()
-            rect = self._place(heading, x, top, depth, layout.heights[id(heading)])
+            rect = self._place(heading, x, top, depth)
             if parent is not None:
                 self._connect(parent, rect)
             child_top = top
             placed = []
             for child in heading.children:
                 placed.append((child, rect.right() + _GAP_X, child_top, depth + 1, rect))
-                child_top += layout.heights[id(child)] + _GAP_Y
+                child_top += child.height + GAP_Y
             pending += reversed(placed)
             if self.node_count % _NODES_PER_STEP == 0:
                 yield
@@ -265,8 +251,10 @@ class MindmapView(QGraphicsView):
     def _node_width(self, heading: Heading) -> float:
         return self._metrics.horizontalAdvance(heading.title) + 2 * _NODE_PAD_X
 
-    def _place(self, heading: Heading, x: float, top: float, depth: int, height: float) -> QRectF:
-        rect = QRectF(x, top + (height - _NODE_HEIGHT) / 2, self._node_width(heading), _NODE_HEIGHT)
+    def _place(self, heading: Heading, x: float, top: float, depth: int) -> QRectF:
+        rect = QRectF(
+            x, top + (heading.height - NODE_HEIGHT) / 2, self._node_width(heading), NODE_HEIGHT
+        )
         colour = QColor(_LEVEL_COLOURS[min(depth, len(_LEVEL_COLOURS) - 1)])
         path = QPainterPath()
         path.addRoundedRect(rect, 8, 8)
@@ -291,30 +279,3 @@ class MindmapView(QGraphicsView):
             mid_x, parent.center().y(), mid_x, child.center().y(), child.left(), child.center().y()
         )
         self.scene().addPath(edge, QPen(QColor("#8c96b8"), 1.4))
-
-
-@dataclass(frozen=True)
-class MapLayout:
-    """The heading tree and each subtree's height, worked out off the GUI thread."""
-
-    root: Heading
-    heights: dict[int, float]
-    """``id(heading)`` → the height its subtree takes on the map."""
-
-
-def _subtree_heights(root: Heading) -> dict[int, float]:
-    """Every subtree's height, children before parents: linear in the headings."""
-    order: list[Heading] = []
-    pending = [root]
-    while pending:
-        heading = pending.pop()
-        order.append(heading)
-        pending += heading.children
-    heights: dict[int, float] = {}
-    for heading in reversed(order):
-        if not heading.children:
-            heights[id(heading)] = _NODE_HEIGHT
-            continue
-        total = sum(heights[id(child)] for child in heading.children)
-        heights[id(heading)] = max(_NODE_HEIGHT, total + _GAP_Y * (len(heading.children) - 1))
-    return heights

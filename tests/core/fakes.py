@@ -13,7 +13,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from bridge.pointer import Selection, View
-from renderer.ambient.lines import SelectedSpan
 from renderer.ambient import (
     AmbientStore,
     Cancel,
@@ -23,6 +22,7 @@ from renderer.ambient import (
     SendPreparation,
     prepare_send,
 )
+from renderer.ambient.lines import SelectedSpan
 
 
 class FakeEditor:
