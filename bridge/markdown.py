@@ -250,9 +250,9 @@ def release(items: list[Token]) -> None:
         del items[-RELEASE_SLICE:]
 
 
-PIECE_TOKENS: Final = 400
+PIECE_TOKENS: Final = 150
 """Tokens of one preview piece: a few milliseconds of layout."""
-PIECE_LIST_ITEMS: Final = 100
+PIECE_LIST_ITEMS: Final = 50
 """Items of one list in a preview piece; a longer top-level list goes on in the next one."""
 
 

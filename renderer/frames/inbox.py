@@ -339,14 +339,14 @@ class InboxFrame(FrameBase):
             return
         self._drawn[view] = drawn
         self._drawing = view
-        text = self.read_text()
+        raw = self.editor.document().toRawText()  # made plain text off the GUI thread
         if view == "preview":
-            self.renders.render(render_html_pieces, text, draw=self.preview.draw)
+            self.renders.render(render_html_pieces, raw, draw=self.preview.draw)
         elif view == "todo":
-            self.renders.render(parse_tasks, text, draw=self.todo.draw)
+            self.renders.render(parse_tasks, raw, draw=self.todo.draw)
         else:
             title = self._path.rsplit("/", 1)[-1]
-            self.renders.render(map_tree, text, title, draw=self.mindmap.draw)
+            self.renders.render(map_tree, raw, title, draw=self.mindmap.draw)
 
     def _on_drawn(self) -> None:
         self._drawing = None

@@ -14,12 +14,12 @@ from PySide6.QtWidgets import QPlainTextEdit
 from bridge.pointer import Selection, View
 from renderer.ambient.lines import SelectedSpan
 
-_BLOCK_SEPARATOR = "\u2029"
+BLOCK_SEPARATOR = "\u2029"
 
 
 def read_document_text(editor: QPlainTextEdit) -> str:
     """The editor's text exactly as typed (no-break spaces kept), lines joined by ``\\n``."""
-    return editor.document().toRawText().replace(_BLOCK_SEPARATOR, "\n")
+    return editor.document().toRawText().replace(BLOCK_SEPARATOR, "\n")
 
 
 class NoteFrame(Protocol):
@@ -82,6 +82,6 @@ class QtInboxRuntime:
         first = cursor.document().findBlock(min(anchor, head))
         span = QTextCursor(first)
         span.setPosition(max(anchor, head), QTextCursor.MoveMode.KeepAnchor)
-        text = span.selectedText().replace(_BLOCK_SEPARATOR, "\n")
+        text = span.selectedText().replace(BLOCK_SEPARATOR, "\n")
         base = first.position()
         return SelectedSpan(text, first.blockNumber(), anchor - base, head - base)

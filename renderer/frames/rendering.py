@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from renderer.frames.inbox_runtime import BLOCK_SEPARATOR
 from renderer.qt import collector
 from renderer.qt.tasks import TaskRunner
 
@@ -69,6 +70,10 @@ class ReadingProcess:
     @classmethod
     def read(cls, function: Reading, *args: object) -> object:
         """``function(*args)`` in the reading process (blocks: call on a worker thread)."""
+        return cls._run(_read_editor_text, function, *args)
+
+    @classmethod
+    def _run(cls, function: Reading, *args: object) -> object:
         with cls._lock:
             if cls._pool is None:
                 # Spawned, not forked: a fork of a process running Qt and threads is unsafe.
@@ -82,6 +87,15 @@ class ReadingProcess:
                 if cls._pool is pool:
                     cls._pool = None  # the next reading starts a new process
             return function(*args)  # this one is read here rather than lost
+
+
+def _read_editor_text(function: Reading, raw: str, *args: object) -> object:
+    """``function`` of the editor's raw text, its block separators made line breaks here.
+
+    The same text :func:`~renderer.frames.inbox_runtime.read_document_text` gives;
+    the replacing is done in the reading process, off the GUI thread.
+    """
+    return function(raw.replace(BLOCK_SEPARATOR, "\n"), *args)
 
 
 @dataclass(frozen=True)
@@ -120,22 +134,23 @@ class SlicedRender(QObject):
     def busy(self) -> bool:
         return self._busy
 
-    def render(self, read: Reading, text: str, *args: object, draw: Drawing) -> None:
+    def render(self, read: Reading, raw: str, *args: object, draw: Drawing) -> None:
         """Cancel the render under way and start this one.
 
+        ``raw`` is the editor's raw text (``QTextDocument.toRawText``).
         ``read(text, *args)`` runs in the reading process unless the note has at most
         :data:`INLINE_CHARACTERS`; ``draw`` gets its result on the GUI thread.
         """
         self.cancel()
-        if len(text) <= INLINE_CHARACTERS:
-            for _ in draw(read(text, *args)):
+        if len(raw) <= INLINE_CHARACTERS:
+            for _ in draw(_read_editor_text(read, raw, *args)):
                 pass
             self.finished.emit()
             return
         if not self._joined:
             self._joined = True
             ReadingProcess.join()
-        request = _Request(self._generation, lambda: ReadingProcess.read(read, text, *args), draw)
+        request = _Request(self._generation, lambda: ReadingProcess.read(read, raw, *args), draw)
         self._set_busy(True)
         if self._reading is not None:
             self._waiting = request  # starts when the reading under way comes back

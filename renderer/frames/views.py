@@ -39,11 +39,11 @@ from PySide6.QtWidgets import (
 
 from renderer.frames.outline import GAP_Y, NODE_HEIGHT, Heading, Task
 
-_TASKS_PER_STEP: Final = 200
-_NODES_PER_STEP: Final = 100
-_BLOCKS_REMOVED_PER_STEP: Final = 1000
-_ROWS_REMOVED_PER_STEP: Final = 2000
-_ITEMS_REMOVED_PER_STEP: Final = 500
+_TASKS_PER_STEP: Final = 100
+_NODES_PER_STEP: Final = 25
+_BLOCKS_REMOVED_PER_STEP: Final = 500
+_ROWS_REMOVED_PER_STEP: Final = 500
+_ITEMS_REMOVED_PER_STEP: Final = 200
 _SEAM: Final = "<p>\u200b</p>"
 """Put before a piece of HTML appended to the preview, then deleted: see :meth:`_append`."""
 
