@@ -79,9 +79,13 @@ class QtInboxRuntime:
             return None
         # The line the selection starts on is found in the document's block index, so
         # only the selection and the start of its first line are read.
-        first = cursor.document().findBlock(min(anchor, head))
+        document = cursor.document()
+        first = document.findBlock(min(anchor, head))
         span = QTextCursor(first)
-        span.setPosition(max(anchor, head), QTextCursor.MoveMode.KeepAnchor)
+        # One unit past the end, so a selection ending inside a surrogate pair reads the
+        # whole pair, as in the whole text (a lone half would not survive into ``str``).
+        end = min(max(anchor, head) + 1, document.characterCount() - 1)
+        span.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         text = span.selectedText().replace(BLOCK_SEPARATOR, "\n")
         base = first.position()
         return SelectedSpan(text, first.blockNumber(), anchor - base, head - base)

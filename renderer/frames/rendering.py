@@ -50,6 +50,7 @@ class ReadingProcess:
 
     _lock = threading.Lock()
     _users = 0
+    _running = 0
     _pool: ProcessPoolExecutor | None = None
 
     @classmethod
@@ -64,8 +65,11 @@ class ReadingProcess:
             pool = cls._pool if cls._users == 0 else None
             if pool is not None:
                 cls._pool = None
+            idle = cls._running == 0
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            # Idle, the process and its thread end at once; a reading under way is let
+            # finish on its own rather than have the closing window wait for it.
+            pool.shutdown(wait=idle, cancel_futures=True)
 
     @classmethod
     def read(cls, function: Reading, *args: object) -> object:
@@ -80,6 +84,7 @@ class ReadingProcess:
                 context = multiprocessing.get_context("spawn")
                 cls._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
             pool = cls._pool
+            cls._running += 1
         try:
             return pool.submit(function, *args).result()
         except BrokenProcessPool:
@@ -87,6 +92,9 @@ class ReadingProcess:
                 if cls._pool is pool:
                     cls._pool = None  # the next reading starts a new process
             return function(*args)  # this one is read here rather than lost
+        finally:
+            with cls._lock:
+                cls._running -= 1
 
 
 def _read_editor_text(function: Reading, raw: str, *args: object) -> object:

@@ -80,9 +80,9 @@ class _ScrollPlace:
         self._value = bar.value()
 
     def restore(self) -> None:
+        """Put the place back if the view is long enough by now (again as it grows)."""
         if self._value and self._bar.maximum() >= self._value:
             self._bar.setValue(self._value)
-            self._value = 0
 
 
 class PreviewView(QTextBrowser):
@@ -174,8 +174,9 @@ class TodoView(QWidget):
         self.list.setVisible(bool(tasks))
         for start in range(0, len(tasks), _TASKS_PER_STEP):
             self._add(tasks[start : start + _TASKS_PER_STEP])
-            place.restore()
             yield
+        self.list.doItemsLayout()  # the scroll range now, not at the next event
+        place.restore()
 
     def _add(self, tasks: list[Task]) -> None:
         self._rendering = True
