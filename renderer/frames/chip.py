@@ -224,8 +224,10 @@ class ContextChip(QWidget):
             self.exclude_toggle.setChecked(False)  # toggled: this runs again, unchecked
             return
         excluded = self.exclude_toggle.isChecked()
+        empty = self._resolution is None
+        restyle = (label.property("excluded"), label.property("empty")) != (excluded, empty)
         label.setProperty("excluded", excluded)
-        label.setProperty("empty", self._resolution is None)
+        label.setProperty("empty", empty)
         left_out, left_out_short = (_LEFT_OUT, _LEFT_OUT_SHORT) if excluded else ("", "")
         whole = chip_text(self._resolution, self._lines) + left_out
         resolution = self._resolution
@@ -243,8 +245,9 @@ class ContextChip(QWidget):
                 ("", path, lines + left_out_short),
             ]
         label.set_layouts(whole, layouts)
-        label.style().unpolish(label)
-        label.style().polish(label)
+        if restyle:  # the stylesheet reads these properties; polishing again is not cheap
+            label.style().unpolish(label)
+            label.style().polish(label)
         label.update()
 
 

@@ -26,6 +26,7 @@ from PySide6.QtGui import (
     QTextCursor,
 )
 from PySide6.QtWidgets import (
+    QGraphicsItem,
     QGraphicsScene,
     QGraphicsView,
     QLabel,
@@ -218,16 +219,19 @@ class MindmapView(QGraphicsView):
         self._font = QFont(self.font())
         self._metrics = QFontMetricsF(self._font)
         self.node_count = 0
+        self._items: list[QGraphicsItem] = []
+        """Every item drawn, kept so the next drawing can take them away in slices."""
 
     def draw(self, root: Heading) -> Iterator[None]:
         """Draw the tree :func:`~renderer.frames.outline.map_tree` read."""
         scene = self.scene()
-        items = scene.items()
-        for start in range(0, len(items), _ITEMS_REMOVED_PER_STEP):
-            for item in items[start : start + _ITEMS_REMOVED_PER_STEP]:
-                scene.removeItem(item)  # the item is Python's now, and freed with this list
+        while self._items:  # the items this view drew last time, a slice at a time
+            removed = self._items[-_ITEMS_REMOVED_PER_STEP:]
+            del self._items[-_ITEMS_REMOVED_PER_STEP:]
+            for item in removed:
+                scene.removeItem(item)  # Python's now, freed with ``removed``
+            del removed
             yield
-        del items
         scene.clear()
         self.node_count = 0
         # Depth first with an explicit stack: a deeply nested note cannot exhaust recursion.
@@ -260,11 +264,12 @@ class MindmapView(QGraphicsView):
         path = QPainterPath()
         path.addRoundedRect(rect, 8, 8)
         scene = self.scene()
-        scene.addPath(
+        node = scene.addPath(
             path, QPen(colour.darker(115)), QBrush(colour if depth == 0 else colour.lighter(160))
         )
         # A simple text item: a rich one carries a whole text document per node.
         label = scene.addSimpleText(heading.title, self._font)
+        self._items += (node, label)
         label.setBrush(QColor("white") if depth == 0 else QColor("#1f2544"))
         bounds = label.boundingRect()
         label.setPos(
@@ -279,4 +284,4 @@ class MindmapView(QGraphicsView):
         edge.cubicTo(
             mid_x, parent.center().y(), mid_x, child.center().y(), child.left(), child.center().y()
         )
-        self.scene().addPath(edge, QPen(QColor("#8c96b8"), 1.4))
+        self._items.append(self.scene().addPath(edge, QPen(QColor("#8c96b8"), 1.4)))
