@@ -16,6 +16,7 @@ backend, the assistant's chip following the store.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import statistics
@@ -30,6 +31,7 @@ from benchmarks.measure import CPU_CLOCK, Measurement, median
 if TYPE_CHECKING:
     from app.main_window import MainWindow
     from app.session import AppSession
+    from bridge.pointer import View
     from renderer.frames.inbox import InboxFrame
 
 STALL_TARGET_MS = 100.0
@@ -151,14 +153,14 @@ def _switch_stalls(
     window: MainWindow, label: str, path: str, count: int, idle_ms: float
 ) -> Measurement:
     frame = _mount(window, f"inbox-{label.replace(' ', '')}", path)
-    stalls: dict[str, list[float]] = {"preview": [], "todo": [], "mindmap": []}
+    stalls: dict[View, list[float]] = {"preview": [], "todo": [], "mindmap": []}
     for round_number in range(count):
         for view in stalls:
             frame.set_view("edit")
             frame.type_text(f" {round_number}", at="end")  # new text: the view draws again
             _wait_saved(frame)  # the switch is measured, not the save of the edit
             stalls[view].append(
-                _longest_gap_ms(lambda view=view: frame.set_view(view), lambda: _drawn(frame))
+                _longest_gap_ms(functools.partial(frame.set_view, view), lambda: _drawn(frame))
             )
     frame.set_view("edit")
     window.close_frame(frame.frame_id)
@@ -236,7 +238,6 @@ def _selection_cost(window: MainWindow, text: str) -> Measurement:
 
 
 def _typing_p99(window: MainWindow, text: str) -> Measurement:
-    from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication, QPlainTextEdit
 
@@ -255,7 +256,7 @@ def _typing_p99(window: MainWindow, text: str) -> Measurement:
         seconds = []
         for key in itertools.islice(itertools.cycle("typing into a big note "), KEYS):
             began = time.perf_counter()
-            QTest.keyClick(editor, key, Qt.KeyboardModifier.NoModifier)
+            QTest.keyClicks(editor, key)
             QApplication.processEvents()
             seconds.append((time.perf_counter() - began) * 1000)
         return seconds

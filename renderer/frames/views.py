@@ -58,6 +58,7 @@ class BusyLabel(QLabel):
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__("Rendering this note…", parent)
+        self._over = parent
         self.setObjectName("renderBusy")
         self.setAccessibleName("Rendering this note")
         self.setAutoFillBackground(True)
@@ -67,8 +68,7 @@ class BusyLabel(QLabel):
     def show_busy(self, busy: bool) -> None:
         if busy:
             self.adjustSize()
-            parent = self.parentWidget()
-            self.move(max(0, parent.width() - self.width() - 24), 6)
+            self.move(max(0, self._over.width() - self.width() - 24), 6)
             self.raise_()
         self.setVisible(busy)
 
