@@ -24,6 +24,7 @@ from PySide6.QtGui import (
     QPainterPath,
     QPen,
     QTextCursor,
+    QTextDocument,
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -86,6 +87,29 @@ class _ScrollPlace:
             self._bar.setValue(self._value)
 
 
+def _fresh_document(like: QTextDocument, parent: QWidget) -> QTextDocument:
+    """An empty document set up as ``like``, owned by ``parent``."""
+    document = QTextDocument(parent)
+    document.setDefaultFont(like.defaultFont())
+    document.setDefaultStyleSheet(like.defaultStyleSheet())
+    document.setDefaultTextOption(like.defaultTextOption())
+    document.setDocumentMargin(like.documentMargin())
+    # Drawing appends through a cursor; an undo history of it would only hold memory.
+    document.setUndoRedoEnabled(False)
+    return document
+
+
+def _empty(document: QTextDocument) -> Iterator[None]:
+    """Remove a document's text from the end, a slice of blocks at a time."""
+    cursor = QTextCursor(document)
+    while document.blockCount() > 1:
+        start = document.findBlockByNumber(max(0, document.blockCount() - _BLOCKS_REMOVED_PER_STEP))
+        cursor.setPosition(start.position())
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        yield
+
+
 class PreviewView(QTextBrowser):
     """The note rendered from Markdown, by the same reading as the other views (R39)."""
 
@@ -94,32 +118,30 @@ class PreviewView(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.setAccessibleName("Rendered note")
         self.document().setDocumentMargin(14)
-        # Drawing appends through a cursor; an undo history of it would only hold memory.
         self.document().setUndoRedoEnabled(False)
+        self._retired: list[QTextDocument] = []
+        """Documents shown before, still to be emptied and deleted."""
 
     def draw(self, pieces: list[str]) -> Iterator[None]:
-        """Draw the HTML pieces :func:`~bridge.markdown.render_html_pieces` read."""
+        """Draw the HTML pieces :func:`~bridge.markdown.render_html_pieces` read.
+
+        The note is drawn into a fresh document; the one shown before is emptied a
+        slice at a time once it is off the screen, where no layout follows it (by
+        the next drawing, if this one is cancelled first).
+        """
         place = _ScrollPlace(self.verticalScrollBar())
-        yield from self._clear()
+        shown = self.document()
+        if shown.parent() is self:  # Qt's first document is its own, deleted when replaced
+            self._retired.append(shown)
+        self.setDocument(_fresh_document(shown, self))
         cursor = QTextCursor(self.document())
         for index, piece in enumerate(pieces):
             self._append(cursor, piece.rstrip(), first=index == 0)
             place.restore()
             yield
-
-    def _clear(self) -> Iterator[None]:
-        """Remove what is shown, from the end, a slice of blocks at a time."""
-        document = self.document()
-        cursor = QTextCursor(document)
-        while document.blockCount() > 1:
-            start = document.findBlockByNumber(
-                max(0, document.blockCount() - _BLOCKS_REMOVED_PER_STEP)
-            )
-            cursor.setPosition(start.position())
-            cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
-            cursor.removeSelectedText()
-            yield
-        self.clear()
+        while self._retired:
+            yield from _empty(self._retired[-1])
+            self._retired.pop().deleteLater()
 
     @staticmethod
     def _append(cursor: QTextCursor, html: str, *, first: bool) -> None:
