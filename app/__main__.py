@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from bridge.errors import BackendError
+
+READY_POLL_MS = 10
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,7 +47,38 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="quit on its own after this many seconds (for smoke tests)",
     )
+    parser.add_argument(
+        "--quit-when-ready",
+        action="store_true",
+        help="print 'ready' once the first note is shown, then quit (for start-up timing)",
+    )
     return parser
+
+
+def show_starting_window() -> QWidget:
+    """A window at once, before the backend has loaded: the app is seen to start (R67)."""
+    starting = QLabel("Opening Ambient Notes…")
+    starting.setWindowTitle("Ambient Notes")
+    starting.setMargin(40)
+    starting.show()
+    QApplication.processEvents()  # painted now: what follows keeps the thread busy a while
+    return starting
+
+
+def quit_when_ready(window: QWidget, first_note_shown: Callable[[], bool]) -> QTimer:
+    """Print ``ready`` once ``first_note_shown()``, then close ``window``."""
+    timer = QTimer(window)
+    timer.setInterval(READY_POLL_MS)
+
+    def check() -> None:
+        if first_note_shown():
+            timer.stop()
+            print("ready", flush=True)
+            window.close()
+
+    timer.timeout.connect(check)
+    timer.start()
+    return timer
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -59,6 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("--quit-after must be zero or more seconds.", file=sys.stderr)
         return 2
 
+    application = QApplication.instance() or QApplication(sys.argv[:1])
+    application.setApplicationName("Ambient Notes")
+    starting = show_starting_window()
+    # The backend and the frames load after the window is up: they take most of start-up.
     from app.demo import default_data_dir
     from app.layout_state import LayoutStore
     from app.main_window import MainWindow
@@ -66,8 +103,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.session import AppSession, SessionError
     from app.shutdown import QUIT_SIGNALS, close_on_signal
 
-    application = QApplication.instance() or QApplication(sys.argv[:1])
-    application.setApplicationName("Ambient Notes")
     # Embedded backend: --workspace is a folder served as the workspace. A remote backend
     # keeps its own folders, so there --workspace names the workspace (a path's last part).
     workspace_dir = Path(args.workspace) if args.workspace and args.backend is None else None
@@ -85,12 +120,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             model=args.model,
         )
     except (SessionError, BackendError, OSError) as error:
+        starting.close()
         print(f"Ambient Notes could not start: {error}", file=sys.stderr)
         return 1
     try:
         window = MainWindow(session, demo_layout=True)
         fit_to_screen(window)  # R46: all of it on a 1280×800 screen
         window.show()
+        starting.close()
+        if args.quit_when_ready:
+            quit_when_ready(window, lambda: any(f.is_loaded for f in window.inbox_frames()))
         if args.quit_after is not None:
             QTimer.singleShot(round(args.quit_after * 1000), window.close)
         # Ctrl+C or SIGTERM closes the window the normal way (saves land first).

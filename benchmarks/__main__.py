@@ -33,6 +33,8 @@ BENCHMARKS: Final = (
     "bench_retention",
     "bench_model",
     "bench_assistant",
+    "bench_views",
+    "bench_startup",
 )
 
 

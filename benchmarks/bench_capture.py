@@ -14,6 +14,7 @@ import itertools
 from benchmarks.measure import CPU_CLOCK, Measurement, median, paired_ratios
 from bridge.pointer import Selection, View
 from renderer.ambient import AmbientStore, Resolution, SystemClock, begin_capture
+from renderer.ambient.lines import SelectedSpan
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -69,6 +70,9 @@ class NoteRuntime:
 
     def read_selection(self) -> Selection | None:
         return Selection(anchor=0, head=12)
+
+    def read_selected_span(self) -> SelectedSpan | None:
+        return SelectedSpan(self._text[:12], 0, 0, 12)  # the selection is on the first line
 
 
 def _capture_ratio(label: str, size: int) -> Measurement:

@@ -19,7 +19,7 @@ counts as block numbers; a reply that shows them to a person adds 1.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from html import escape
@@ -218,12 +218,63 @@ def read_note(text: str) -> NoteReading:
                 )
                 content = content[4:]
             blocks.append(Block(_one_line(content), line, list_depth > 0))
+    release(tokens)
     title = headings[0].text if headings else next((b.text for b in blocks if b.text), "")
     return NoteReading(lines, title, headings, tasks, blocks)
 
 
 def render_html(text: str) -> str:
     """The note as HTML for the preview; task marks are drawn as ☐ / ☑ boxes."""
+    return "".join(render_html_pieces(text))
+
+
+def render_html_pieces(text: str) -> list[str]:
+    """:func:`render_html` in pieces of whole blocks, each cheap to lay out on its own.
+
+    A piece holds top-level blocks up to about :data:`PIECE_TOKENS` tokens; a long
+    top-level list is cut into lists of at most :data:`PIECE_LIST_ITEMS` items (an
+    ordered one goes on counting), so no piece lays out one giant list, which Qt's
+    text layout does in time quadratic in its items. Joined, the pieces are the
+    note's HTML.
+    """
+    tokens = _preview_tokens(text)
+    parser = _parser()
+    pieces: list[str] = []
+    piece: list[Token] = []
+    for block in _top_level_blocks(tokens):
+        piece += block
+        if len(piece) >= PIECE_TOKENS:
+            pieces.append(str(parser.renderer.render(piece, parser.options, {})))
+            piece = []
+    if piece or not pieces:
+        pieces.append(str(parser.renderer.render(piece, parser.options, {})))
+    release(tokens)
+    return pieces
+
+
+RELEASE_SLICE: Final = 10_000
+
+
+def release(items: list[Token]) -> None:
+    """Empty a big list a slice at a time, from its end.
+
+    A 5 MiB note parses to about a million tokens. Freed at once, when the list's
+    last reference goes, they all go in one step of the interpreter, and every
+    other thread (the GUI's) waits for it; a slice at a time, the interpreter can
+    let the others run between slices.
+    """
+    while items:
+        del items[-RELEASE_SLICE:]
+
+
+PIECE_TOKENS: Final = 150
+"""Tokens of one preview piece: a few milliseconds of layout."""
+PIECE_LIST_ITEMS: Final = 50
+"""Items of one list in a preview piece; a longer top-level list goes on in the next one."""
+
+
+def _preview_tokens(text: str) -> list[Token]:
+    """The full token stream with task marks turned into boxes."""
     _, tokens = _parse(text, inline=True)
     for index, token in enumerate(tokens):
         if token.type != "inline" or index < 2:
@@ -235,8 +286,42 @@ def render_html(text: str) -> str:
         if mark is None or first is None or first.type != "text":
             continue
         first.content = (_OPEN_BOX if mark == " " else _DONE_BOX) + first.content[4:]
-    parser = _parser()
-    return str(parser.renderer.render(tokens, parser.options, {}))
+    return tokens
+
+
+def _top_level_blocks(tokens: list[Token]) -> Iterator[list[Token]]:
+    """Each top-level block's tokens; a long top-level list as several shorter lists."""
+    start = 0
+    for index, token in enumerate(tokens):
+        if token.level != 0 or token.nesting == 1:
+            continue
+        block = tokens[start : index + 1]
+        start = index + 1
+        if block[0].type in ("bullet_list_open", "ordered_list_open"):
+            yield from _cut_list(block)
+        else:
+            yield block
+
+
+def _cut_list(block: list[Token]) -> Iterator[list[Token]]:
+    """A top-level list as lists of at most :data:`PIECE_LIST_ITEMS` items each."""
+    opening, closing = block[0], block[-1]
+    starts = [
+        index
+        for index, token in enumerate(block)
+        if token.type == "list_item_open" and token.level == 1
+    ]
+    if len(starts) <= PIECE_LIST_ITEMS:
+        yield block
+        return
+    first_number = int(opening.attrs.get("start", 1) or 1)
+    for group in range(0, len(starts), PIECE_LIST_ITEMS):
+        begin = starts[group]
+        end = starts[group + PIECE_LIST_ITEMS] if group + PIECE_LIST_ITEMS < len(starts) else -1
+        head = opening
+        if group and opening.type == "ordered_list_open":
+            head = opening.copy(attrs={**opening.attrs, "start": first_number + group})
+        yield [head, *block[begin:end], closing]
 
 
 def find_lines(reading: NoteReading, term: str) -> list[tuple[int, str]]:

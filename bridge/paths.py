@@ -8,6 +8,7 @@ API would refuse.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
 MAX_PATH_BYTES = 4096
@@ -31,10 +32,13 @@ class WorkspacePathError(ValueError):
     """A path that breaks the workspace path rules; the message is plain language."""
 
 
+@lru_cache(maxsize=1024)
 def check_workspace_path(path: str) -> str:
     """Return ``path`` unchanged if it is a valid workspace-relative POSIX path.
 
     Raises :class:`WorkspacePathError` with a plain-language reason otherwise.
+    Accepted paths are remembered (a refusal is not): every send checks the
+    path of the note it points at, which is nearly always one seen before.
     """
     if not path:
         raise WorkspacePathError("The path is empty.")

@@ -30,7 +30,7 @@ POINTER_VERSION: Literal[1] = 1
 SHA256_PREFIX_CHARS = 16
 View = Literal["edit", "preview", "todo", "mindmap"]
 VIEWS: tuple[View, ...] = get_args(View)
-_SHA_PREFIX = re.compile(r"^[0-9a-f]{16}$")
+SHA_PREFIX_PATTERN = r"^[0-9a-f]{16}$"
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]*$")
 MAX_POINTER_NUMBER = 2**53 - 1
 """R65: the largest offset or byte count a pointer may carry (what JSON numbers hold exactly)."""
@@ -58,7 +58,8 @@ class AmbientPointer(BaseModel):
     frameId: str = Field(min_length=1, max_length=256)
     selection: Selection | None = None
     bytes: NonNegative
-    sha256: str
+    sha256: str = Field(pattern=SHA_PREFIX_PATTERN)
+    """16 lowercase hexadecimal characters (checked by pydantic's own, compiled, pattern)."""
     flushed: bool
     capturedAt: str
 
@@ -77,13 +78,6 @@ class AmbientPointer(BaseModel):
             return check_workspace_path(value)
         except WorkspacePathError as error:
             raise ValueError(str(error)) from error
-
-    @field_validator("sha256")
-    @classmethod
-    def _sha_is_prefix(cls, value: str) -> str:
-        if not _SHA_PREFIX.match(value):
-            raise ValueError("sha256 must be 16 lowercase hexadecimal characters")
-        return value
 
     @field_validator("capturedAt")
     @classmethod
@@ -142,7 +136,7 @@ def format_captured_at(moment: datetime) -> str:
 
 def encode_header(pointer: AmbientPointer) -> str | None:
     """The header value, or ``None`` when it would exceed 2,048 bytes (R15: never truncated)."""
-    raw = pointer.to_json().encode("utf-8")
+    raw = pointer.__pydantic_serializer__.to_json(pointer, exclude_none=True)
     value = base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
     if len(value) > MAX_HEADER_BYTES:
         return None

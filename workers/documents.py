@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
-import secrets
 import stat
 from collections.abc import Generator, Iterator, Sequence
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -23,50 +20,24 @@ from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_
 from bridge.pointer import format_captured_at, sha16
 from workers import messages, nofollow
 from workers.digests import DigestCache, FileVersion
+from workers.document_files import (
+    TEMP_PREFIX,
+    DocumentRead,
+    is_link,
+    open_for_reading,
+    read_open,
+    remove_unheld,
+    replace_file,
+)
 from workers.errors import DocumentRefused
 from workers.settings import Settings
 
 MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
-_READ_CHUNK = 64 * 1024
 """The largest document the API stores; a bigger PUT body is refused with 413."""
 
-TEMP_PREFIX = ".ambient-save-"
-"""A save in progress: never served or listed, and removed at start unless a save holds it."""
-
-_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 _PATH_MAX = os.pathconf("/", "PC_PATH_MAX") if hasattr(os, "pathconf") else 4096
 _RETRIES = 3
 """Walks retried when the file system changes under one, before answering 409."""
-
-
-@dataclass(frozen=True)
-class DocumentRead:
-    """A read of the saved copy, whole or cut at ``limit`` bytes."""
-
-    path: str
-    data: bytes
-    size: int
-    partial: bool
-    version: FileVersion | None = None
-    """The file's version when ``data`` is all of it and it did not change during the read."""
-
-    @property
-    def text(self) -> str:
-        return self.data.decode("utf-8", errors="replace")
-
-
-def cut_at_character(data: bytes, limit: int) -> bytes:
-    """The longest prefix of ``data`` of at most ``limit`` bytes that ends on a UTF-8 boundary.
-
-    R26: a continuation byte (10xxxxxx) at the cut means a character straddles it.
-    """
-    if len(data) <= limit:
-        return data
-    cut = limit
-    while cut > 0 and (data[cut] & 0xC0) == 0x80:
-        cut -= 1
-    return data[:cut]
 
 
 class Workspaces:
@@ -138,8 +109,8 @@ class Workspaces:
         """
         segments = _checked_segments(path)
         try:
-            with self._walk(workspace, segments, _open_for_reading) as descriptor:
-                return _read_open(descriptor, path, limit, refuse_over=refuse_over)
+            with self._walk(workspace, segments, open_for_reading) as descriptor:
+                return read_open(descriptor, path, limit, refuse_over=refuse_over)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as error:
             raise DocumentRefused(
                 "not_found", "not_found", messages.DOCUMENT_NOT_FOUND.format(path=path)
@@ -156,9 +127,9 @@ class Workspaces:
         data = text.encode("utf-8")
 
         def save(folder: int, name: str) -> float:
-            if _is_link(folder, name):
+            if is_link(folder, name):
                 raise nofollow.IsLink
-            return _replace(folder, name, data)
+            return replace_file(folder, name, data)
 
         try:
             modified = self._walk_value(workspace, segments, save, make_folders=True)
@@ -206,7 +177,7 @@ class Workspaces:
             if refusal.kind != "too_large":
                 raise
             segments = _checked_segments(relative)
-            with self._walk(workspace, segments, _open_for_reading) as descriptor:
+            with self._walk(workspace, segments, open_for_reading) as descriptor:
                 info = os.fstat(descriptor)
                 if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
                     raise
@@ -250,7 +221,7 @@ class Workspaces:
                 for _folder, _folders, files, folder_fd in walker:
                     for name in files:
                         if name.startswith(TEMP_PREFIX):
-                            removed += _remove_unheld(folder_fd, name)
+                            removed += remove_unheld(folder_fd, name)
             except OSError:
                 continue
         return removed
@@ -270,12 +241,12 @@ class Workspaces:
         A link is read the long way, from the root, which refuses one that leads out.
         """
         try:
-            descriptor = _open_for_reading(folder_fd, name)
+            descriptor = open_for_reading(folder_fd, name)
         except nofollow.IsLink:
             return self._read(workspace, relative, limit, refuse_over=refuse_over)
         try:
             # A read for a search (a limit) keeps nothing: its bytes need no version.
-            return _read_open(
+            return read_open(
                 descriptor, relative, limit, versioned=limit is None, refuse_over=refuse_over
             )
         finally:
@@ -351,130 +322,6 @@ def _checked_segments(path: str, *, for_writing: bool = False) -> list[str]:
             "not_found", "not_found", messages.DOCUMENT_NOT_FOUND.format(path=path)
         )
     return segments
-
-
-def _read_open(
-    descriptor: int,
-    path: str,
-    limit: int | None,
-    *,
-    versioned: bool = True,
-    refuse_over: int | None = None,
-) -> tuple[DocumentRead, float]:
-    """The read of an opened document and its modification time; refuses what is no note.
-
-    ``versioned=False`` spares the second look at the file that dates the bytes (a
-    search reads every note once and keeps nothing). ``refuse_over``: a file larger
-    than that is refused (R63), and at most one byte past it is read.
-    """
-    info = os.fstat(descriptor)
-    if not stat.S_ISREG(info.st_mode):
-        raise IsADirectoryError(errno.EISDIR, "not a regular file")
-    if info.st_nlink > 1:
-        raise DocumentRefused("outside", "hard_linked", messages.DOCUMENT_HARD_LINKED)
-    if refuse_over is not None and info.st_size > refuse_over:
-        raise _too_large(path, info.st_size, refuse_over)
-    # Opened O_NONBLOCK so a FIFO could not hold the thread; a regular file ignores it.
-    if limit is not None and info.st_size > limit:
-        data = cut_at_character(_read_up_to(descriptor, limit + 4), limit)
-        return DocumentRead(path, data, info.st_size, True), info.st_mtime
-    if refuse_over is None:
-        data = _read_up_to(descriptor, None, info.st_size)
-    else:
-        data = _read_up_to(descriptor, refuse_over + 1)  # grown past the limit meanwhile?
-        if len(data) > refuse_over:
-            raise _too_large(path, len(data), refuse_over)
-    if not versioned:
-        return DocumentRead(path, data, len(data), False), info.st_mtime
-    version: FileVersion | None = FileVersion.of(info)
-    if FileVersion.of(os.fstat(descriptor)) != version or len(data) != info.st_size:
-        version = None  # written to meanwhile: these bytes have no version
-    return DocumentRead(path, data, len(data), False, version), info.st_mtime
-
-
-def _too_large(path: str, size: int, limit: int) -> DocumentRefused:
-    message = messages.DOCUMENT_TOO_LARGE.format(path=path, size=f"{size:,}", limit=f"{limit:,}")
-    return DocumentRefused("too_large", "too_large", message)
-
-
-def _read_up_to(descriptor: int, limit: int | None, expected: int = 0) -> bytes:
-    """At most ``limit`` bytes (all of them for None), read straight from the descriptor.
-
-    ``expected`` is the size the file had: reading one byte more tells a file that
-    grew meanwhile, whose bytes then have no version.
-    """
-    pieces: list[bytes] = []
-    wanted = limit if limit is not None else expected + 1
-    total = 0
-    while limit is None or total < limit:
-        asked = max(wanted - total, _READ_CHUNK)
-        piece = os.read(descriptor, asked)
-        pieces.append(piece)
-        total += len(piece)
-        if len(piece) < asked:
-            break  # a regular file reads short only at its end
-    data = b"".join(pieces)
-    return data if limit is None else data[:limit]
-
-
-def _open_for_reading(folder: int, name: str) -> int:
-    """Open a file without following a link; O_NONBLOCK so a FIFO cannot hold a thread."""
-    try:
-        return os.open(name, _READ_FLAGS, dir_fd=folder)
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            raise nofollow.IsLink from error
-        raise
-
-
-def _is_link(folder: int, name: str) -> bool:
-    try:
-        return stat.S_ISLNK(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode)
-    except FileNotFoundError:
-        return False
-
-
-def _replace(folder: int, name: str, data: bytes) -> float:
-    """Write ``data`` to a new temporary file in ``folder`` and rename it over ``name``.
-
-    The rename replaces whatever entry ``name`` is at that moment, a link included,
-    and never writes through it. Returns the new file's modification time.
-    """
-    temporary = f"{TEMP_PREFIX}{secrets.token_hex(8)}"
-    descriptor = os.open(temporary, _TEMP_FLAGS, 0o666, dir_fd=folder)
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(descriptor, view) :]
-        os.fsync(descriptor)
-        modified = os.fstat(descriptor).st_mtime
-        os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(temporary, dir_fd=folder)
-        raise
-    finally:
-        os.close(descriptor)
-    return modified
-
-
-def _remove_unheld(folder: int, name: str) -> int:
-    try:
-        descriptor = os.open(name, _READ_FLAGS, dir_fd=folder)
-    except OSError:
-        return 0
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return 0  # a running save holds it
-    else:
-        with suppress(FileNotFoundError):
-            os.unlink(name, dir_fd=folder)
-            return 1
-        return 0
-    finally:
-        os.close(descriptor)
 
 
 def _is_utf8_name(name: str) -> bool:

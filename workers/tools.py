@@ -19,7 +19,8 @@ from bridge.caveat import CAVEAT
 from bridge.markdown import locate_selection
 from workers import messages, search
 from workers.deliveries import DeliveryCredential, DeliveryCredentials
-from workers.documents import DocumentRead, Workspaces
+from workers.document_files import DocumentRead
+from workers.documents import Workspaces
 from workers.errors import AccessDenied, DocumentRefused
 from workers.identity import KeySession
 

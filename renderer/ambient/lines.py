@@ -26,6 +26,32 @@ class LineRange:
         return str(self.first) if self.first == self.last else f"{self.first}–{self.last}"
 
 
+@dataclass(frozen=True)
+class SelectedSpan:
+    """The part of a note a selection needs for its lines, and where it starts.
+
+    ``text`` runs from the start of the line the selection starts on to the
+    selection's end (line breaks as LF); ``anchor`` and ``head`` are the
+    selection's UTF-16 offsets within it, and ``first_line`` is the 0-based line
+    ``text`` starts on. Reading it costs what the selection costs, not the note.
+    """
+
+    text: str
+    first_line: int
+    anchor: int
+    head: int
+
+
+def span_lines(span: SelectedSpan | None) -> LineRange | None:
+    """The lines a non-empty selection covers, counted in its span as in the whole note."""
+    if span is None or span.anchor == span.head:
+        return None
+    found = locate_selection(span.text, span.anchor, span.head, clamp=True)
+    if found is None:
+        return None
+    return LineRange(span.first_line + found.first_line + 1, span.first_line + found.last_line + 1)
+
+
 def selection_lines(text: str, selection: Selection | None) -> LineRange | None:
     """The lines a non-empty selection covers in ``text``; None for no selection or a caret.
 

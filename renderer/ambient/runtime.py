@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bridge.pointer import Selection, View
+from renderer.ambient.lines import SelectedSpan
 
 
 class InboxRuntime(Protocol):
@@ -36,4 +37,12 @@ class InboxRuntime(Protocol):
 
     def read_selection(self) -> Selection | None:
         """The main selection in UTF-16 code units, or None when the view has none."""
+        ...
+
+    def read_selected_span(self) -> SelectedSpan | None:
+        """The text from the start of the selection's first line to its end; None for none.
+
+        What the chip reads on a selection change (R48, R67): its cost follows the
+        selection, not the note.
+        """
         ...

@@ -18,7 +18,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QPainter, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
-from renderer.ambient.lines import LineRange, selection_lines
+from renderer.ambient.lines import LineRange, span_lines
 from renderer.ambient.store import AmbientStore, Resolution
 from renderer.frames.path_text import shorten_path, shortest_path
 
@@ -225,8 +225,10 @@ class ContextChip(QWidget):
             self.exclude_toggle.setChecked(False)  # toggled: this runs again, unchecked
             return
         excluded = self.exclude_toggle.isChecked()
+        empty = self._resolution is None
+        restyle = (label.property("excluded"), label.property("empty")) != (excluded, empty)
         label.setProperty("excluded", excluded)
-        label.setProperty("empty", self._resolution is None)
+        label.setProperty("empty", empty)
         left_out, left_out_short = (_LEFT_OUT, _LEFT_OUT_SHORT) if excluded else ("", "")
         whole = chip_text(self._resolution, self._lines) + left_out
         resolution = self._resolution
@@ -245,21 +247,20 @@ class ContextChip(QWidget):
                 ("", path, lines + left_out_short),
             ]
         label.set_layouts(whole, layouts)
-        label.style().unpolish(label)
-        label.style().polish(label)
+        if restyle:  # the stylesheet reads these properties; polishing again is not cheap
+            label.style().unpolish(label)
+            label.style().polish(label)
         label.update()
 
 
 def _resolved_lines(store: AmbientStore) -> LineRange | None:
     """The lines of the selection in the note "this note" means, when it is in the edit view.
 
-    Only the edit view sends a selection (R8). The note's text is read only when
-    there is a selection to place, and is not kept.
+    Only the edit view sends a selection (R8). Only the selection's span is read
+    (from the start of its first line to its end), so a selection change costs what
+    the selection costs, not the note (R67); nothing of it is kept.
     """
     runtime = store.resolve_runtime()
     if runtime is None or runtime.current_view() != "edit" or not runtime.is_loaded():
         return None
-    selection = runtime.read_selection()
-    if selection is None or selection.anchor == selection.head:
-        return None
-    return selection_lines(runtime.read_text(), selection)
+    return span_lines(runtime.read_selected_span())

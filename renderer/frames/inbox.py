@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from bridge.errors import BackendError, NotFound
+from bridge.markdown import render_html_pieces
 from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
@@ -26,8 +27,9 @@ from renderer.frames.base import FrameBase, tool_button
 from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.links import LinkOffer, link_target
-from renderer.frames.outline import Task
-from renderer.frames.views import MindmapView, PreviewView, TodoView
+from renderer.frames.outline import Task, map_tree, parse_tasks
+from renderer.frames.rendering import SlicedRender
+from renderer.frames.views import BusyLabel, MindmapView, PreviewView, TodoView
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.long_lines import wrap_mode_for
@@ -88,6 +90,7 @@ class InboxFrame(FrameBase):
         self.problem_label = self.problem.label
         self.retry_button = self.problem.retry_button
         self.body_layout.addWidget(self.problem)
+        self._build_rendering(runner)
         self.body_layout.addWidget(self.stack, 1)
         self.link_offer = LinkOffer(self.body)
         self.body_layout.addWidget(self.link_offer)
@@ -130,6 +133,16 @@ class InboxFrame(FrameBase):
         }
         for page in self._pages.values():
             self.stack.addWidget(page)
+
+    def _build_rendering(self, runner: TaskRunner) -> None:
+        """The views' drawing: read off the GUI thread, drawn in slices under a busy label."""
+        self.busy_label = BusyLabel(self.stack)
+        self.renders = SlicedRender(runner, self)
+        self.renders.busy_changed.connect(self.busy_label.show_busy)
+        self.renders.finished.connect(self._on_drawn)
+        self._drawn: dict[View, tuple[int, int]] = {}
+        """What each view was last drawn from: (load, document revision)."""
+        self._drawing: View | None = None
 
     def _build_title_controls(self, frame_id: str, *, can_pop_out: bool) -> None:
         """The view buttons, pop out (↗) and close, in the title bar."""
@@ -192,6 +205,7 @@ class InboxFrame(FrameBase):
         super().teardown()
         self.withdraw()
         self._rerender.stop()
+        self.renders.close()
         self._load_generation += 1
         with contextlib.suppress(RuntimeError, TypeError):
             self._autosave.state_changed.disconnect(self._on_save_state)
@@ -295,6 +309,7 @@ class InboxFrame(FrameBase):
             self.editor.document().setModified(False)
         finally:
             self._applying_load = False
+        self._rerender.stop()  # the load draws its view once, just below
         self.is_new_note = new
         self.editor.setReadOnly(False)
         self.is_loaded = True
@@ -336,15 +351,31 @@ class InboxFrame(FrameBase):
         self._view_switcher.show(self._view)
 
     def _render_view(self) -> None:
-        if self._view == "edit":
+        """Draw the shown view from the live text, unless it shows that text already."""
+        view = self._view
+        if self._drawing is not None and self._drawing != view:
+            self._drawn.pop(self._drawing, None)  # cancelled half drawn: draw it again next time
+            self._drawing = None
+            self.renders.cancel()
+        if view == "edit" or not self.is_loaded:
+            return  # a load draws its view once it has the text
+        drawn = (self._load_generation, self.editor.document().revision())
+        if self._drawn.get(view) == drawn:
             return
-        text = self.read_text()
-        if self._view == "preview":
-            self.preview.render_text(text)
-        elif self._view == "todo":
-            self.todo.render_text(text)
+        self._drawn[view] = drawn
+        self._drawing = view
+        raw = self.editor.document().toRawText()  # made plain text off the GUI thread
+        if view == "preview":
+            self.preview.set_wrap_mode(self.editor.wordWrapMode())  # chosen at load (R63)
+            self.renders.render(render_html_pieces, raw, draw=self.preview.draw)
+        elif view == "todo":
+            self.renders.render(parse_tasks, raw, draw=self.todo.draw)
         else:
-            self.mindmap.render_text(text, self._path.rsplit("/", 1)[-1])
+            title = self._path.rsplit("/", 1)[-1]
+            self.renders.render(map_tree, raw, title, draw=self.mindmap.draw)
+
+    def _on_drawn(self) -> None:
+        self._drawing = None
 
     def _on_selection_changed(self) -> None:
         if self._mounted:

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
 from bridge.pointer import Selection, View
+from renderer.ambient.lines import SelectedSpan
 
-_BLOCK_SEPARATOR = "\u2029"
+BLOCK_SEPARATOR = "\u2029"
 
 
 def read_document_text(editor: QPlainTextEdit) -> str:
     """The editor's text exactly as typed (no-break spaces kept), lines joined by ``\\n``."""
-    return editor.document().toRawText().replace(_BLOCK_SEPARATOR, "\n")
+    return editor.document().toRawText().replace(BLOCK_SEPARATOR, "\n")
 
 
 class NoteFrame(Protocol):
@@ -69,3 +71,21 @@ class QtInboxRuntime:
         # Qt positions count QString characters, which are UTF-16 code units (R8).
         cursor = self._frame.editor.textCursor()
         return Selection(anchor=cursor.anchor(), head=cursor.position())
+
+    def read_selected_span(self) -> SelectedSpan | None:
+        cursor = self._frame.editor.textCursor()
+        anchor, head = cursor.anchor(), cursor.position()
+        if anchor == head:
+            return None
+        # The line the selection starts on is found in the document's block index, so
+        # only the selection and the start of its first line are read.
+        document = cursor.document()
+        first = document.findBlock(min(anchor, head))
+        span = QTextCursor(first)
+        # One unit past the end, so a selection ending inside a surrogate pair reads the
+        # whole pair, as in the whole text (a lone half would not survive into ``str``).
+        end = min(max(anchor, head) + 1, document.characterCount() - 1)
+        span.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        text = span.selectedText().replace(BLOCK_SEPARATOR, "\n")
+        base = first.position()
+        return SelectedSpan(text, first.blockNumber(), anchor - base, head - base)

@@ -8,13 +8,17 @@ drawing. Qt-free so it is testable on its own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from bridge.markdown import read_note
 
 
-@dataclass(frozen=True)
-class Task:
-    """One task-list item of the note, as the todo view lists it."""
+class Task(NamedTuple):
+    """One task-list item of the note, as the todo view lists it.
+
+    A tuple of plain values, which the cycle collector stops tracking: a note's
+    tens of thousands of tasks add nothing to each collection while the list is shown.
+    """
 
     line: int
     """0-based line of the task's mark (the editor's block number)."""
@@ -32,6 +36,13 @@ class Heading:
     title: str
     line: int
     children: list[Heading] = field(default_factory=list)
+    height: float = field(default=0.0, compare=False)
+    """The height its subtree takes on the map, set by :func:`map_tree`."""
+
+
+NODE_HEIGHT = 30.0
+GAP_Y = 12.0
+"""The map's node height and the gap between siblings, in pixels."""
 
 
 def parse_tasks(text: str) -> list[Task]:
@@ -55,4 +66,19 @@ def parse_headings(text: str, root_title: str) -> Heading:
     # A note with a single top heading is its own root: the map starts there.
     if len(root.children) == 1 and root.children[0].level == 1:
         return root.children[0]
+    return root
+
+
+def map_tree(text: str, root_title: str) -> Heading:
+    """The heading tree with each subtree's height on the map: linear in the headings."""
+    root = parse_headings(text, root_title)
+    order: list[Heading] = []
+    pending = [root]
+    while pending:  # an explicit stack: a deeply nested note cannot exhaust recursion
+        heading = pending.pop()
+        order.append(heading)
+        pending += heading.children
+    for heading in reversed(order):  # children before their parents
+        total = sum(child.height for child in heading.children)
+        heading.height = max(NODE_HEIGHT, total + GAP_Y * (len(heading.children) - 1))
     return root

@@ -2,26 +2,113 @@
 
 Each view redraws from the note text it is given; none keeps its own copy of the
 note as truth. Ticking a task asks the frame to edit the live document.
+
+A view renders in two halves (R67, :mod:`renderer.frames.rendering`): ``read``
+is the Markdown reading, Qt-free, run off the GUI thread; ``draw`` builds the
+widgets from it as a generator, a few items per step, and keeps the reader's
+scroll place when it draws the same note again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Final
+
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QTextCursor,
+    QTextDocument,
+    QTextOption,
+)
 from PySide6.QtWidgets import (
+    QGraphicsItem,
     QGraphicsScene,
     QGraphicsView,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QScrollBar,
     QVBoxLayout,
     QWidget,
 )
 
-from bridge.markdown import render_html
-from renderer.frames.outline import Heading, Task, parse_headings, parse_tasks
+from renderer.frames.outline import GAP_Y, NODE_HEIGHT, Heading, Task
 from renderer.qt.inert_text import InertBrowser
-from renderer.qt.long_lines import wrap_mode_for
+
+_TASKS_PER_STEP: Final = 100
+_NODES_PER_STEP: Final = 25
+_BLOCKS_REMOVED_PER_STEP: Final = 500
+_ROWS_REMOVED_PER_STEP: Final = 500
+_ITEMS_REMOVED_PER_STEP: Final = 200
+_SEAM: Final = "<p>\u200b</p>"
+"""Put before a piece of HTML appended to the preview, then deleted: see :meth:`_append`."""
+
+
+class BusyLabel(QLabel):
+    """Says that a view is being drawn, while it is (R67: a visible busy state).
+
+    It floats over the top corner of the views instead of taking a row of the
+    layout: showing it must not resize a view that holds a big note.
+    """
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__("Rendering this note…", parent)
+        self._over = parent
+        self.setObjectName("renderBusy")
+        self.setAccessibleName("Rendering this note")
+        self.setAutoFillBackground(True)
+        self.setMargin(4)
+        self.setVisible(False)
+
+    def show_busy(self, busy: bool) -> None:
+        if busy:
+            self.adjustSize()
+            self.move(max(0, self._over.width() - self.width() - 24), 6)
+            self.raise_()
+        self.setVisible(busy)
+
+
+class _ScrollPlace:
+    """The reader's place in a scroll bar, put back once the redrawn view is long enough."""
+
+    def __init__(self, bar: QScrollBar) -> None:
+        self._bar = bar
+        self._value = bar.value()
+
+    def restore(self) -> None:
+        """Put the place back if the view is long enough by now (again as it grows)."""
+        if self._value and self._bar.maximum() >= self._value:
+            self._bar.setValue(self._value)
+
+
+def _fresh_document(like: QTextDocument, parent: QWidget) -> QTextDocument:
+    """An empty document set up as ``like``, owned by ``parent``."""
+    document = QTextDocument(parent)
+    document.setDefaultFont(like.defaultFont())
+    document.setDefaultStyleSheet(like.defaultStyleSheet())
+    document.setDefaultTextOption(like.defaultTextOption())
+    document.setDocumentMargin(like.documentMargin())
+    # Drawing appends through a cursor; an undo history of it would only hold memory.
+    document.setUndoRedoEnabled(False)
+    return document
+
+
+def _empty(document: QTextDocument) -> Iterator[None]:
+    """Remove a document's text from the end, a slice of blocks at a time."""
+    cursor = QTextCursor(document)
+    while document.blockCount() > 1:
+        start = document.findBlockByNumber(max(0, document.blockCount() - _BLOCKS_REMOVED_PER_STEP))
+        cursor.setPosition(start.position())
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        yield
 
 
 class PreviewView(InertBrowser):
@@ -35,12 +122,53 @@ class PreviewView(InertBrowser):
         super().__init__(parent)
         self.setAccessibleName("Rendered note")
         self.document().setDocumentMargin(14)
+        self.document().setUndoRedoEnabled(False)
+        self._retired: list[QTextDocument] = []
+        """Documents shown before, still to be emptied and deleted."""
 
-    def render_text(self, text: str) -> None:
+    def set_wrap_mode(self, mode: QTextOption.WrapMode) -> None:
+        """How the next drawing wraps its lines (R63: anywhere, for endless runs)."""
         option = self.document().defaultTextOption()
-        option.setWrapMode(wrap_mode_for(text))  # R63: linear for endless lines
-        self.document().setDefaultTextOption(option)
-        self.setHtml(render_html(text))
+        option.setWrapMode(mode)
+        self.document().setDefaultTextOption(option)  # a fresh document copies it
+
+    def draw(self, pieces: list[str]) -> Iterator[None]:
+        """Draw the HTML pieces :func:`~bridge.markdown.render_html_pieces` read.
+
+        The note is drawn into a fresh document; the one shown before is emptied a
+        slice at a time once it is off the screen, where no layout follows it (by
+        the next drawing, if this one is cancelled first).
+        """
+        place = _ScrollPlace(self.verticalScrollBar())
+        shown = self.document()
+        if shown.parent() is self:  # Qt's first document is its own, deleted when replaced
+            self._retired.append(shown)
+        self.setDocument(_fresh_document(shown, self))
+        cursor = QTextCursor(self.document())
+        for index, piece in enumerate(pieces):
+            self._append(cursor, piece.rstrip(), first=index == 0)
+            place.restore()
+            yield
+        while self._retired:
+            yield from _empty(self._retired[-1])
+            self._retired.pop().deleteLater()
+
+    @staticmethod
+    def _append(cursor: QTextCursor, html: str, *, first: bool) -> None:
+        """Append blocks of HTML as ``setHtml`` of the whole would have laid them out.
+
+        Qt merges the first block of inserted HTML into the block at the cursor,
+        taking that block's format; a one-character seam block takes the merge
+        instead, and its character is deleted, so every real block keeps its own.
+        """
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        if first:
+            cursor.insertHtml(html)
+            return
+        seam = cursor.position()
+        cursor.insertHtml(_SEAM + html)
+        cursor.setPosition(seam)
+        cursor.deleteChar()
 
 
 class TodoView(QWidget):
@@ -61,24 +189,39 @@ class TodoView(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.empty)
         layout.addWidget(self.list)
+        self.list.setUniformItemSizes(True)  # a long list lays out without measuring each row
         self._tasks: list[Task] = []
         self._rendering = False
         self.list.itemChanged.connect(self._on_item_changed)
 
-    def render_text(self, text: str) -> None:
+    def draw(self, tasks: list[Task]) -> Iterator[None]:
+        """Draw the tasks :func:`~renderer.frames.outline.parse_tasks` read."""
+        place = _ScrollPlace(self.list.verticalScrollBar())
+        self._tasks = []
+        model = self.list.model()
+        while (rows := model.rowCount()) > 0:
+            count = min(rows, _ROWS_REMOVED_PER_STEP)
+            model.removeRows(rows - count, count)
+            yield
+        self.empty.setVisible(not tasks)
+        self.list.setVisible(bool(tasks))
+        for start in range(0, len(tasks), _TASKS_PER_STEP):
+            self._add(tasks[start : start + _TASKS_PER_STEP])
+            yield
+        self.list.doItemsLayout()  # the scroll range now, not at the next event
+        place.restore()
+
+    def _add(self, tasks: list[Task]) -> None:
         self._rendering = True
         try:
-            self._tasks = parse_tasks(text)
-            self.list.clear()
-            for task in self._tasks:
+            for task in tasks:
                 item = QListWidgetItem(task.label or "(untitled task)")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(
                     Qt.CheckState.Checked if task.checked else Qt.CheckState.Unchecked
                 )
                 self.list.addItem(item)
-            self.empty.setVisible(not self._tasks)
-            self.list.setVisible(bool(self._tasks))
+            self._tasks += tasks
         finally:
             self._rendering = False
 
@@ -92,9 +235,7 @@ class TodoView(QWidget):
 
 
 _NODE_PAD_X = 12.0
-_NODE_HEIGHT = 30.0
 _GAP_X = 46.0
-_GAP_Y = 12.0
 _LEVEL_COLOURS = ["#3b5bdb", "#5c7cfa", "#748ffc", "#91a7ff", "#a5b4fc", "#c5cdfd", "#dbe1fe"]
 
 
@@ -110,55 +251,69 @@ class MindmapView(QGraphicsView):
         self._font = QFont(self.font())
         self._metrics = QFontMetricsF(self._font)
         self.node_count = 0
+        self._items: list[QGraphicsItem] = []
+        """Every item drawn, kept so the next drawing can take them away in slices."""
 
-    def render_text(self, text: str, root_title: str) -> None:
+    def draw(self, root: Heading) -> Iterator[None]:
+        """Draw the tree :func:`~renderer.frames.outline.map_tree` read."""
         scene = self.scene()
+        while self._items:  # the items this view drew last time, a slice at a time
+            removed = self._items[-_ITEMS_REMOVED_PER_STEP:]
+            del self._items[-_ITEMS_REMOVED_PER_STEP:]
+            for item in removed:
+                scene.removeItem(item)  # Python's now, freed with ``removed``
+            del removed
+            yield
         scene.clear()
-        root = parse_headings(text, root_title)
         self.node_count = 0
-        self._place(root, 0.0, 0.0, 0)
+        # Depth first with an explicit stack: a deeply nested note cannot exhaust recursion.
+        pending: list[tuple[Heading, float, float, int, QRectF | None]] = [
+            (root, 0.0, 0.0, 0, None)
+        ]
+        while pending:
+            heading, x, top, depth, parent = pending.pop()
+            rect = self._place(heading, x, top, depth)
+            if parent is not None:
+                self._connect(parent, rect)
+            child_top = top
+            placed = []
+            for child in heading.children:
+                placed.append((child, rect.right() + _GAP_X, child_top, depth + 1, rect))
+                child_top += child.height + GAP_Y
+            pending += reversed(placed)
+            if self.node_count % _NODES_PER_STEP == 0:
+                yield
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-16, -16, 16, 16))
 
     def _node_width(self, heading: Heading) -> float:
         return self._metrics.horizontalAdvance(heading.title) + 2 * _NODE_PAD_X
 
-    def _subtree_height(self, heading: Heading) -> float:
-        if not heading.children:
-            return _NODE_HEIGHT
-        total = sum(self._subtree_height(child) for child in heading.children)
-        return max(_NODE_HEIGHT, total + _GAP_Y * (len(heading.children) - 1))
-
     def _place(self, heading: Heading, x: float, top: float, depth: int) -> QRectF:
-        height = self._subtree_height(heading)
-        rect = QRectF(x, top + (height - _NODE_HEIGHT) / 2, self._node_width(heading), _NODE_HEIGHT)
+        rect = QRectF(
+            x, top + (heading.height - NODE_HEIGHT) / 2, self._node_width(heading), NODE_HEIGHT
+        )
         colour = QColor(_LEVEL_COLOURS[min(depth, len(_LEVEL_COLOURS) - 1)])
         path = QPainterPath()
         path.addRoundedRect(rect, 8, 8)
         scene = self.scene()
-        scene.addPath(
+        node = scene.addPath(
             path, QPen(colour.darker(115)), QBrush(colour if depth == 0 else colour.lighter(160))
         )
-        label = scene.addText(heading.title, self._font)
-        label.setDefaultTextColor(QColor("white") if depth == 0 else QColor("#1f2544"))
+        # A simple text item: a rich one carries a whole text document per node.
+        label = scene.addSimpleText(heading.title, self._font)
+        self._items += (node, label)
+        label.setBrush(QColor("white") if depth == 0 else QColor("#1f2544"))
         bounds = label.boundingRect()
         label.setPos(
             rect.center().x() - bounds.width() / 2, rect.center().y() - bounds.height() / 2
         )
         self.node_count += 1
-        child_x = rect.right() + _GAP_X
-        child_top = top
-        for child in heading.children:
-            child_rect = self._place(child, child_x, child_top, depth + 1)
-            child_top += self._subtree_height(child) + _GAP_Y
-            edge = QPainterPath(QPointF(rect.right(), rect.center().y()))
-            mid_x = (rect.right() + child_rect.left()) / 2
-            edge.cubicTo(
-                mid_x,
-                rect.center().y(),
-                mid_x,
-                child_rect.center().y(),
-                child_rect.left(),
-                child_rect.center().y(),
-            )
-            scene.addPath(edge, QPen(QColor("#8c96b8"), 1.4))
         return rect
+
+    def _connect(self, parent: QRectF, child: QRectF) -> None:
+        edge = QPainterPath(QPointF(parent.right(), parent.center().y()))
+        mid_x = (parent.right() + child.left()) / 2
+        edge.cubicTo(
+            mid_x, parent.center().y(), mid_x, child.center().y(), child.left(), child.center().y()
+        )
+        self._items.append(self.scene().addPath(edge, QPen(QColor("#8c96b8"), 1.4)))

@@ -8,6 +8,11 @@ holding the interpreter lock and waiting for Qt's, then never wakes. So while a
 window is open, automatic collection is off and a timer on the GUI thread runs
 the same generational collections when their thresholds are passed. Reference
 counting, which frees almost everything, is untouched.
+
+While a big note is read on a worker (:func:`defer`), collections wait: the
+reading holds millions of young objects alive at once, and a collection would
+walk them all on the GUI thread, for hundreds of milliseconds, to free none of
+them. Once it ends they are freed by reference counting and the counts fall back.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ class GuiThreadCollector(QObject):
         super().__init__()
         self._thresholds = gc.get_threshold()
         self._users = 0
+        self.deferrals = 0
         self._timer = QTimer(self)
         self._timer.setInterval(CHECK_INTERVAL_MS)
         self._timer.timeout.connect(self.collect_if_due)
@@ -50,6 +56,8 @@ class GuiThreadCollector(QObject):
 
     def collect_if_due(self) -> None:
         """CPython's own rule, applied here: the youngest generation past its threshold."""
+        if self.deferrals:
+            return
         counts = gc.get_count()
         for generation in (2, 1, 0):
             if counts[generation] > self._thresholds[generation]:
@@ -72,3 +80,15 @@ def release() -> None:
     """A window closed; with none left, automatic collection is as it was."""
     if _collector is not None:
         _collector.release()
+
+
+def defer() -> None:
+    """Work that makes many short-lived objects starts: timed collections wait for it."""
+    if _collector is not None:
+        _collector.deferrals += 1
+
+
+def resume() -> None:
+    """Work :func:`defer` announced has ended."""
+    if _collector is not None and _collector.deferrals:
+        _collector.deferrals -= 1

@@ -36,10 +36,12 @@ _DEV_ZERO_SCRIPT = textwrap.dedent(
     from bridge.agent import ConversationMessage
     from renderer.frames.transcript import KeptTurnView
     from renderer.frames.turn_view import markdown_html
+    from bridge.markdown import render_html_pieces
     from renderer.frames.views import PreviewView
     note = "# Zero\\n\\n![zero](/dev/zero) and ![](file:///dev/zero)\\n"
     preview = PreviewView()
-    preview.render_text(note)
+    for _step in preview.draw(render_html_pieces(note)):  # as the frame draws it, in slices
+        pass
     preview.show()
     kept = KeptTurnView("where is zero?")
     kept.show_reply(ConversationMessage("assistant", note, datetime.now(UTC), []))

@@ -10,7 +10,8 @@ import pytest
 from bridge.pointer import fingerprint
 from tests.workers.conftest import NOTES, WORKSPACE, Backend
 from workers import messages
-from workers.documents import MAX_DOCUMENT_BYTES, Workspaces, cut_at_character
+from workers.document_files import cut_at_character
+from workers.documents import MAX_DOCUMENT_BYTES, Workspaces
 
 DOCS = f"/v1/workspaces/{WORKSPACE}/documents"
 

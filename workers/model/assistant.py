@@ -21,9 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final
-
-import openai
+from typing import TYPE_CHECKING, Any, Final
 
 from workers import jsontext, messages
 from workers.assistants import MODEL, Delta, Done, ToolEvent, TurnEvent, TurnInput
@@ -35,6 +33,9 @@ from workers.offline.naming import open_note_use
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.settings import MODEL_CONNECT_TIMEOUT_SECONDS, MODEL_READ_TIMEOUT_SECONDS
 from workers.tools import TOOLS, ToolContext, refusal
+
+if TYPE_CHECKING:
+    import openai
 
 MAX_MODEL_CALLS: Final = 8
 """R32: model calls per turn; then the turn ends with a plain-language reply."""
@@ -85,7 +86,13 @@ class _Answer:
 
 
 def open_client(base_url: str, api_key: str | None, read_timeout: float) -> openai.OpenAI:
-    """An SDK client for the endpoint: no retries, connecting gives up within 10 s."""
+    """An SDK client for the endpoint: no retries, connecting gives up within 10 s.
+
+    The SDK is imported here, when a model is configured: it takes longer to load than
+    the rest of the backend, and the offline assistant never needs it (R67).
+    """
+    import openai
+
     return openai.OpenAI(
         base_url=base_url,
         # The SDK insists on a key; without one, key_headers() leaves Authorization out.
@@ -98,6 +105,8 @@ def open_client(base_url: str, api_key: str | None, read_timeout: float) -> open
 
 def key_headers(api_key: str | None) -> dict[str, Any]:
     """Per-request headers: without a key no Authorization header is sent at all."""
+    import openai
+
     return {} if api_key else {"Authorization": openai.Omit()}
 
 

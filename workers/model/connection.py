@@ -14,10 +14,10 @@ import contextlib
 import socket
 import threading
 from collections.abc import Iterator, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import httpx2
-import openai
+if TYPE_CHECKING:
+    import httpx2
 
 _CONNECTED: Final = "connection.connect_tcp.complete"
 """httpcore's trace event once a TCP connection is open; ``return_value`` is the stream."""
@@ -79,6 +79,9 @@ def _attach(request: httpx2.Request) -> None:
 
 def http_client() -> httpx2.Client:
     """The SDK's usual client, without keep-alive, telling each call its socket."""
+    import httpx2  # the SDK's own HTTP client, loaded only once a model is used (R67)
+    import openai
+
     return openai.DefaultHttpxClient(
         limits=httpx2.Limits(max_keepalive_connections=0),
         event_hooks={"request": [_attach]},

@@ -11,9 +11,6 @@ from __future__ import annotations
 from typing import Final
 from urllib.parse import urlsplit
 
-import httpx2
-import openai
-
 from bridge.endpoints import key_refusal
 
 CODE: Final = "model_unavailable"
@@ -105,6 +102,8 @@ def check_base_url(base_url: str, api_key: str | None = None) -> str:
 
 def from_sdk(error: Exception, base_url: str, model: str) -> ModelUnavailable:
     """The plain-language failure for an exception of the openai SDK (or of parsing)."""
+    import openai  # only a configured model raises these: the SDK loads when one is used
+
     endpoint = endpoint_name(base_url)
     if isinstance(error, openai.APITimeoutError):
         return ModelUnavailable(TIMED_OUT.format(endpoint=endpoint))
@@ -138,6 +137,9 @@ def refused_stream(error: BaseException) -> bool:
     picks a tool; other servers refuse the combination with a 4xx or 5xx status. An
     endpoint that cannot be reached, or that is slow, is not refusing anything.
     """
+    import httpx2  # loaded with the SDK, only once a model is used (R67)
+    import openai
+
     if isinstance(error, openai.APIStatusError):
         return error.status_code not in _NOT_A_REFUSAL
     if isinstance(error, openai.APITimeoutError | httpx2.TimeoutException):

@@ -25,7 +25,8 @@ from fastapi.responses import JSONResponse, Response
 from bridge.documents import DocumentInfo
 from workers import messages
 from workers.dependencies import State, WorkspaceKey, read_body
-from workers.documents import MAX_DOCUMENT_BYTES, DocumentRead
+from workers.document_files import DocumentRead
+from workers.documents import MAX_DOCUMENT_BYTES
 from workers.errors import ApiError, DocumentRefused
 
 router = APIRouter(prefix="/v1/workspaces/{workspace}/documents", tags=["documents"])

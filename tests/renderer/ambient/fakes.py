@@ -22,6 +22,7 @@ from renderer.ambient import (
     SendPreparation,
     prepare_send,
 )
+from renderer.ambient.lines import SelectedSpan
 
 
 class FakeEditor:
@@ -66,6 +67,23 @@ class FakeEditor:
 
     def read_selection(self) -> Selection | None:
         return self.selection
+
+    def read_selected_span(self) -> SelectedSpan | None:
+        """As the editor reads it: from the start of the selection's first line to its end."""
+        if self.selection is None or self.selection.anchor == self.selection.head:
+            return None
+        units = self.text.encode("utf-16-le", errors="surrogatepass")
+        start, end = sorted((self.selection.anchor, self.selection.head))
+        before = units[: 2 * start].decode("utf-16-le", errors="surrogatepass")
+        base = len(before) - len(before.rpartition("\n")[2])
+        base_units = len(before[:base].encode("utf-16-le", errors="surrogatepass")) // 2
+        text = units[2 * base_units : 2 * end].decode("utf-16-le", errors="replace")
+        return SelectedSpan(
+            text,
+            before.count("\n"),
+            self.selection.anchor - base_units,
+            self.selection.head - base_units,
+        )
 
     def type(self, more: str) -> None:
         """Append at the end, as a keystroke would."""

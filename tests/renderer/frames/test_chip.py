@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 
-from renderer.ambient.lines import LineRange
+from renderer.ambient.lines import LineRange, SelectedSpan
 from renderer.frames.chip import ContextChip
 from tests.app.conftest import AppFactory, AppUnderTest
 
@@ -178,13 +178,13 @@ def test_a_hidden_chip_does_no_work_and_is_current_as_soon_as_it_is_shown(
     runtime = app.window.store.resolve_runtime()
     assert runtime is not None
     reads: list[int] = []
-    read_text = runtime.read_text
+    read_span = runtime.read_selected_span
 
-    def counted_read() -> str:
+    def counted_read() -> SelectedSpan | None:
         reads.append(1)
-        return read_text()
+        return read_span()
 
-    runtime.read_text = counted_read  # type: ignore[method-assign]
+    runtime.read_selected_span = counted_read  # type: ignore[method-assign]
     updates = _count_updates(chip)
 
     assistant.hide()

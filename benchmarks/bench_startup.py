@@ -1,0 +1,232 @@
+"""Start-up and the memory of a big note's four views (R67), each in processes of its own.
+
+1. Start-up to the first note shown: ``python -m app --quit-when-ready`` (the demo
+   workspace, its data folder already made by an earlier start) against a bare Qt
+   window shown by the same interpreter. Wall time from spawning the process to its
+   ``ready`` line; target 6x.
+2. Memory: the resident memory a 5 MiB note adds once it has been shown in all
+   four views of one Inbox frame (edit, preview, todo, mindmap), against a bare
+   editor plus a bare preview (``QTextBrowser.setHtml``, its lazy layout let
+   finish) of the same note in a process of their own; target 1.5x.
+
+    python -m benchmarks.bench_startup memory-app|memory-floor   (one side, prints bytes)
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from benchmarks.measure import Measurement, alternating_pairs, median, ratio
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QTextBrowser
+
+STARTUP_TARGET = 6.0
+MEMORY_TARGET = 1.5
+STARTUP_PAIRS = 5
+MEMORY_PAIRS = 2
+MIB = 1024 * 1024
+NOTE_BYTES = 5 * MIB
+READY = "ready"
+TIMEOUT_SECONDS = 300
+
+BARE_WINDOW = f"""
+from PySide6.QtWidgets import QApplication, QMainWindow
+application = QApplication([])
+window = QMainWindow()
+window.resize(1280, 800)
+window.show()
+application.processEvents()
+print({READY!r}, flush=True)
+"""
+
+
+def run() -> list[Measurement]:
+    with tempfile.TemporaryDirectory(prefix="bench-startup-") as folder:
+        data_dir = Path(folder) / "data"
+        _time_until_ready(_app_command(data_dir))  # the first start makes the data folder
+        app_seconds, bare_seconds = alternating_pairs(
+            lambda: _time_until_ready(_app_command(data_dir)),
+            lambda: _time_until_ready([sys.executable, "-c", BARE_WINDOW]),
+            repeat=STARTUP_PAIRS,
+        )
+    startup = [ratio(a, b) for a, b in zip(app_seconds, bare_seconds, strict=True)]
+    app_bytes, floor_bytes = alternating_pairs(
+        lambda: float(_child("memory-app")),
+        lambda: float(_child("memory-floor")),
+        repeat=MEMORY_PAIRS,
+    )
+    memory = [ratio(a, b) for a, b in zip(app_bytes, floor_bytes, strict=True)]
+    return [
+        Measurement(
+            name="start-up to the first note shown / a bare Qt window",
+            median=median(startup),
+            target=STARTUP_TARGET,
+            samples=startup,
+            details={
+                "app_seconds": round(median(app_seconds), 3),
+                "bare_window_seconds": round(median(bare_seconds), 3),
+            },
+        ),
+        Measurement(
+            name="memory of a 5 MiB note in four views / bare editor + bare preview",
+            median=median(memory),
+            target=MEMORY_TARGET,
+            samples=memory,
+            details={
+                "app_mib": round(median(app_bytes) / MIB, 1),
+                "floor_mib": round(median(floor_bytes) / MIB, 1),
+            },
+        ),
+    ]
+
+
+def _environment() -> dict[str, str]:
+    return {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+
+
+def _app_command(data_dir: Path) -> list[str]:
+    return [sys.executable, "-m", "app", "--data-dir", str(data_dir), "--quit-when-ready"]
+
+
+def _time_until_ready(command: list[str]) -> float:
+    """Seconds from spawning ``command`` to its ``ready`` line; it then exits on its own."""
+    started = time.perf_counter()
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=_environment()
+    ) as child:
+        assert child.stdout is not None
+        for line in child.stdout:
+            if line.strip() == READY:
+                seconds = time.perf_counter() - started
+                break
+        else:
+            raise RuntimeError(f"{command[1:3]} exited without showing a note")
+        child.stdout.read()
+        if child.wait(timeout=TIMEOUT_SECONDS) != 0:
+            raise RuntimeError(f"{command[1:3]} failed")
+    return seconds
+
+
+def _child(mode: str) -> int:
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench_startup", mode],
+        capture_output=True,
+        text=True,
+        env=_environment(),
+        timeout=TIMEOUT_SECONDS * 2,
+        check=True,
+    )
+    return int(completed.stdout.split()[-1])
+
+
+def _note() -> str:
+    line = "- [ ] a line of a long note, with some words in it to wrap and render\n"
+    block = "## Section\n\n" + line * 20 + "\nSome prose between the lists, *with emphasis*.\n\n"
+    return (block * (NOTE_BYTES // len(block) + 1))[:NOTE_BYTES]
+
+
+def _resident_bytes() -> int:
+    gc.collect()
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _settle(seconds: float = 0.5) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        QApplication.processEvents()
+
+
+def _laid_out(preview: QTextBrowser) -> None:
+    """Wait for Qt's lazy layout of the whole document (it holds most of a preview's memory).
+
+    The app's preview lays out each piece as it is drawn; a bare one set with
+    ``setHtml`` goes on laying out in the background for seconds, and counts only
+    when done: its scroll range stops growing.
+    """
+    bar = preview.verticalScrollBar()
+    deadline = time.monotonic() + TIMEOUT_SECONDS
+    last = -1
+    while bar.maximum() != last and time.monotonic() < deadline:
+        last = bar.maximum()
+        _settle(1.0)
+
+
+def _memory_app() -> int:
+    """Bytes a 5 MiB note adds to the app once drawn in its four views."""
+    from PySide6.QtWidgets import QApplication
+
+    from app.main_window import MainWindow
+    from app.session import AppSession
+    from benchmarks.bench_views import _wait
+
+    application = QApplication([])
+    with tempfile.TemporaryDirectory(prefix="bench-memory-") as folder:
+        workspace = Path(folder) / "workspace"
+        (workspace / "notes").mkdir(parents=True)
+        (workspace / "notes" / "big.md").write_text(_note(), encoding="utf-8")
+        session = AppSession.start(
+            backend_url=None, workspace_dir=workspace, data_dir=Path(folder) / "data", demo=False
+        )
+        window = MainWindow(session)
+        window.resize(1280, 800)
+        window.show()
+        try:
+            _settle()
+            before = _resident_bytes()
+            frame = window.mount_inbox("inbox-1", "notes/big.md")
+            _wait(lambda: frame.is_loaded)
+            for view in ("preview", "todo", "mindmap", "edit"):
+                frame.set_view(view)
+                _wait(lambda: not frame.renders.busy)
+            _settle()
+            added = _resident_bytes() - before
+        finally:
+            window.close()
+            session.close()
+    del application
+    return added
+
+
+def _memory_floor() -> int:
+    """Bytes a bare editor and a bare preview of the same note add."""
+    from PySide6.QtWidgets import QApplication, QMainWindow, QPlainTextEdit, QTextBrowser
+
+    from bridge.markdown import render_html
+
+    application = QApplication([])
+    window = QMainWindow()
+    window.resize(1280, 800)
+    window.show()
+    text = _note()
+    _settle()
+    before = _resident_bytes()
+    editor = QPlainTextEdit()
+    editor.setPlainText(text)
+    preview = QTextBrowser()
+    preview.setHtml(render_html(text))
+    for widget in (editor, preview):
+        widget.resize(640, 800)
+        widget.show()
+    _laid_out(preview)
+    _settle()
+    added = _resident_bytes() - before
+    del application
+    return added
+
+
+if __name__ == "__main__":
+    modes = {"memory-app": _memory_app, "memory-floor": _memory_floor}
+    if len(sys.argv) != 2 or sys.argv[1] not in modes:
+        raise SystemExit(f"usage: python -m benchmarks.bench_startup {'|'.join(modes)}")
+    print(modes[sys.argv[1]]())

@@ -1,0 +1,242 @@
+"""Drawing a note's view without stopping the window (R67).
+
+A render has two halves. The reading (Markdown parsed into what the view draws)
+is plain Python with no widgets, so for any note but a small one it runs in a
+reading process of its own (:class:`ReadingProcess`): a 5 MiB note parses into
+about a million short-lived objects, which in the app's process would hold the
+interpreter lock against the GUI thread for long stretches and leave its heap
+hundreds of MiB larger after they are freed. The drawing builds widgets, which
+only the GUI thread may do, so it is a generator that the :class:`SlicedRender`
+steps through a slice at a time, each slice a few milliseconds, returning to the
+event loop between slices:
+typing, scrolling and a click on another view go on while a big note draws.
+
+A new render (another view, or new text) cancels the one under way: its
+drawing stops at the next slice, and the result of a reading still on its
+worker is dropped when it arrives. At most one reading per frame runs at a time;
+the latest request waits for it instead of piling up behind it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Final
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from renderer.frames.inbox_runtime import BLOCK_SEPARATOR
+from renderer.qt import collector
+from renderer.qt.tasks import TaskRunner
+
+SLICE_SECONDS: Final = 0.008
+"""Drawing done in one go before the event loop runs again: well under a 16 ms frame."""
+INLINE_CHARACTERS: Final = 4096
+"""Notes up to this size are read and drawn at once: that takes a few milliseconds."""
+
+Reading = Callable[..., Any]
+"""A module-level, Qt-free function of the note's text (and plain values): it is sent
+to the reading process by name."""
+Drawing = Callable[[Any], Iterator[None]]
+
+
+class ReadingProcess:
+    """One process for every frame's readings: started on first use, stopped with its last user."""
+
+    _lock = threading.Lock()
+    _users = 0
+    _running = 0
+    _pool: ProcessPoolExecutor | None = None
+
+    @classmethod
+    def join(cls) -> None:
+        with cls._lock:
+            cls._users += 1
+
+    @classmethod
+    def leave(cls) -> None:
+        with cls._lock:
+            cls._users = max(0, cls._users - 1)
+            pool = cls._pool if cls._users == 0 else None
+            if pool is not None:
+                cls._pool = None
+            idle = cls._running == 0
+        if pool is not None:
+            # Idle, the process and its thread end at once; a reading under way is let
+            # finish on its own rather than have the closing window wait for it.
+            pool.shutdown(wait=idle, cancel_futures=True)
+
+    @classmethod
+    def read(cls, function: Reading, *args: object) -> object:
+        """``function(*args)`` in the reading process (blocks: call on a worker thread)."""
+        return cls._run(_read_editor_text, function, *args)
+
+    @classmethod
+    def _run(cls, function: Reading, *args: object) -> object:
+        with cls._lock:
+            if cls._pool is None:
+                # Spawned, not forked: a fork of a process running Qt and threads is unsafe.
+                context = multiprocessing.get_context("spawn")
+                cls._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+            pool = cls._pool
+            cls._running += 1
+        try:
+            return pool.submit(function, *args).result()
+        except BrokenProcessPool:
+            with cls._lock:
+                if cls._pool is pool:
+                    cls._pool = None  # the next reading starts a new process
+            return function(*args)  # this one is read here rather than lost
+        finally:
+            with cls._lock:
+                cls._running -= 1
+
+
+def _read_editor_text(function: Reading, raw: str, *args: object) -> object:
+    """``function`` of the editor's raw text, its block separators made line breaks here.
+
+    The same text :func:`~renderer.frames.inbox_runtime.read_document_text` gives;
+    the replacing is done in the reading process, off the GUI thread.
+    """
+    return function(raw.replace(BLOCK_SEPARATOR, "\n"), *args)
+
+
+@dataclass(frozen=True)
+class _Request:
+    generation: int
+    read: Callable[[], object]
+    draw: Drawing
+
+
+class SlicedRender(QObject):
+    """Runs one view's render at a time: reading on a worker, drawing in slices."""
+
+    busy_changed = Signal(bool)
+    """True while a render is under way (its reading or its drawing), False when it ends."""
+    finished = Signal()
+    """A render drew its last slice (a cancelled one never says so)."""
+
+    def __init__(self, runner: TaskRunner, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._runner = runner
+        self._joined = False
+        self._generation = 0
+        self._reading: int | None = None
+        """The generation whose reading is on a worker, if one is."""
+        self._waiting: _Request | None = None
+        self._steps: Iterator[None] | None = None
+        self._busy = False
+        self._deferring = False
+        """Whether this render holds timed collections off (see :func:`collector.defer`)."""
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._draw_slice)
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+    def render(self, read: Reading, raw: str, *args: object, draw: Drawing) -> None:
+        """Cancel the render under way and start this one.
+
+        ``raw`` is the editor's raw text (``QTextDocument.toRawText``).
+        ``read(text, *args)`` runs in the reading process unless the note has at most
+        :data:`INLINE_CHARACTERS`; ``draw`` gets its result on the GUI thread.
+        """
+        self.cancel()
+        if len(raw) <= INLINE_CHARACTERS:
+            for _ in draw(_read_editor_text(read, raw, *args)):
+                pass
+            self.finished.emit()
+            return
+        if not self._joined:
+            self._joined = True
+            ReadingProcess.join()
+        request = _Request(self._generation, lambda: ReadingProcess.read(read, raw, *args), draw)
+        self._set_busy(True)
+        if self._reading is not None:
+            self._waiting = request  # starts when the reading under way comes back
+            return
+        self._start_reading(request)
+
+    def close(self) -> None:
+        """Cancel, and no longer keep the reading process for this frame."""
+        self.cancel()
+        if self._joined:
+            self._joined = False
+            ReadingProcess.leave()
+
+    def cancel(self) -> None:
+        """Stop the render under way: no further slice is drawn, no reading result used."""
+        self._generation += 1
+        self._waiting = None
+        self._steps = None
+        self._timer.stop()
+        self._set_busy(False)
+
+    def _start_reading(self, request: _Request) -> None:
+        self._reading = request.generation
+        self._defer_collections(True)
+        future = self._runner.submit(
+            request.read,
+            on_done=lambda result: self._on_read(request, result),
+            on_error=lambda _error: self._on_read(request, None, failed=True),
+        )
+        if future is None:  # the runner is shut down: the window is closing
+            self._defer_collections(False)
+            self._reading = None
+            self._set_busy(False)
+
+    def _on_read(self, request: _Request, result: object, *, failed: bool = False) -> None:
+        self._reading = None
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None and waiting.generation == self._generation:
+            self._start_reading(waiting)
+            return
+        if request.generation != self._generation:
+            return
+        if failed:
+            self._set_busy(False)
+            return
+        self._steps = request.draw(result)
+        self._draw_slice()
+
+    def _defer_collections(self, defer: bool) -> None:
+        """Hold timed collections off from a reading's start to its drawing's end.
+
+        The reading's young objects, and the drawing's, would each be walked by a
+        collection that frees none of them; after the render the counts are low again.
+        """
+        if defer == self._deferring:
+            return
+        self._deferring = defer
+        if defer:
+            collector.defer()
+        else:
+            collector.resume()
+
+    def _draw_slice(self) -> None:
+        steps = self._steps
+        if steps is None:
+            return
+        deadline = time.perf_counter() + SLICE_SECONDS
+        for _ in steps:
+            if time.perf_counter() >= deadline:
+                self._timer.start()
+                return
+        self._steps = None
+        self._set_busy(False)
+        self.finished.emit()
+
+    def _set_busy(self, busy: bool) -> None:
+        if not busy and self._reading is None:
+            self._defer_collections(False)
+        if busy != self._busy:
+            self._busy = busy
+            self.busy_changed.emit(busy)

@@ -1,0 +1,164 @@
+"""Big notes never freeze the window (R67): views read off the GUI thread and draw in slices.
+
+Notes here are above the size that is drawn at once, so every view goes the way a
+big note goes: read in the reading process, drawn a slice at a time, busy meanwhile.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtGui import QTextCursor
+
+from renderer.ambient.lines import selection_lines
+from renderer.frames.rendering import INLINE_CHARACTERS
+from tests.app.conftest import AppFactory
+
+DRAW_TIMEOUT_MS = 60_000
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+SECTIONS = 60
+TASKS_PER_SECTION = 12
+
+
+def _big_note() -> str:
+    sections = [
+        f"## Section {n}\n\n"
+        + "".join(f"- [ ] task {n}.{t}\n" for t in range(TASKS_PER_SECTION))
+        + "\nProse.\n\n"
+        for n in range(SECTIONS)
+    ]
+    text = "# Big\n\n" + "".join(sections)
+    assert len(text) > INLINE_CHARACTERS
+    return text
+
+
+NOTES = {"notes/big.md": _big_note(), "notes/other.md": _big_note().replace("task", "job")}
+
+
+def test_a_big_view_draws_off_the_gui_thread_with_a_busy_label_R67(make_app: AppFactory) -> None:
+    app = make_app(NOTES)
+    frame = app.mount("inbox-1", "notes/big.md")
+    frame.set_view("todo")
+    assert frame.renders.busy and frame.busy_label.isVisible()  # set_view came back at once
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    assert not frame.busy_label.isVisible()
+    assert frame.todo.list.count() == SECTIONS * TASKS_PER_SECTION
+    assert frame.todo.list.item(0).text() == "task 0.0"
+
+
+def test_a_switch_while_a_view_draws_cancels_it_R67(make_app: AppFactory) -> None:
+    app = make_app(NOTES)
+    frame = app.mount("inbox-1", "notes/big.md")
+    drawn: list[int] = []
+    frame.renders.finished.connect(lambda: drawn.append(1))
+    frame.set_view("preview")
+    frame.set_view("mindmap")  # before the preview's reading is back
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    assert drawn == [1]  # the map only: the preview was never drawn
+    assert frame.mindmap.node_count == SECTIONS + 1
+    assert "task 0.0" not in frame.preview.toPlainText()
+    frame.set_view("preview")  # cancelled, so drawn now
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    assert "task 0.0" in frame.preview.toPlainText() and drawn == [1, 1]
+
+
+def test_a_note_opened_in_a_view_is_drawn_once_R67(make_app: AppFactory) -> None:
+    app = make_app(NOTES)
+    frame = app.window.mount_inbox("inbox-1", "notes/big.md", "preview")
+    drawn: list[int] = []
+    frame.renders.finished.connect(lambda: drawn.append(1))
+    with app.qtbot.waitSignal(frame.loaded, timeout=DRAW_TIMEOUT_MS):
+        pass
+    assert not frame._rerender.isActive()  # the load's setPlainText queues no second render
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    assert drawn == [1]
+    frame.set_view("edit")
+    frame.set_view("preview")  # the same text is shown already: nothing to draw again
+    assert drawn == [1] and not frame.renders.busy
+
+
+def test_the_preview_and_todo_keep_the_readers_place_when_the_note_changes_R67(
+    make_app: AppFactory,
+) -> None:
+    app = make_app(NOTES)
+    frame = app.mount("inbox-1", "notes/big.md")
+    for view, bar in (
+        ("preview", frame.preview.verticalScrollBar()),
+        ("todo", frame.todo.list.verticalScrollBar()),
+    ):
+        frame.set_view(view)  # type: ignore[arg-type]
+        app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+        assert bar.maximum() > 0
+        place = bar.maximum() // 2
+        bar.setValue(place)
+        with app.qtbot.waitSignal(frame.renders.finished, timeout=DRAW_TIMEOUT_MS):
+            frame.type_text("\n- [ ] one more\n", at="end")  # the view is drawn again
+        assert bar.value() == place, view
+
+
+def test_the_preview_of_a_long_list_is_laid_out_as_short_lists_R67(
+    make_app: AppFactory,
+) -> None:
+    tasks = "".join(f"- [ ] task {n}\n" for n in range(1_000))
+    app = make_app({"notes/tasks.md": tasks})
+    frame = app.mount("inbox-1", "notes/tasks.md", "preview")
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    document = frame.preview.document()
+    lists = {document.findBlockByNumber(n).textList() for n in range(document.blockCount())}
+    lists.discard(None)
+    assert len(lists) == 1_000 // 50
+    assert all(text_list.count() == 50 for text_list in lists)
+    assert frame.preview.toPlainText().count("☐ task") == 1_000
+
+
+def test_the_chips_lines_read_from_the_selection_agree_with_the_whole_note_R48_R67(
+    make_app: AppFactory,
+) -> None:
+    text = "first line\nzweite Zeile — ü\n\n😀 four\n" * 40
+    app = make_app({"notes/mixed.md": text})
+    frame = app.mount("inbox-1", "notes/mixed.md")
+    app.window.activate_frame("inbox-1")
+    chip = app.window.assistant.context_chip
+    runtime = app.window.store.resolve_runtime()
+    assert runtime is not None
+    length = frame.editor.document().characterCount() - 1
+    for anchor, head in [(0, 5), (11, 30), (30, 11), (40, 300), (length - 20, length), (5, 6)]:
+        frame.select(anchor, head)
+        expected = selection_lines(runtime.read_text(), runtime.read_selection())
+        assert chip.lines == expected, (anchor, head)
+    cursor = frame.editor.textCursor()
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+    frame.editor.setTextCursor(cursor)
+    assert chip.lines is None  # a caret has no lines
+
+
+def test_the_app_shows_its_first_note_without_loading_the_model_sdk_R67(tmp_path: Path) -> None:
+    environment = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    completed = subprocess.run(
+        [sys.executable, "-m", "app", "--data-dir", str(tmp_path), "--quit-when-ready"],
+        cwd=PROJECT_ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip().splitlines()[-1] == "ready"
+    imported = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, app.session, app.main_window; print('openai' in sys.modules)",
+        ],
+        cwd=PROJECT_ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert imported.stdout.strip() == "False"
