@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import os
 import secrets
 import stat
@@ -37,6 +38,19 @@ _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXE
 _PATH_MAX = os.pathconf("/", "PC_PATH_MAX") if hasattr(os, "pathconf") else 4096
 _RETRIES = 3
 """Walks retried when the file system changes under one, before answering 409."""
+
+
+@dataclass(frozen=True)
+class WritePrecondition:
+    """What the saved copy must be for a save to go ahead (R53); nothing is written otherwise.
+
+    ``matches``: the full SHA-256 hex digests the current bytes may have (``If-Match``),
+    or ``None`` for no such condition; ``"*"`` among them means "any existing note".
+    ``absent``: the note must not exist yet (``If-None-Match: *``).
+    """
+
+    matches: frozenset[str] | None = None
+    absent: bool = False
 
 
 @dataclass(frozen=True)
@@ -152,15 +166,32 @@ class Workspaces:
             ) from error
         return DocumentRead(path, data, len(data), False, version), info.st_mtime
 
-    def write(self, workspace: str, path: str, text: str) -> DocumentInfo:
-        """Atomic save: a temporary file beside the target, then one rename in that folder."""
+    def write(
+        self,
+        workspace: str,
+        path: str,
+        text: str,
+        precondition: WritePrecondition | None = None,
+    ) -> DocumentInfo:
+        """Atomic save: a temporary file beside the target, then one rename in that folder.
+
+        Saves into one folder hold an exclusive ``flock`` on it from the check of the
+        precondition to the rename, so two servers sharing the folder cannot both pass
+        the same ``If-Match`` (R53).
+        """
         segments = _checked_segments(path, for_writing=True)
         data = text.encode("utf-8")
 
         def save(folder: int, name: str) -> float:
-            if _is_link(folder, name):
-                raise nofollow.IsLink
-            return _replace(folder, name, data)
+            fcntl.flock(folder, fcntl.LOCK_EX)
+            try:
+                if _is_link(folder, name):
+                    raise nofollow.IsLink
+                if precondition is not None:
+                    _check_precondition(folder, name, precondition)
+                return _replace(folder, name, data)
+            finally:
+                fcntl.flock(folder, fcntl.LOCK_UN)
 
         try:
             modified = self._walk_value(workspace, segments, save, make_folders=True)
@@ -292,6 +323,35 @@ def _checked_segments(path: str, *, for_writing: bool = False) -> list[str]:
             "not_found", "not_found", messages.DOCUMENT_NOT_FOUND.format(path=path)
         )
     return segments
+
+
+def _check_precondition(folder: int, name: str, precondition: WritePrecondition) -> None:
+    """Raise the 412 refusal when the saved copy is not what the save was computed from."""
+    current = _current_bytes(folder, name)
+    if precondition.absent and current is not None:
+        raise DocumentRefused("precondition", "note_exists", messages.NOTE_EXISTS)
+    if precondition.matches is None:
+        return
+    if current is None:
+        raise DocumentRefused("precondition", "note_changed", messages.NOTE_CHANGED)
+    if "*" in precondition.matches:
+        return
+    if hashlib.sha256(current).hexdigest() not in precondition.matches:
+        raise DocumentRefused("precondition", "note_changed", messages.NOTE_CHANGED)
+
+
+def _current_bytes(folder: int, name: str) -> bytes | None:
+    """The saved copy's bytes, or None when there is none."""
+    try:
+        descriptor = _open_for_reading(folder, name)
+    except FileNotFoundError:
+        return None
+    try:
+        os.set_blocking(descriptor, True)
+        with os.fdopen(os.dup(descriptor), "rb") as handle:
+            return handle.read()
+    finally:
+        os.close(descriptor)
 
 
 def _open_for_reading(folder: int, name: str) -> int:

@@ -55,6 +55,11 @@ DOCUMENT_HARD_LINKED: Final = (
     "That document has other hard links, which may lead outside the workspace, "
     "so it is not read. Save it again (a save makes a file of its own) to read it."
 )
+NOTE_CHANGED: Final = (
+    "The note changed since it was read (another window, app or device saved it), "
+    "so this save was not written."
+)
+NOTE_EXISTS: Final = "A note already exists at that path, so it was not overwritten."
 PATH_RESERVED: Final = "Names starting with '.ambient-save-' are kept for saves in progress."
 HEADER_TIMEOUT: Final = "The request's headers did not arrive in time; the connection is closed."
 BODY_TIMEOUT: Final = "The request's body did not arrive in time; the connection is closed."

@@ -4,8 +4,10 @@
 - ``GET /v1/workspaces/{ws}/documents/{path}`` → the saved UTF-8 text. Each read waits
   ``Settings.load_delay_seconds`` first, so QA can send while a note is still loading.
 - ``PUT /v1/workspaces/{ws}/documents/{path}`` → atomic save; body over 10 MiB is 413,
-  invalid UTF-8 400. Each save waits ``Settings.save_delay_seconds`` first, so QA can
-  stall a flush.
+  invalid UTF-8 400. ``If-Match`` / ``If-None-Match: *`` make it conditional: 412
+  ``note_changed`` / ``note_exists`` and nothing written (R53). GET and a successful
+  PUT answer the strong ``ETag`` (the quoted full SHA-256 of the bytes). Each save
+  waits ``Settings.save_delay_seconds`` first, so QA can stall a flush.
 
 Every request needs ``X-Key-Session`` for ``ws`` (403 otherwise). Path rules live in
 :mod:`workers.documents`; a refused path is 400 and nothing outside the workspace is
@@ -21,17 +23,17 @@ from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
-from bridge.documents import DocumentInfo
+from bridge.documents import DocumentInfo, etag_of
 from workers import messages
 from workers.dependencies import State, WorkspaceKey, read_body
-from workers.documents import MAX_DOCUMENT_BYTES, DocumentRead
+from workers.documents import MAX_DOCUMENT_BYTES, DocumentRead, WritePrecondition
 from workers.errors import ApiError, DocumentRefused
 
 router = APIRouter(prefix="/v1/workspaces/{workspace}/documents", tags=["documents"])
 
 
 def refusal_error(refusal: DocumentRefused) -> ApiError:
-    status = {"not_found": 404, "changed": 409}.get(refusal.kind, 400)
+    status = {"not_found": 404, "changed": 409, "precondition": 412}.get(refusal.kind, 400)
     return ApiError(status, refusal.code, refusal.message)
 
 
@@ -56,7 +58,31 @@ async def get_document(path: str, state: State, session: WorkspaceKey) -> Respon
         document = await run_in_threadpool(read)
     except DocumentRefused as refusal:
         raise refusal_error(refusal) from refusal
-    return Response(document.data, media_type="text/plain; charset=utf-8")
+    return Response(
+        document.data,
+        media_type="text/plain; charset=utf-8",
+        headers={"ETag": etag_of(document.data)},
+    )
+
+
+def precondition_of(request: Request) -> WritePrecondition | None:
+    """The PUT's ``If-Match`` / ``If-None-Match`` as a precondition (RFC 9110 strong compare).
+
+    A weak tag (``W/"..."``) never matches strongly, so it matches nothing here.
+    """
+    if_match = request.headers.get("if-match")
+    if_none_match = request.headers.get("if-none-match")
+    if if_match is None and if_none_match is None:
+        return None
+    matches: frozenset[str] | None = None
+    if if_match is not None:
+        matches = frozenset(
+            "*" if tag == "*" else tag.strip('"').lower()
+            for tag in (part.strip() for part in if_match.split(","))
+            if tag == "*" or (tag.startswith('"') and tag.endswith('"') and len(tag) >= 2)
+        )
+    absent = if_none_match is not None and if_none_match.strip() == "*"
+    return WritePrecondition(matches=matches, absent=absent)
 
 
 @router.put("/{path:path}")
@@ -72,10 +98,13 @@ async def put_document(
     def save() -> DocumentInfo:
         if state.settings.save_delay_seconds > 0:
             time.sleep(state.settings.save_delay_seconds)  # QA: stall the flush on purpose
-        return state.workspaces.write(session.workspace, path, text)
+        return state.workspaces.write(session.workspace, path, text, precondition_of(request))
 
     try:
         info = await run_in_threadpool(save)
     except DocumentRefused as refusal:
         raise refusal_error(refusal) from refusal
-    return JSONResponse({"path": info.path, "bytes": info.bytes, "sha256": info.sha256})
+    return JSONResponse(
+        {"path": info.path, "bytes": info.bytes, "sha256": info.sha256},
+        headers={"ETag": etag_of(body)},
+    )
