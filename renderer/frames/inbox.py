@@ -23,6 +23,12 @@ from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
+from renderer.frames.inbox_conflict import (
+    MINE_COPY_LABEL,
+    OTHER_COPY_LABEL,
+    ConflictBar,
+    kept_copy_path,
+)
 from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.outline import Task
@@ -84,6 +90,8 @@ class InboxFrame(FrameBase):
         self.problem_label = self.problem.label
         self.retry_button = self.problem.retry_button
         self.body_layout.addWidget(self.problem)
+        self.conflict = ConflictBar(path, self.keep_mine, self.keep_other, self.body)
+        self.body_layout.addWidget(self.conflict)
         self.body_layout.addWidget(self.stack, 1)
         self._build_title_controls(frame_id, can_pop_out=can_pop_out)
 
@@ -98,6 +106,7 @@ class InboxFrame(FrameBase):
         self.editor.selectionChanged.connect(self._on_selection_changed)
         self.todo.task_toggled.connect(self._on_task_toggled)
         autosave.state_changed.connect(self._on_save_state)
+        autosave.save_conflict.connect(self._on_save_conflict)
         self._show_view()
 
     def _build_views(self, path: str) -> None:
@@ -188,6 +197,8 @@ class InboxFrame(FrameBase):
         self._load_generation += 1
         with contextlib.suppress(RuntimeError, TypeError):
             self._autosave.state_changed.disconnect(self._on_save_state)
+        with contextlib.suppress(RuntimeError, TypeError):
+            self._autosave.save_conflict.disconnect(self._on_save_conflict)
 
     # -- actions (the same paths as the user's) ------------------------------
 
@@ -269,18 +280,22 @@ class InboxFrame(FrameBase):
         self.editor.setReadOnly(True)
         self.problem.setVisible(False)
 
-        def fetch() -> str:
-            return link.call(lambda client, session: client.get_document(session, path))
+        def fetch() -> tuple[str, str]:
+            return link.call(lambda client, session: client.get_document_tagged(session, path))
 
         self._runner.submit(
             fetch,
-            on_done=lambda text: self._on_loaded(generation, cast(str, text), new=False),
+            on_done=lambda tagged: self._on_loaded(
+                generation, *cast(tuple[str, str], tagged), new=False
+            ),
             on_error=lambda error: self._on_load_error(generation, error),
         )
 
-    def _on_loaded(self, generation: int, text: str, *, new: bool) -> None:
+    def _on_loaded(self, generation: int, text: str, etag: str | None, *, new: bool) -> None:
         if generation != self._load_generation:
             return
+        self._autosave.loaded(self._link.workspace, self._path, etag)
+        self.conflict.setVisible(False)
         self._applying_load = True
         try:
             self.editor.setPlainText(text)
@@ -301,7 +316,7 @@ class InboxFrame(FrameBase):
             return
         if isinstance(error, NotFound):
             # A path with no saved copy yet is a new note: it is created by its first save.
-            self._on_loaded(generation, "", new=True)
+            self._on_loaded(generation, "", None, new=True)
             return
         message = error.message if isinstance(error, BackendError) else str(error)
         self.problem.show_message(message)
@@ -349,6 +364,48 @@ class InboxFrame(FrameBase):
             self._render_view()  # the note changed under the list: redraw instead of guessing
             return
         cursor.insertText("x" if checked else " ")
+
+    # -- a note changed elsewhere (R53) ---------------------------------------
+
+    def _on_save_conflict(self, workspace: str, path: str) -> None:
+        if workspace == self._link.workspace and path == self._path and self._mounted:
+            self.conflict.setVisible(True)
+
+    def keep_mine(self) -> None:
+        """Save this text over the other one, which is kept as a sibling note's kept text."""
+        link, path, recovery = self._link, self._path, self._autosave.recovery
+        frame_id = self.frame_id
+
+        def fetch() -> tuple[str, str]:
+            text, etag = link.call(
+                lambda client, session: client.get_document_tagged(session, path)
+            )
+            if recovery is not None:
+                other = kept_copy_path(path, OTHER_COPY_LABEL)
+                recovery.keep(link.workspace, other, text, self.conflict.label.text(), 0)
+            return text, etag
+
+        def rebase(tagged: object) -> None:
+            _text, etag = cast(tuple[str, str], tagged)
+            self.conflict.setVisible(False)
+            self._autosave.rebase(link.workspace, path, etag, frame_id)
+
+        self._runner.submit(fetch, on_done=rebase, on_error=self._on_keep_failed)
+
+    def keep_other(self) -> None:
+        """Load the other text into the editor; this one is kept as a sibling note's kept text."""
+        recovery = self._autosave.recovery
+        if recovery is not None:
+            mine = kept_copy_path(self._path, MINE_COPY_LABEL)
+            recovery.keep(
+                self._link.workspace, mine, self.read_text(), self.conflict.label.text(), 0
+            )
+        self._autosave.drop_pending(self.frame_id)
+        self._load()
+
+    def _on_keep_failed(self, error: BaseException) -> None:
+        message = error.message if isinstance(error, BackendError) else str(error)
+        self.conflict.label.setText(f"The other text could not be read: {message} Try again.")
 
     # -- save state ----------------------------------------------------------
 
