@@ -24,7 +24,7 @@ from typing import Literal, Protocol
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from bridge.documents import etag_of
-from bridge.errors import PreconditionFailed
+from bridge.errors import NOTE_CHANGED_MESSAGE, PreconditionFailed
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.recovery import RecoveryStore
 from renderer.qt.tasks import TaskRunner
@@ -348,7 +348,7 @@ class AutosaveCoordinator(QObject):
             dropped, queue.queued = queue.queued, None
             queue.completed = max(queue.completed, dropped.seq)
             if self.recovery is not None:
-                self.recovery.keep(*job.key, dropped.text, _failure_message(error), dropped.seq)
+                self.recovery.keep(*job.key, dropped.text, NOTE_CHANGED_MESSAGE, dropped.seq)
         if queue.queued is not None:
             following, queue.queued = queue.queued, None
             self._start(queue, following)
