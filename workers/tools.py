@@ -1,4 +1,4 @@
-"""The assistant's document tools: read_active_note, read_document, list_documents (contract 5).
+"""The assistant's document tools: the three readers of contract 5 and propose_note_edit (10).
 
 Every tool starts with the same step, :func:`_arguments_and_access`: its argument
 names and values are checked, then :meth:`ToolContext.open_access` checks the key
@@ -21,6 +21,7 @@ from workers.deliveries import DeliveryCredential, DeliveryCredentials
 from workers.documents import DocumentRead, Workspaces
 from workers.errors import AccessDenied, DocumentRefused
 from workers.identity import KeySession
+from workers.proposals import ProposalError, locate_edits, make_proposal, parse_text_edits
 
 DEFAULT_MAX_BYTES: Final = 64 * 1024  # R21
 MAX_MAX_BYTES: Final = 256 * 1024  # R21: larger requests are clamped
@@ -101,7 +102,9 @@ def parse_max_bytes(arguments: Mapping[str, Any]) -> int:
     return min(value, MAX_MAX_BYTES)
 
 
-def _read(context: ToolContext, workspace: str, path: str, limit: int) -> DocumentRead | ToolResult:
+def _read(
+    context: ToolContext, workspace: str, path: str, limit: int | None
+) -> DocumentRead | ToolResult:
     try:
         return context.workspaces.read(workspace, path, limit)
     except DocumentRefused as refusal:
@@ -248,12 +251,62 @@ def list_documents(context: ToolContext, arguments: Mapping[str, Any]) -> ToolRe
     return _result("ok", documents=[info.to_json() for info in listing])
 
 
+def _proposal_arguments(arguments: Mapping[str, Any]) -> tuple[str | None, Any, str]:
+    path = arguments.get("path")
+    if path is not None and (not isinstance(path, str) or not path):
+        raise ToolArgumentError(messages.PATH_ARGUMENT_MISSING)
+    summary = arguments.get("summary", "")
+    if not isinstance(summary, str):
+        raise ToolArgumentError(messages.SUMMARY_INVALID)
+    try:
+        edits = parse_text_edits(arguments.get("edits"))
+    except ProposalError as error:
+        raise ToolArgumentError(str(error)) from error
+    return path, edits, summary
+
+
+def propose_note_edit(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
+    """A proposed change to a note's saved copy, read as read_document reads it (R50, R54).
+
+    The note is never written here: the app shows the proposal and applies it.
+    """
+    opened = _arguments_and_access(
+        context,
+        "propose_note_edit",
+        arguments,
+        {"path", "edits", "summary"},
+        _proposal_arguments,
+        denied_fields=lambda parsed: {"path": parsed[0]},
+    )
+    if isinstance(opened, dict):
+        return opened
+    (path, pairs, summary), row = opened
+    if path is None:
+        if row.ambient_path is None:
+            left_out = context.note_left_out
+            return _result(
+                "no_active_note", messages.NOTE_LEFT_OUT if left_out else messages.NO_ACTIVE_NOTE
+            )
+        path = row.ambient_path
+    read = _read(context, row.workspace, path, None)
+    if not isinstance(read, DocumentRead):
+        return read
+    text = read.text
+    try:
+        edits = locate_edits(text, pairs)
+    except ProposalError as error:
+        return _result("invalid_argument", str(error), path=path)
+    proposal = make_proposal(read.path, read.data, edits, summary)
+    return _result("proposed", path=read.path, proposal=proposal)
+
+
 Tool = Callable[[ToolContext, Mapping[str, Any]], ToolResult]
 
 TOOLS: Final[Mapping[str, Tool]] = {
     "read_active_note": read_active_note,
     "read_document": read_document,
     "list_documents": list_documents,
+    "propose_note_edit": propose_note_edit,
 }
 
 

@@ -47,7 +47,7 @@ def test_r31_first_request_names_the_note_and_holds_no_note_text(
         assert json.dumps(line)[1:-1] not in raw
 
 
-def test_r32_exactly_three_tools_with_contract_argument_names(
+def test_r32_r54_exactly_four_tools_with_contract_argument_names(
     model_backend: Backend, scripted: ScriptedModel
 ) -> None:
     scripted.then(text("ok"))
@@ -56,11 +56,18 @@ def test_r32_exactly_three_tools_with_contract_argument_names(
     assert request["tool_choice"] == "auto"  # the product lets the model choose
     tools = {t["function"]["name"]: t["function"]["parameters"] for t in request["tools"]}
     assert all(t["type"] == "function" for t in request["tools"])
-    assert set(tools) == {"read_active_note", "read_document", "list_documents"}
+    assert set(tools) == {
+        "read_active_note",
+        "read_document",
+        "list_documents",
+        "propose_note_edit",
+    }
     assert set(tools["read_active_note"]["properties"]) == {"maxBytes"}
     assert set(tools["read_document"]["properties"]) == {"path", "maxBytes"}
     assert tools["read_document"]["required"] == ["path"]
     assert set(tools["list_documents"]["properties"]) == {"prefix"}
+    assert set(tools["propose_note_edit"]["properties"]) == {"path", "edits", "summary"}
+    assert tools["propose_note_edit"]["required"] == ["edits"]
 
 
 def test_r31_selection_is_given_as_lines_when_the_saved_copy_matches(
