@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QSplitter, QWidget
 from app.session import AppSession
 from bridge.agent import AssistantInfo
 from renderer.frames.assistant import AssistantFrame
+from renderer.frames.proposal_view import ProposalView
 
 ASSISTANT_MIN_WIDTH = 320
 """R46: the assistant column's own minimum, so its contents never widen the window."""
@@ -28,11 +29,13 @@ class WorkspaceAssistants:
         column: QSplitter,
         shelf: QWidget,
         on_activated: Callable[[str], None],
+        on_proposals: Callable[[list[ProposalView]], None],
     ) -> None:
         self._session = session
         self._column = column
         self._shelf = shelf
         self._on_activated = on_activated
+        self._on_proposals = on_proposals
         self._frames: dict[str, AssistantFrame] = {}
         self.current: AssistantFrame | None = None
 
@@ -53,6 +56,7 @@ class WorkspaceAssistants:
             assistant.setMinimumWidth(ASSISTANT_MIN_WIDTH)
             assistant.watch_activation()
             assistant.activated.connect(self._on_activated)
+            assistant.proposals_shown.connect(self._on_proposals)  # R51: the window reviews them
             self._frames[workspace] = assistant
         return assistant
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QWidget
 from app.assistants import WorkspaceAssistants
 from app.frame_registry import FrameRegistry
 from app.frameset import Frameset
+from app.proposals import ProposalApplier
 from app.session import AppSession
 from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.paths import check_workspace_path
@@ -44,8 +45,9 @@ class WindowFrames:
         self._registry = registry
         self._frameset = frameset
         # Each workspace has its own assistant frame and conversation; the others wait hidden.
+        self.proposals = ProposalApplier(session, registry)
         self.assistants = WorkspaceAssistants(
-            session, frameset.splitter, shelf, self.activate_frame
+            session, frameset.splitter, shelf, self.activate_frame, self.proposals.review
         )
 
     @property
