@@ -36,6 +36,10 @@ class ProposalApplier(QObject):
         super().__init__()
         self._session = session
         self._registry = registry
+        self.latest: ProposalView | None = None
+        """The proposal of the latest Apply (QA's ``applied`` and ``conflict``)."""
+        self.applies = 0
+        """How many Applies have ended."""
 
     def review(self, views: list[ProposalView]) -> None:
         """Show each proposal's diff once its base text is known (R51)."""
@@ -63,12 +67,14 @@ class ProposalApplier(QObject):
 
     def apply(self, view: ProposalView) -> None:
         """Apply the proposal to the live editor, or to the saved copy (R52)."""
+        self.latest = view
         if view.workspace != self._session.workspace:
             view.show_conflict(OTHER_WORKSPACE.format(workspace=view.workspace))
-            self.finished.emit(view)
+            self._ended(view)
             return
         base = view.base_text
         if base is None or view.state not in ("ready", "conflict"):
+            self._ended(view)
             return
         frames = self._registry.showing(view.proposal.path)
         if frames:
@@ -80,7 +86,7 @@ class ProposalApplier(QObject):
             else:
                 apply_to_document(frame.editor.document(), live, moved)
                 view.show_applied(frame.frame_id)
-            self.finished.emit(view)
+            self._ended(view)
             return
         self._apply_saved(view, base)
 
@@ -106,7 +112,7 @@ class ProposalApplier(QObject):
                 view.show_applied(None)
             else:
                 view.show_conflict()
-            self.finished.emit(view)
+            self._ended(view)
 
         def failed(error: BaseException) -> None:
             if isinstance(error, PreconditionFailed):
@@ -114,9 +120,13 @@ class ProposalApplier(QObject):
             else:
                 reason = error.message if isinstance(error, BackendError) else str(error)
                 view.show_conflict(f"The change could not be applied: {reason}")
-            self.finished.emit(view)
+            self._ended(view)
 
         self._session.runner.submit(write, on_done=done, on_error=failed)
+
+    def _ended(self, view: ProposalView) -> None:
+        self.applies += 1
+        self.finished.emit(view)
 
     def _read_saved(
         self,
