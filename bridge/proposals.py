@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 
 @dataclass(frozen=True)
@@ -75,16 +75,28 @@ def apply_edits(text: str, edits: Sequence[Edit]) -> str:
     return "".join(parts)
 
 
+_CHUNK: Final = 4096
+"""Characters compared at once (one C-level slice comparison) before the char-by-char step."""
+
+
 def changed_span(base: str, live: str) -> tuple[int, int, int]:
     """(start, base_end, live_end): ``base[start:base_end]`` became ``live[start:live_end]``."""
     limit = min(len(base), len(live))
     start = 0
+    while start + _CHUNK <= limit and base[start : start + _CHUNK] == live[start : start + _CHUNK]:
+        start += _CHUNK
     while start < limit and base[start] == live[start]:
         start += 1
-    tail = 0
-    while tail < limit - start and base[len(base) - 1 - tail] == live[len(live) - 1 - tail]:
+    tail, room = 0, limit - start
+    base_end, live_end = len(base), len(live)
+    while tail + _CHUNK <= room and (
+        base[base_end - tail - _CHUNK : base_end - tail]
+        == live[live_end - tail - _CHUNK : live_end - tail]
+    ):
+        tail += _CHUNK
+    while tail < room and base[base_end - 1 - tail] == live[live_end - 1 - tail]:
         tail += 1
-    return start, len(base) - tail, len(live) - tail
+    return start, base_end - tail, live_end - tail
 
 
 def rebase(base: str, live: str, edits: Sequence[Edit]) -> list[Edit] | None:
