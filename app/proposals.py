@@ -2,10 +2,12 @@
 
 When a turn brings proposals, the text each was computed from (its base) is found:
 the live editor of a frame showing the note when its text is the base, else the
-saved copy when that still is. Apply changes the live editor as one undo step when
-a frame shows the note, else the saved copy with ``If-Match`` (R53). Either way the
-edits are first moved onto the text as it is now (:func:`bridge.proposals.rebase`):
-an edit whose range changed meanwhile refuses the whole proposal, which stays.
+saved copy when that still is. From then on the edits follow the frame's document
+(:class:`renderer.qt.edits.TrackedEdits`), so Apply costs what the replacements
+cost. Apply changes the live editor as one undo step when a frame shows the note,
+else the saved copy with ``If-Match`` (R53). An edit whose range the person changed
+refuses the whole proposal, which stays; once they undo that change, Apply moves
+the edits onto the text as it is then (:func:`bridge.proposals.rebase`).
 A proposal made in another workspace never applies (R7).
 """
 
@@ -20,8 +22,9 @@ from app.frame_registry import FrameRegistry
 from app.session import AppSession
 from bridge.errors import BackendError, PreconditionFailed
 from bridge.proposals import apply_edits, rebase
+from renderer.frames.inbox import InboxFrame
 from renderer.frames.proposal_view import OTHER_WORKSPACE, ProposalView
-from renderer.qt.edits import apply_to_document
+from renderer.qt.edits import TrackedEdits, apply_to_document
 
 _Saved = tuple[str, str]  # text, ETag
 
@@ -40,11 +43,13 @@ class ProposalApplier(QObject):
         """The proposal of the latest Apply (QA's ``applied`` and ``conflict``)."""
         self.applies = 0
         """How many Applies have ended."""
+        self._tracked: dict[ProposalView, tuple[InboxFrame, TrackedEdits]] = {}
 
     def review(self, views: list[ProposalView]) -> None:
         """Show each proposal's diff once its base text is known (R51)."""
         for view in views:
             view.apply_requested.connect(self.apply)
+            view.discarded.connect(self._untrack)
             self._find_base(view)
 
     def _find_base(self, view: ProposalView) -> None:
@@ -56,14 +61,31 @@ class ProposalApplier(QObject):
             live = frame.read_text()
             if proposal.is_base(live):
                 view.show_base(live)
+                self._track(view, frame, live, live)
                 return
-        self._read_saved(
-            view,
-            lambda saved: (
-                view.show_base(saved[0]) if proposal.is_base(saved[0]) else view.show_unavailable()
-            ),
-            lambda _error: view.show_unavailable(),
-        )
+
+        def saved(value: _Saved) -> None:
+            if not proposal.is_base(value[0]):
+                view.show_unavailable()
+                return
+            view.show_base(value[0])
+            for frame in self._registry.showing(proposal.path)[:1]:
+                self._track(view, frame, value[0], frame.read_text())
+
+        self._read_saved(view, saved, lambda _error: view.show_unavailable())
+
+    def _track(self, view: ProposalView, frame: InboxFrame, base: str, live: str) -> None:
+        """Follow the edits in the frame's document from now on (not when already touched)."""
+        moved = rebase(base, live, view.proposal.edits)
+        if moved is not None:
+            tracker = TrackedEdits(frame.editor.document(), live, moved, self)
+            self._tracked[view] = (frame, tracker)
+
+    def _untrack(self, view: ProposalView) -> None:
+        tracked = self._tracked.pop(view, None)
+        if tracked is not None:
+            tracked[1].close()
+            tracked[1].deleteLater()
 
     def apply(self, view: ProposalView) -> None:
         """Apply the proposal to the live editor, or to the saved copy (R52)."""
@@ -77,6 +99,12 @@ class ProposalApplier(QObject):
             self._ended(view)
             return
         frames = self._registry.showing(view.proposal.path)
+        tracked = self._tracked.get(view)
+        if tracked is not None and tracked[0] in frames and tracked[1].apply():
+            self._untrack(view)
+            view.show_applied(tracked[0].frame_id)
+            self._ended(view)
+            return
         if frames:
             frame = frames[0]
             live = frame.read_text()
@@ -84,6 +112,7 @@ class ProposalApplier(QObject):
             if moved is None:
                 view.show_conflict()
             else:
+                self._untrack(view)
                 apply_to_document(frame.editor.document(), live, moved)
                 view.show_applied(frame.frame_id)
             self._ended(view)

@@ -32,6 +32,7 @@ BENCHMARKS: Final = (
     "bench_adversarial",
     "bench_retention",
     "bench_model",
+    "bench_edits",
 )
 
 
