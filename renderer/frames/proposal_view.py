@@ -58,6 +58,7 @@ class ProposalView(QFrame):
         self.diff = QLabel("…", self)
         self.diff.setObjectName("proposalDiff")
         self.diff.setTextFormat(Qt.TextFormat.RichText)
+        self.diff.setWordWrap(True)  # a long line wraps inside the column, never widens it
         self.diff.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status = QLabel("", self)
         self.status.setObjectName("proposalStatus")
