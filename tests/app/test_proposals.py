@@ -77,3 +77,15 @@ def test_r52_a_note_no_frame_shows_is_changed_in_its_saved_copy(make_app: AppFac
         view.apply_button.click()
     assert view.state == "applied" and view.applied_to is None
     assert app.saved_text("notes/a.md") == TICKED
+
+
+def test_r52_a_proposal_never_applies_after_the_workspace_boundary(make_app: AppFactory) -> None:
+    app = make_app()
+    app.mount("inbox-1", "notes/a.md")
+    view = _proposal(app)
+    first = app.session.workspace
+    app.switch_workspace("other")
+    with app.qtbot.waitSignal(app.window.window_frames.proposals.finished, timeout=TIMEOUT_MS):
+        view.apply_button.click()
+    assert view.state == "conflict" and first in view.status.text()
+    assert app.saved_text("notes/a.md") == NOTE  # the first workspace's note is untouched
