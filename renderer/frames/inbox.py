@@ -8,6 +8,7 @@ run on a worker and come back as signals, so the GUI thread never waits.
 from __future__ import annotations
 
 import contextlib
+from functools import partial
 from typing import Literal, cast
 
 from PySide6.QtCore import QTimer, Signal
@@ -23,12 +24,7 @@ from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
-from renderer.frames.inbox_conflict import (
-    MINE_COPY_LABEL,
-    OTHER_COPY_LABEL,
-    ConflictBar,
-    kept_copy_path,
-)
+from renderer.frames.inbox_conflict import ConflictBar, keep_copy, keep_saved_copy
 from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.outline import Task
@@ -373,33 +369,18 @@ class InboxFrame(FrameBase):
 
     def keep_mine(self) -> None:
         """Save this text over the other one, which is kept as a sibling note's kept text."""
-        link, path, recovery = self._link, self._path, self._autosave.recovery
-        frame_id = self.frame_id
+        link, path, frame_id = self._link, self._path, self.frame_id
+        keep_other = partial(keep_saved_copy, link, path, self._autosave.recovery)
 
-        def fetch() -> tuple[str, str]:
-            text, etag = link.call(
-                lambda client, session: client.get_document_tagged(session, path)
-            )
-            if recovery is not None:
-                other = kept_copy_path(path, OTHER_COPY_LABEL)
-                recovery.keep(link.workspace, other, text, self.conflict.label.text(), 0)
-            return text, etag
-
-        def rebase(tagged: object) -> None:
-            _text, etag = cast(tuple[str, str], tagged)
+        def rebase(etag: object) -> None:
             self.conflict.setVisible(False)
-            self._autosave.rebase(link.workspace, path, etag, frame_id)
+            self._autosave.rebase(link.workspace, path, str(etag), frame_id)
 
-        self._runner.submit(fetch, on_done=rebase, on_error=self._on_keep_failed)
+        self._runner.submit(keep_other, on_done=rebase, on_error=self._on_keep_failed)
 
     def keep_other(self) -> None:
         """Load the other text into the editor; this one is kept as a sibling note's kept text."""
-        recovery = self._autosave.recovery
-        if recovery is not None:
-            mine = kept_copy_path(self._path, MINE_COPY_LABEL)
-            recovery.keep(
-                self._link.workspace, mine, self.read_text(), self.conflict.label.text(), 0
-            )
+        keep_copy(self._autosave.recovery, self._link.workspace, self._path, self.read_text())
         self._autosave.drop_pending(self.frame_id)
         self._load()
 

@@ -6,6 +6,9 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from renderer.qt.backend import WorkspaceLink
+from renderer.qt.recovery import RecoveryStore
+
 CONFLICT_MESSAGE = (
     "This note was changed elsewhere (another window, app or device) since it was opened, "
     "so your text was not saved over it. Keep which text? The other one is kept in this "
@@ -21,6 +24,26 @@ def kept_copy_path(path: str, label: str) -> str:
     stem, dot, suffix = name.rpartition(".")
     kept = f"{stem} ({label}).{suffix}" if dot and stem else f"{name} ({label})"
     return f"{folder}/{kept}" if folder else kept
+
+
+MINE_KEPT_REASON = "The note was changed elsewhere, and the other text was kept in it."
+OTHER_KEPT_REASON = "The note was changed elsewhere, and your text was saved over this one."
+
+
+def keep_copy(recovery: RecoveryStore | None, workspace: str, path: str, text: str) -> None:
+    """Keep the text not chosen, yours, as the kept text of a sibling note (R53)."""
+    if recovery is not None:
+        mine = kept_copy_path(path, MINE_COPY_LABEL)
+        recovery.keep(workspace, mine, text, MINE_KEPT_REASON, 0)
+
+
+def keep_saved_copy(link: WorkspaceLink, path: str, recovery: RecoveryStore | None) -> str:
+    """On a worker: keep the note's saved text (the other one) as a sibling's; its ETag."""
+    text, etag = link.call(lambda client, session: client.get_document_tagged(session, path))
+    if recovery is not None:
+        other = kept_copy_path(path, OTHER_COPY_LABEL)
+        recovery.keep(link.workspace, other, text, OTHER_KEPT_REASON, 0)
+    return etag
 
 
 class ConflictBar(QWidget):
