@@ -98,6 +98,7 @@ def test_r37_verify_lists_models_and_tries_the_tools(
         "read_active_note",
         "read_document",
         "list_documents",
+        "propose_note_edit",  # R54: the fourth tool
     }
     assert probe.headers.get("authorization") == "Bearer sk-verify"
     # Verify changes nothing: the offline assistant still answers.
