@@ -89,13 +89,22 @@ class WindowFrames:
             runner=session.runner,
             autosave=session.autosave,
         )
+        # R53: a note another frame already shows is that frame's live document, one save.
+        owner = next(
+            (
+                shown
+                for shown in self._registry.showing(path)
+                if shown.is_loaded and not shown.owner
+            ),
+            None,
+        )
         self._adopt(frame)
         column = self._frameset.inbox_column
         if position is None:
             column.addWidget(frame)
         else:
             column.insertWidget(max(0, position), frame)
-        frame.mount()
+        frame.mount(share=owner)
         self._registry.changed()
         return frame
 

@@ -28,6 +28,7 @@ from renderer.frames.inbox_conflict import ConflictBar, keep_copy, keep_saved_co
 from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.outline import Task
+from renderer.frames.shared_document import join, leave
 from renderer.frames.views import MindmapView, PreviewView, TodoView
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
@@ -95,9 +96,12 @@ class InboxFrame(FrameBase):
         self._rerender.setSingleShot(True)
         self._rerender.setInterval(_RERENDER_DELAY_MS)
         self._rerender.timeout.connect(self._render_view)
-        document = self.editor.document()
-        document.modificationChanged.connect(self._on_modification_changed)
-        document.contentsChanged.connect(self._rerender.start)
+        # The editor's own signals follow its current document, shared or not (R53).
+        self.editor.modificationChanged.connect(self._on_modification_changed)
+        self.editor.textChanged.connect(self._rerender.start)
+        self.owner: InboxFrame | None = None
+        """The frame whose document this one shows and saves, when it shares one."""
+        self.sharers: list[InboxFrame] = []
         # Qt emits this when the selection changes, not for each keystroke of plain typing.
         self.editor.selectionChanged.connect(self._on_selection_changed)
         self.todo.task_toggled.connect(self._on_task_toggled)
@@ -169,14 +173,30 @@ class InboxFrame(FrameBase):
 
     # -- lifecycle -----------------------------------------------------------
 
-    def mount(self) -> None:
-        """Publish the live runtime (R1), start autosave tracking and load the note."""
+    def mount(self, share: InboxFrame | None = None) -> None:
+        """Publish the live runtime (R1), start autosave tracking and load the note.
+
+        With ``share`` (a loaded frame on the same note) this frame shows that frame's
+        document instead, which that frame keeps saving (R53).
+        """
         self._mounted = True
-        debounce = self._autosave.watch(self)
-        # Straight from the document to the timer: typing runs no Python per keystroke.
-        self.editor.document().contentsChanged.connect(debounce.start)
         self._store.publish(self.runtime)
-        self._load()
+        if share is None:
+            self.take_ownership()
+            self._load()
+            return
+        join(self, share)
+        self._show_loaded(new=share.is_new_note)
+
+    def take_ownership(self) -> None:
+        """Watch this frame's document for edits and save it (alone, or for its sharers)."""
+        if not self._mounted:
+            return
+        debounce = self._autosave.watch(self)
+        # Straight from the editor to the timer: typing runs no Python per keystroke.
+        self.editor.textChanged.connect(debounce.start)
+        if self.editor.document().isModified():
+            self._autosave.edited(self.frame_id)  # an edit made before the hand-over
 
     def withdraw(self) -> None:
         """Stop being a candidate (close or pop-out); a pending edit is saved first."""
@@ -189,6 +209,7 @@ class InboxFrame(FrameBase):
     def teardown(self) -> None:
         super().teardown()
         self.withdraw()
+        leave(self)
         self._rerender.stop()
         self._load_generation += 1
         with contextlib.suppress(RuntimeError, TypeError):
@@ -225,6 +246,7 @@ class InboxFrame(FrameBase):
         if path == self._path:
             return
         self._autosave.save_now(self.frame_id)
+        leave(self)
         self._path = path
         self.set_title(path)
         self.editor.setAccessibleName(f"Note text of {path}")
@@ -298,6 +320,9 @@ class InboxFrame(FrameBase):
             self.editor.document().setModified(False)
         finally:
             self._applying_load = False
+        self._show_loaded(new=new)
+
+    def _show_loaded(self, *, new: bool) -> None:
         self.is_new_note = new
         self.editor.setReadOnly(False)
         self.is_loaded = True
@@ -346,7 +371,7 @@ class InboxFrame(FrameBase):
             self._store.selection_changed(self.frame_id)  # the chip shows the lines (R48)
 
     def _on_modification_changed(self, modified: bool) -> None:
-        if modified and not self._applying_load:
+        if modified and not self._applying_load and self.owner is None:  # one save (R53)
             self._autosave.edited(self.frame_id)
 
     def _on_task_toggled(self, task: Task, checked: bool) -> None:
