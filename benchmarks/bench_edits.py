@@ -4,7 +4,8 @@
 the window's Apply does it (:class:`renderer.qt.edits.TrackedEdits`, made when the
 proposal was reviewed and kept in place through a few keystrokes typed since, applies
 its ranges as one undo step), against a bare ``QTextCursor`` replace of the same
-ranges: <= 1.5. The review itself (finding the base, converting positions) happens
+ranges after the same set-up (the note's text read, five keystrokes typed): <= 1.5.
+The review itself (finding the base, converting positions) happens
 when the reply arrives and is reported beside it, without a target.
 (b) A PUT whose ``If-Match`` no longer matches (412, nothing written) against a plain
 PUT of the same 256 KiB body through real HTTP: <= 1.2, so the refused path costs no
@@ -82,6 +83,7 @@ def _apply_cost() -> Measurement:
         return spent
 
     def bare_cursor() -> float:
+        read_document_text(editor)  # the same set-up as the window's side: the text was read
         cursor = QTextCursor(document)
         cursor.movePosition(QTextCursor.MoveOperation.End)
         for _key in range(KEYSTROKES):  # the same typing, so both replace in the same text

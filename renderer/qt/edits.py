@@ -102,6 +102,7 @@ class TrackedEdits(QObject):
         """Apply the edits as one undo step; False (nothing changed) when a range was touched."""
         if self.broken:
             return False
+        self.close()  # first: its own replacements are no change to follow
         cursor = QTextCursor(self.document)
         cursor.beginEditBlock()
         try:
@@ -111,7 +112,6 @@ class TrackedEdits(QObject):
                 cursor.insertText(edited.text)
         finally:
             cursor.endEditBlock()
-        self.close()
         return True
 
     def close(self) -> None:
