@@ -60,6 +60,8 @@ screenshots: $(INSTALLED)
 		--no-details --message "what's still open here?" \
 		--message "where do I mention the dentist?" --message "やることは何が残ってる？" \
 		--message "résume cette note"
+	$(PY) -m app.screenshot docs/proposal.png --part assistant --size 1360x820 --no-details \
+		--message "tick off watering the plants" --message "add a task: buy milk"
 
 bench: $(INSTALLED)
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks

@@ -16,6 +16,7 @@ from bridge.agent import AssistantInfo
 from renderer.ambient.elsewhere import Elsewhere, FallbackWatch
 from renderer.frames.assistant import AssistantFrame
 from renderer.frames.kept_records import KeptRecords
+from renderer.frames.proposal_view import ProposalView
 
 KEPT_TURNS_FOLDER = "turns"
 """In the data folder: what each reply showed, without note text (R45)."""
@@ -32,11 +33,13 @@ class WorkspaceAssistants:
         column: QSplitter,
         shelf: QWidget,
         on_activated: Callable[[str], None],
+        on_proposals: Callable[[list[ProposalView]], None],
     ) -> None:
         self._session = session
         self._column = column
         self._shelf = shelf
         self._on_activated = on_activated
+        self._on_proposals = on_proposals
         self._frames: dict[str, AssistantFrame] = {}
         self.current: AssistantFrame | None = None
         self.kept = KeptRecords(session.data_dir / KEPT_TURNS_FOLDER)
@@ -63,6 +66,7 @@ class WorkspaceAssistants:
             assistant.setMinimumWidth(ASSISTANT_MIN_WIDTH)
             assistant.watch_activation()
             assistant.activated.connect(self._on_activated)
+            assistant.proposals_shown.connect(self._on_proposals)  # R51: the window reviews them
             self._frames[workspace] = assistant
         return assistant
 

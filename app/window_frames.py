@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QWidget
 from app.assistants import WorkspaceAssistants
 from app.frame_registry import FrameRegistry
 from app.frameset import Frameset
+from app.proposals import ProposalApplier
 from app.session import AppSession
 from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.paths import check_workspace_path
@@ -44,8 +45,9 @@ class WindowFrames:
         self._registry = registry
         self._frameset = frameset
         # Each workspace has its own assistant frame and conversation; the others wait hidden.
+        self.proposals = ProposalApplier(session, registry)
         self.assistants = WorkspaceAssistants(
-            session, frameset.splitter, shelf, self.activate_frame
+            session, frameset.splitter, shelf, self.activate_frame, self.proposals.review
         )
 
     @property
@@ -87,6 +89,15 @@ class WindowFrames:
             runner=session.runner,
             autosave=session.autosave,
         )
+        # R53: a note another frame already shows is that frame's live document, one save.
+        owner = next(
+            (
+                shown
+                for shown in self._registry.showing(path)
+                if shown.is_loaded and not shown.owner
+            ),
+            None,
+        )
         self._adopt(frame)
         frame.note_link_clicked.connect(self._open_from_browser)  # R62: a link to a note
         column = self._frameset.inbox_column
@@ -94,7 +105,7 @@ class WindowFrames:
             column.addWidget(frame)
         else:
             column.insertWidget(max(0, position), frame)
-        frame.mount()
+        frame.mount(share=owner)
         self._registry.changed()
         return frame
 

@@ -21,6 +21,7 @@ import requests
 
 from bridge import errors
 from bridge.errors import BackendError, BackendUnreachable
+from bridge.proposals import Proposal
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,15 @@ class TurnReply:
     ambient_status: str
     ambient_reason: str | None
     raw: dict[str, Any]
+
+    @property
+    def proposals(self) -> list[Proposal]:
+        """The turn's proposals (R50); a malformed one is left out, never applied."""
+        found: list[Proposal] = []
+        for item in self.raw.get("proposals") or []:
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                found.append(Proposal.from_json(item))
+        return found
 
     @property
     def assistant_kind(self) -> str:
@@ -86,6 +96,7 @@ STREAM_MEDIA_TYPE: Final = "text/event-stream"
 """R35: the ``Accept`` value that asks for a streamed turn, and the stream's media type."""
 EVENT_DELTA: Final = "delta"
 EVENT_TOOL: Final = "tool"
+EVENT_PROPOSAL: Final = "proposal"
 EVENT_DONE: Final = "done"
 EVENT_ERROR: Final = "error"
 
@@ -103,6 +114,13 @@ class WireToolEvent:
 
 
 @dataclass(frozen=True)
+class ProposalEvent:
+    """A proposed edit, before ``done`` (contract 10)."""
+
+    proposal: Proposal
+
+
+@dataclass(frozen=True)
 class DoneEvent:
     """The turn's whole answer, exactly as the non-streaming call returns it."""
 
@@ -117,7 +135,7 @@ class ErrorEvent:
     message: str
 
 
-TurnEvent = DeltaEvent | WireToolEvent | DoneEvent | ErrorEvent
+TurnEvent = DeltaEvent | WireToolEvent | ProposalEvent | DoneEvent | ErrorEvent
 
 
 def parse_sse(lines: Iterable[bytes]) -> Iterator[tuple[str, str]]:
@@ -149,6 +167,8 @@ def turn_event(event: str, data: str) -> TurnEvent | None:
         if event == EVENT_TOOL:
             call = WireToolCall(str(body["name"]), dict(body["arguments"]), dict(body["result"]))
             return WireToolEvent(call)
+        if event == EVENT_PROPOSAL:
+            return ProposalEvent(Proposal.from_json(body))
         if event == EVENT_DONE:
             return DoneEvent(turn_reply(body))
         if event == EVENT_ERROR:

@@ -28,7 +28,7 @@ from bridge.agent import (
     not_understood,
     turn_reply,
 )
-from bridge.documents import DocumentInfo
+from bridge.documents import DocumentInfo, etag_of
 from bridge.errors import BackendError, BackendUnreachable, NotFound, RequestRejected
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.paths import PATH_NOT_ALLOWED, WorkspacePathError, check_workspace_path
@@ -167,8 +167,30 @@ class BackendClient:
         except UnicodeDecodeError as error:
             raise not_understood() from error
 
-    def put_document(self, session: WireKeySession, path: str, text: str) -> DocumentInfo:
-        """Save ``text`` as ``path`` (atomically on the backend); ``modified_at`` may be ""."""
+    def get_document_tagged(self, session: WireKeySession, path: str) -> tuple[str, str]:
+        """The saved UTF-8 text of ``path`` and its strong ``ETag`` (R53)."""
+        response = self._call("GET", _document_url(session.workspace, path), session=session)
+        try:
+            text = response.content.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise not_understood() from error
+        return text, response.headers.get("ETag") or etag_of(response.content)
+
+    def put_document(
+        self,
+        session: WireKeySession,
+        path: str,
+        text: str,
+        *,
+        if_match: str | None = None,
+        if_none_match: bool = False,
+    ) -> DocumentInfo:
+        """Save ``text`` as ``path`` (atomically on the backend); ``modified_at`` may be "".
+
+        ``if_match`` (an ETag) saves only over that exact text and ``if_none_match`` only
+        when no note is there; otherwise :class:`PreconditionFailed` and nothing is
+        written (R53).
+        """
         try:
             data = text.encode("utf-8")
         except UnicodeEncodeError as error:
@@ -180,7 +202,9 @@ class BackendClient:
             _document_url(session.workspace, path),
             session=session,
             data=data,
-            headers={"Content-Type": "text/plain; charset=utf-8"},
+            headers=_conditions(
+                {"Content-Type": "text/plain; charset=utf-8"}, if_match, if_none_match
+            ),
         )
         body = read_json(response)
         try:
@@ -345,6 +369,17 @@ def turn_body(conversation: str, message: str, *, note_left_out: bool = False) -
     if note_left_out:
         body["ambient"] = "excluded"
     return body
+
+
+def _conditions(
+    headers: dict[str, str], if_match: str | None, if_none_match: bool
+) -> dict[str, str]:
+    """``headers`` with the conditional-write headers a save asked for (R53)."""
+    if if_match is not None:
+        headers["If-Match"] = if_match
+    if if_none_match:
+        headers["If-None-Match"] = "*"
+    return headers
 
 
 def _workspace_url(workspace: str) -> str:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
+
+
+def etag_of(data: bytes) -> str:
+    """The strong entity tag of a document's bytes: its quoted full SHA-256 (R53, contract 10)."""
+    return f'"{hashlib.sha256(data).hexdigest()}"'
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ NOT_FOUND_MESSAGE = "The assistant service has nothing at that address."
 REJECTED_MESSAGE = "The assistant service refused the request as not valid."
 SERVER_FAILED_MESSAGE = "The assistant service ran into a problem. Nothing was lost; try again."
 NOT_UNDERSTOOD_MESSAGE = "The assistant service sent an answer this app does not understand."
+NOTE_CHANGED_MESSAGE = "The note changed elsewhere since it was opened, so it was not saved."
 
 
 class BackendError(Exception):
@@ -45,3 +46,8 @@ class NotFound(BackendError):
 
 class RequestRejected(BackendError):
     """400, 413 or 422: the request itself was refused; nothing was changed."""
+
+
+class PreconditionFailed(BackendError):
+    """412: the note is not what the conditional save expected (``note_changed`` or
+    ``note_exists``); nothing was written (R53)."""

@@ -5,7 +5,12 @@ through :func:`read_note` (and the preview renders through :func:`render_html`,
 from the same token stream), so they never disagree about what is a heading or a
 task: a ``# comment`` in fenced or indented code is code for all of them.
 
-The parser is markdown-it-py (CommonMark, plus tables and strikethrough). It is
+Heading, task and title texts are plain text as the preview shows them (R55):
+``**x**`` reads ``x``, entities and backslash escapes are decoded, a link reads as its
+label and an image as its alt text. Bare URLs are links (GFM autolinks, through
+linkify-it-py, markdown-it-py's own linkify plug-in).
+
+The parser is markdown-it-py (CommonMark, plus tables, strikethrough and linkify). It is
 linear in the size of the note; markdown-it's own nesting limit keeps deeply
 nested quotes and lists linear too. Tasks are GitHub's task-list items: a list
 item whose first paragraph starts with ``[ ]``, ``[x]`` or ``[X]`` followed by
@@ -19,6 +24,7 @@ counts as block numbers; a reply that shows them to a person adds 1.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -32,6 +38,11 @@ TASK_MARKS: Final = frozenset(" xX")
 _UTF16: Final = "utf-16-le"
 _OPEN_BOX: Final = "☐ "
 _DONE_BOX: Final = "☑ "
+_INLINE_MARKUP: Final = re.compile(r"[*_`\[\]<>!&\\~]|://|www\.", re.IGNORECASE)
+"""A text without any of these reads the same before and after the inline pass."""
+PLAIN_TEXT_CHARS: Final = 1000
+"""Longer heading or task texts are kept as written: the inline pass stays off hostile input."""
+_PLAIN_TOKENS: Final = frozenset(("text", "code_inline", "image"))
 
 
 @dataclass(frozen=True)
@@ -112,7 +123,8 @@ def _render_image_as_text(
 def _parser() -> MarkdownIt:
     # Raw HTML in a note is shown as text: the preview is not a web page. An image is
     # rendered as its alt text, so no <img> ever asks Qt to read a file (R62).
-    parser = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    options = {"html": False, "linkify": True}
+    parser = MarkdownIt("commonmark", options).enable(["table", "strikethrough", "linkify"])
     parser.add_render_rule("image", _render_image_as_text)
     return parser
 
@@ -154,6 +166,16 @@ def _task_mark(content: str) -> str | None:
 
 def _one_line(text: str) -> str:
     return " ".join(part.strip() for part in text.split("\n") if part.strip())
+
+
+def plain_text(content: str) -> str:
+    """Inline Markdown on one line as the preview shows its text (R55)."""
+    line = _one_line(content)
+    if len(line) > PLAIN_TEXT_CHARS or not _INLINE_MARKUP.search(line):
+        return line
+    tokens = _parser().parseInline(line)
+    children = (tokens[0].children or []) if tokens else []
+    return "".join(child.content for child in children if child.type in _PLAIN_TOKENS).strip()
 
 
 def _inline_text(children: Sequence[Token]) -> str:
@@ -203,7 +225,7 @@ def read_note(text: str) -> NoteReading:
             list_depth -= 1
         elif kind == "heading_open" and token.map is not None:
             inline = tokens[index + 1]
-            headings.append(Heading(int(token.tag[1:]), _one_line(inline.content), token.map[0]))
+            headings.append(Heading(int(token.tag[1:]), plain_text(inline.content), token.map[0]))
         elif kind == "inline" and token.map is not None:
             line = token.map[0]
             if tokens[index - 1].type != "paragraph_open":
@@ -214,12 +236,14 @@ def read_note(text: str) -> NoteReading:
                 source = lines[line]
                 column = source.find("[") + 1  # only container markers come before it
                 tasks.append(
-                    Task(_one_line(content[4:]), mark != " ", line, utf16_length(source[:column]))
+                    Task(plain_text(content[4:]), mark != " ", line, utf16_length(source[:column]))
                 )
                 content = content[4:]
             blocks.append(Block(_one_line(content), line, list_depth > 0))
     release(tokens)
-    title = headings[0].text if headings else next((b.text for b in blocks if b.text), "")
+    title = (
+        headings[0].text if headings else plain_text(next((b.text for b in blocks if b.text), ""))
+    )
     return NoteReading(lines, title, headings, tasks, blocks)
 
 
@@ -282,10 +306,16 @@ def _preview_tokens(text: str) -> list[Token]:
         if tokens[index - 1].type != "paragraph_open" or not _is_task_paragraph(tokens, index - 1):
             continue
         mark = _task_mark(token.content)
-        first = token.children[0] if token.children else None
-        if mark is None or first is None or first.type != "text":
+        children = token.children or []
+        if mark is None or not children:
             continue
-        first.content = (_OPEN_BOX if mark == " " else _DONE_BOX) + first.content[4:]
+        box = _OPEN_BOX if mark == " " else _DONE_BOX
+        if children[0].type == "text":
+            children[0].content = box + children[0].content[4:]
+        elif children[0].type == "link_open":
+            # "[x]" that a reference definition also makes a link label: a task all the same,
+            # as read_note and the todo view say (R55).
+            token.children = _box_over_label(children, box)
     return tokens
 
 
@@ -322,6 +352,16 @@ def _cut_list(block: list[Token]) -> Iterator[list[Token]]:
         if group and opening.type == "ordered_list_open":
             head = opening.copy(attrs={**opening.attrs, "start": first_number + group})
         yield [head, *block[begin:end], closing]
+
+
+def _box_over_label(children: list[Token], box: str) -> list[Token]:
+    close = next((i for i, child in enumerate(children) if child.type == "link_close"), 0)
+    rest = children[close + 1 :]
+    if rest and rest[0].type == "text":
+        rest[0].content = rest[0].content[1:]  # the white space after the mark
+    marker = Token("text", "", 0)
+    marker.content = box
+    return [marker, *rest]
 
 
 def find_lines(reading: NoteReading, term: str) -> list[tuple[int, str]]:

@@ -37,6 +37,8 @@ def error_for(response: requests.Response) -> BackendError:
         return NotFound(message or errors.NOT_FOUND_MESSAGE, status, code)
     if status in (400, 413, 422):
         return RequestRejected(message or errors.REJECTED_MESSAGE, status, code)
+    if status == 412:
+        return errors.PreconditionFailed(message or errors.NOTE_CHANGED_MESSAGE, status, code)
     if status >= 500:
         return BackendError(message or errors.SERVER_FAILED_MESSAGE, status, code)
     return BackendError(message or errors.NOT_UNDERSTOOD_MESSAGE, status, code)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import os
 import secrets
 import stat
@@ -24,6 +25,19 @@ TEMP_PREFIX = ".ambient-save-"
 _READ_CHUNK = 64 * 1024
 _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+@dataclass(frozen=True)
+class WritePrecondition:
+    """What the saved copy must be for a save to go ahead (R53); nothing is written otherwise.
+
+    ``matches``: the full SHA-256 hex digests the current bytes may have (``If-Match``),
+    or ``None`` for no such condition; ``"*"`` among them means "any existing note".
+    ``absent``: the note must not exist yet (``If-None-Match: *``).
+    """
+
+    matches: frozenset[str] | None = None
+    absent: bool = False
 
 
 @dataclass(frozen=True)
@@ -175,5 +189,32 @@ def remove_unheld(folder: int, name: str) -> int:
             os.unlink(name, dir_fd=folder)
             return 1
         return 0
+    finally:
+        os.close(descriptor)
+
+
+def check_precondition(folder: int, name: str, precondition: WritePrecondition) -> None:
+    """Raise the 412 refusal when the saved copy is not what the save was computed from."""
+    current = _current_bytes(folder, name)
+    if precondition.absent and current is not None:
+        raise DocumentRefused("precondition", "note_exists", messages.NOTE_EXISTS)
+    if precondition.matches is None:
+        return
+    if current is None:
+        raise DocumentRefused("precondition", "note_changed", messages.NOTE_CHANGED)
+    if "*" in precondition.matches:
+        return
+    if hashlib.sha256(current).hexdigest() not in precondition.matches:
+        raise DocumentRefused("precondition", "note_changed", messages.NOTE_CHANGED)
+
+
+def _current_bytes(folder: int, name: str) -> bytes | None:
+    """The saved copy's bytes, or None when there is none."""
+    try:
+        descriptor = open_for_reading(folder, name)
+    except FileNotFoundError:
+        return None
+    try:
+        return _read_up_to(descriptor, None, os.fstat(descriptor).st_size)
     finally:
         os.close(descriptor)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import os
 import stat
 from collections.abc import Generator, Iterator, Sequence
@@ -23,6 +24,8 @@ from workers.digests import DigestCache, FileVersion
 from workers.document_files import (
     TEMP_PREFIX,
     DocumentRead,
+    WritePrecondition,
+    check_precondition,
     is_link,
     open_for_reading,
     read_open,
@@ -121,15 +124,32 @@ class Workspaces:
                 "invalid", "read_failed", messages.DOCUMENT_READ_FAILED.format(reason=_why(error))
             ) from error
 
-    def write(self, workspace: str, path: str, text: str) -> DocumentInfo:
-        """Atomic save: a temporary file beside the target, then one rename in that folder."""
+    def write(
+        self,
+        workspace: str,
+        path: str,
+        text: str,
+        precondition: WritePrecondition | None = None,
+    ) -> DocumentInfo:
+        """Atomic save: a temporary file beside the target, then one rename in that folder.
+
+        Saves into one folder hold an exclusive ``flock`` on it from the check of the
+        precondition to the rename, so two servers sharing the folder cannot both pass
+        the same ``If-Match`` (R53).
+        """
         segments = _checked_segments(path, for_writing=True)
         data = text.encode("utf-8")
 
         def save(folder: int, name: str) -> float:
-            if is_link(folder, name):
-                raise nofollow.IsLink
-            return replace_file(folder, name, data)
+            fcntl.flock(folder, fcntl.LOCK_EX)
+            try:
+                if is_link(folder, name):
+                    raise nofollow.IsLink
+                if precondition is not None:
+                    check_precondition(folder, name, precondition)
+                return replace_file(folder, name, data)
+            finally:
+                fcntl.flock(folder, fcntl.LOCK_UN)
 
         try:
             modified = self._walk_value(workspace, segments, save, make_folders=True)

@@ -38,7 +38,7 @@ class DocumentRefused(Exception):
 
     def __init__(self, kind: str, code: str, message: str) -> None:
         super().__init__(message)
-        self.kind = kind  # "invalid", "outside", "not_found"
+        self.kind = kind  # "invalid", "outside", "not_found", "changed", "precondition"
         self.code = code
         self.message = message
 

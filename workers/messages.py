@@ -55,6 +55,21 @@ DOCUMENT_HARD_LINKED: Final = (
     "That document has other hard links, which may lead outside the workspace, "
     "so it is not read. Save it again (a save makes a file of its own) to read it."
 )
+NOTE_CHANGED: Final = (
+    "The note changed since it was read (another window, app or device saved it), "
+    "so this save was not written."
+)
+NOTE_EXISTS: Final = "A note already exists at that path, so it was not overwritten."
+EDITS_INVALID: Final = (
+    "The edits must be a list of 1 to {most} objects, each with oldText and newText."
+)
+EDIT_OLD_TEXT_EMPTY: Final = "Each edit needs a non-empty oldText and a newText (text)."
+EDIT_OLD_TEXT_COUNT: Final = (
+    "The text “{text}” occurs {count} times in the note; an edit's oldText must occur "
+    "exactly once. Quote more of the surrounding text."
+)
+EDITS_OVERLAP: Final = "Two edits change overlapping text; combine them into one."
+SUMMARY_INVALID: Final = "The summary must be text."
 PATH_RESERVED: Final = "Names starting with '.ambient-save-' are kept for saves in progress."
 HEADER_TIMEOUT: Final = "The request's headers did not arrive in time; the connection is closed."
 BODY_TIMEOUT: Final = "The request's body did not arrive in time; the connection is closed."

@@ -30,3 +30,19 @@ class TurnOutcome:
     tool_calls: list[ToolCall] = field(default_factory=list)
     kept: bool = True
     """False for the QA hook: its reply is a tool result, which no conversation keeps (R34)."""
+
+    @property
+    def proposals(self) -> list[dict[str, Any]]:
+        """The proposals the turn's tool calls made, in order (R50, contract 10)."""
+        return [proposal for call in self.tool_calls if (proposal := proposal_of(call))]
+
+
+PROPOSE_TOOL = "propose_note_edit"
+
+
+def proposal_of(call: ToolCall) -> dict[str, Any] | None:
+    """The proposal a tool call made, if it is a propose call that succeeded."""
+    if call.name != PROPOSE_TOOL or call.result.get("status") != "proposed":
+        return None
+    proposal = call.result.get("proposal")
+    return proposal if isinstance(proposal, dict) else None

@@ -1,5 +1,5 @@
-"""The assistant's document tools: read_active_note, read_document, list_documents (contract 5)
-and search_documents (contract 12).
+"""The assistant's document tools: the three readers of contract 5, propose_note_edit (10)
+and search_documents (12).
 
 Every tool starts with the same step, :func:`_arguments_and_access`: its argument
 names and values are checked, then :meth:`ToolContext.open_access` checks the key
@@ -23,6 +23,7 @@ from workers.document_files import DocumentRead
 from workers.documents import Workspaces
 from workers.errors import AccessDenied, DocumentRefused
 from workers.identity import KeySession
+from workers.proposals import ProposalError, locate_edits, make_proposal, parse_text_edits
 
 DEFAULT_MAX_BYTES: Final = 64 * 1024  # R21
 MAX_MAX_BYTES: Final = 256 * 1024  # R21: larger requests are clamped
@@ -103,7 +104,9 @@ def parse_max_bytes(arguments: Mapping[str, Any]) -> int:
     return min(value, MAX_MAX_BYTES)
 
 
-def _read(context: ToolContext, workspace: str, path: str, limit: int) -> DocumentRead | ToolResult:
+def _read(
+    context: ToolContext, workspace: str, path: str, limit: int | None
+) -> DocumentRead | ToolResult:
     try:
         return context.workspaces.read(workspace, path, limit)
     except DocumentRefused as refusal:
@@ -250,26 +253,82 @@ def list_documents(context: ToolContext, arguments: Mapping[str, Any]) -> ToolRe
     return _result("ok", documents=[info.to_json() for info in listing])
 
 
+def _search_arguments(arguments: Mapping[str, Any]) -> tuple[str, str]:
+    query = arguments.get("query")
+    if not isinstance(query, str) or not query.strip():
+        raise ToolArgumentError(messages.QUERY_MISSING)
+    if len(query) > search.MAX_QUERY_CHARS:
+        raise ToolArgumentError(messages.QUERY_TOO_LONG.format(limit=search.MAX_QUERY_CHARS))
+    prefix = arguments.get("prefix", "")
+    if not isinstance(prefix, str):
+        raise ToolArgumentError(messages.PREFIX_INVALID)
+    return query.strip(), prefix
+
+
 def search_documents(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
     """R56: the notes (at most 50) and their lines (at most 5) that mention ``query``, any case."""
-    try:
-        _check_names("search_documents", arguments, {"query", "prefix"})
-        query = arguments.get("query")
-        if not isinstance(query, str) or not query.strip():
-            raise ToolArgumentError(messages.QUERY_MISSING)
-        if len(query) > search.MAX_QUERY_CHARS:
-            raise ToolArgumentError(messages.QUERY_TOO_LONG.format(limit=search.MAX_QUERY_CHARS))
-        prefix = arguments.get("prefix", "")
-        if not isinstance(prefix, str):
-            raise ToolArgumentError(messages.PREFIX_INVALID)
-    except ToolArgumentError as error:
-        return _result("invalid_argument", str(error), matches=[])
-    try:
-        row = context.open_access()
-    except AccessDenied as denied:
-        return _result("access_denied", denied.message, matches=[])
-    found = search.search_workspace(context.workspaces, row.workspace, query.strip(), prefix)
+    opened = _arguments_and_access(
+        context,
+        "search_documents",
+        arguments,
+        {"query", "prefix"},
+        _search_arguments,
+        empty={"matches": []},
+    )
+    if isinstance(opened, dict):
+        return opened
+    (query, prefix), row = opened
+    found = search.search_workspace(context.workspaces, row.workspace, query, prefix)
     return _result("ok", matches=[match.to_json() for match in found])
+
+
+def _proposal_arguments(arguments: Mapping[str, Any]) -> tuple[str | None, Any, str]:
+    path = arguments.get("path")
+    if path is not None and (not isinstance(path, str) or not path):
+        raise ToolArgumentError(messages.PATH_ARGUMENT_MISSING)
+    summary = arguments.get("summary", "")
+    if not isinstance(summary, str):
+        raise ToolArgumentError(messages.SUMMARY_INVALID)
+    try:
+        edits = parse_text_edits(arguments.get("edits"))
+    except ProposalError as error:
+        raise ToolArgumentError(str(error)) from error
+    return path, edits, summary
+
+
+def propose_note_edit(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
+    """A proposed change to a note's saved copy, read as read_document reads it (R50, R54).
+
+    The note is never written here: the app shows the proposal and applies it.
+    """
+    opened = _arguments_and_access(
+        context,
+        "propose_note_edit",
+        arguments,
+        {"path", "edits", "summary"},
+        _proposal_arguments,
+        denied_fields=lambda parsed: {"path": parsed[0]},
+    )
+    if isinstance(opened, dict):
+        return opened
+    (path, pairs, summary), row = opened
+    if path is None:
+        if row.ambient_path is None:
+            left_out = context.note_left_out
+            return _result(
+                "no_active_note", messages.NOTE_LEFT_OUT if left_out else messages.NO_ACTIVE_NOTE
+            )
+        path = row.ambient_path
+    read = _read(context, row.workspace, path, None)
+    if not isinstance(read, DocumentRead):
+        return read
+    text = read.text
+    try:
+        edits = locate_edits(text, pairs)
+    except ProposalError as error:
+        return _result("invalid_argument", str(error), path=path)
+    proposal = make_proposal(read.path, read.data, edits, summary)
+    return _result("proposed", path=read.path, proposal=proposal)
 
 
 Tool = Callable[[ToolContext, Mapping[str, Any]], ToolResult]
@@ -279,6 +338,7 @@ TOOLS: Final[Mapping[str, Tool]] = {
     "read_document": read_document,
     "list_documents": list_documents,
     "search_documents": search_documents,
+    "propose_note_edit": propose_note_edit,
 }
 
 

@@ -2,8 +2,9 @@
 
 Both the JSON route and the stream route iterate :func:`run_turn` on a worker
 thread, never on the event loop (R40), and only translate its events to HTTP:
-``Delta`` pieces, one ``ToolEvent`` per tool call, then ``Answered`` (the JSON
-answer, also the stream's ``done``) or ``Failed`` (the error envelope's parts).
+``Delta`` pieces, one ``ToolEvent`` per tool call (and a ``ProposalEvent`` after a
+call that proposed an edit, R50), then ``Answered`` (the JSON answer, also the
+stream's ``done``) or ``Failed`` (the error envelope's parts).
 The delivery row is written before any model is called (R36); a finished turn is
 added to the conversation before its answer leaves, so a client that reloads
 right after sees it.
@@ -25,7 +26,8 @@ from workers.dependencies import BackendState, access_error
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession
 from workers.model.failures import ModelUnavailable
-from workers.outcomes import ToolCall, TurnOutcome
+from workers.outcomes import PROPOSE_TOOL, ToolCall, TurnOutcome, proposal_of
+from workers.proposals import kept_arguments
 from workers.tools import ToolContext
 
 logger = logging.getLogger(__name__)
@@ -60,7 +62,14 @@ class Failed:
     message: str
 
 
-RunnerEvent = Delta | ToolEvent | Answered | Failed
+@dataclass(frozen=True)
+class ProposalEvent:
+    """A proposal one tool call made (contract 10): the stream's ``proposal`` event."""
+
+    proposal: dict[str, Any]
+
+
+RunnerEvent = Delta | ToolEvent | ProposalEvent | Answered | Failed
 
 
 def run_turn(
@@ -82,8 +91,10 @@ def run_turn(
         for event in events:
             if isinstance(event, Done):
                 yield Answered(render_turn(event.outcome, turn.ambient.status, label))
-            else:
-                yield event
+                continue
+            yield event
+            if isinstance(event, ToolEvent) and (proposal := proposal_of(event.call)):
+                yield ProposalEvent(proposal)
     except ModelUnavailable as failure:
         yield Failed(502, failure.code, failure.message)
     except ApiError as failure:
@@ -170,9 +181,22 @@ def turn_events(
                 turn.conversation,
                 turn.message,
                 event.outcome.reply,
-                [StoredToolCall(call.name, call.arguments) for call in event.outcome.tool_calls],
+                [_stored_call(call) for call in event.outcome.tool_calls],
             )
         yield event
+
+
+def _stored_call(call: ToolCall) -> StoredToolCall:
+    """A call as the conversation keeps it; a proposal keeps its path and summary (R50)."""
+    if call.name == PROPOSE_TOOL:
+        arguments = kept_arguments({**call.arguments, **_proposal_fields(call)})
+        return StoredToolCall(call.name, arguments)
+    return StoredToolCall(call.name, call.arguments)
+
+
+def _proposal_fields(call: ToolCall) -> dict[str, Any]:
+    proposal = proposal_of(call)
+    return {"path": proposal["path"], "summary": proposal["summary"]} if proposal else {}
 
 
 def _tool_call_parts(call: ToolCall) -> list[bytes]:
@@ -205,7 +229,8 @@ def render_turn(
         if index:
             parts.append(b",")
         parts += _tool_call_parts(call)
-    parts += (b'],"ambient":', jsontext.dumps(ambient.to_json()))
+    parts += (b'],"proposals":', jsontext.dumps(outcome.proposals))
+    parts += (b',"ambient":', jsontext.dumps(ambient.to_json()))
     if assistant is not None:
         parts += (b',"assistant":', jsontext.dumps(assistant))
     parts.append(b"}")

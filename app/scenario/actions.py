@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QProcess
 
 from app.scenario.note_steps import new_note, quick_open
+from app.scenario.proposal_actions import act_on_proposal
+from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
 from app.scenario.steps import (
     ActivateStep,
     CaptionStep,
@@ -79,6 +81,8 @@ def act(window: MainWindow, step: Step) -> None:
             wait_loaded(window, opened)
     elif isinstance(step, CaptionStep):
         return
+    elif isinstance(step, ApplyStep | DiscardStep | UndoStep):
+        act_on_proposal(window, step)
     else:  # pragma: no cover - the runner handles restart, send and expect itself
         raise StepError(f"cannot perform '{step.verb}'")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.scenario.expectations import NO_DROP, ExpectStep
+from app.scenario.proposal_actions import check_proposals
 from app.scenario.report import Mismatch, SendRecord
 from bridge.caveat import CAVEAT
 from renderer.frames.chip import chip_text
@@ -28,6 +29,10 @@ def check_now(step: ExpectStep, window: MainWindow) -> list[Mismatch]:
             mismatches.append(Mismatch("activeFrame", step.activeFrame, active))
     if "chip" in given:
         mismatches += _check_chip(step, window)
+    if given & {"note", "saved", "applied", "conflict"}:
+        mismatches += check_proposals(
+            window, None, step.note, step.saved, step.applied, step.conflict
+        )
     if "frames" in given and step.frames is not None:
         actual = [
             {"id": frame.frame_id, "path": frame.path, "view": frame.view}
@@ -107,6 +112,8 @@ def check_expectations(
         mismatches.append(Mismatch("ambientStatus", step.ambientStatus, send.ambient_status))
     if "stored" in given:
         mismatches += check_stored(step, send)
+    if "proposals" in given:
+        mismatches += check_proposals(window, step.proposals, None, None, None, None)
     reply_keys = given & {"tools", "caveat", "partial", "replyContains"}
     if reply_keys and send.error is not None:
         mismatches.append(Mismatch("reply", "a reply from the assistant", send.error))

@@ -11,6 +11,11 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, field_validator, model_validator
 
+from app.scenario.proposal_steps import (
+    NoteExpectation,
+    ProposalExpectation,
+    SavedExpectation,
+)
 from app.scenario.step_fields import NonNegative, StepBody, Strict, Subset
 from bridge.drops import DROP_REASONS
 from bridge.pointer import View
@@ -62,7 +67,19 @@ class FrameExpectation(Subset):
     view: View | None = None
 
 
-NOW_KEYS = frozenset({"resolves", "frames", "activeFrame", "workspace", "chip"})
+NOW_KEYS = frozenset(
+    {
+        "resolves",
+        "frames",
+        "activeFrame",
+        "workspace",
+        "chip",
+        "note",
+        "saved",
+        "applied",
+        "conflict",
+    }
+)
 """Expect keys about the window as it is now, not about the latest send."""
 
 
@@ -86,6 +103,12 @@ class ExpectStep(StepBody):
     workspace: str | None = None
     chip: str | None = None
     """Now, not about a send: the chip's ``path`` or ``path:lines``; null = no note (R48)."""
+    proposals: list[ProposalExpectation] | None = None
+    """The latest send's proposals, a subset match in order (contract 10)."""
+    note: NoteExpectation | None = None
+    saved: SavedExpectation | None = None
+    applied: bool | None = None
+    conflict: bool | None = None
 
     @field_validator("dropped")
     @classmethod
@@ -109,6 +132,11 @@ class ExpectStep(StepBody):
             "ambientStatus",
             "frames",
             "workspace",
+            "proposals",
+            "note",
+            "saved",
+            "applied",
+            "conflict",
         ):
             if key in self.model_fields_set and getattr(self, key) is None:
                 raise ValueError(f"'{key}' cannot be null")

@@ -22,6 +22,7 @@ from pydantic import (
 
 from app.scenario.expectations import ExpectStep
 from app.scenario.problems import Problem, ScenarioFileError, describe_pydantic
+from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
 from app.scenario.step_fields import StepBody, Strict
 from app.scenario.steps import (
     ActivateStep,
@@ -60,6 +61,8 @@ _MAPPING_VERBS: dict[str, type[StepBody]] = {
         ExpectStep,
         NewNoteStep,
         QuickOpenStep,
+        ApplyStep,
+        DiscardStep,
     )
 }
 # Verbs whose value is one plain string, and the field it fills.
@@ -71,6 +74,7 @@ _SCALAR_VERBS: dict[str, tuple[type[StepBody], str]] = {
         (UnmountStep, "frame"),
         (SwitchWorkspaceStep, "workspace"),
         (CaptionStep, "text"),
+        (UndoStep, "frame"),
     )
 }
 VERBS: tuple[str, ...] = (*_MAPPING_VERBS, *_SCALAR_VERBS, SendStep.verb, RestartStep.verb)
@@ -111,7 +115,8 @@ class _BackendBody(Strict):
 
 
 _TOP_KEYS = frozenset({"name", "description", "rules", "workspace", "backend", "steps"})
-_RULE = re.compile(r"^R([1-9]|[1-4][0-9])$")
+_RULE = re.compile(r"^R([1-9]|[1-5][0-9]|6[0-7])$")
+"""The spec's rules are R1-R67."""
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
@@ -263,7 +268,7 @@ def _parse_rules(raw: object, parser: _StepParser) -> tuple[str, ...]:
         return ()
     bad = [rule for rule in raw if not _RULE.match(rule)]
     if bad:
-        parser.problem(None, "rules", f"not a rule number R1-R49: {', '.join(bad)}")
+        parser.problem(None, "rules", f"not a rule number R1-R67: {', '.join(bad)}")
     return tuple(raw)
 
 

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, field_validator, model_validator
 
 from app.scenario.expectations import ExpectStep
+from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
 from app.scenario.step_fields import (
     ASSISTANT_FRAME,
     FrameId,
@@ -242,4 +243,7 @@ Step = (
     | SendStep
     | ExpectStep
     | CaptionStep
+    | ApplyStep
+    | DiscardStep
+    | UndoStep
 )

@@ -36,6 +36,7 @@ from renderer.frames.base import FrameBase, busy_bar, tool_button
 from renderer.frames.chip import ContextChip
 from renderer.frames.kept_records import KeptConversation, KeptRecords, load_kept_conversation
 from renderer.frames.message_input import MessageInput
+from renderer.frames.proposal_view import ProposalView
 from renderer.frames.transcript import Transcript
 from renderer.frames.turn_text import assistant_name
 from renderer.frames.turn_view import TurnView
@@ -59,10 +60,12 @@ ASSISTANT_NAME_WIDTH = 150
 class _Send:
     """One send in progress: its message, its turn view, its preparation, then its stream."""
 
-    def __init__(self, message: str, view: TurnView, conversation: str) -> None:
+    def __init__(self, message: str, view: TurnView, conversation: str, workspace: str) -> None:
         self.message = message
         self.view = view
         self.conversation = conversation
+        self.workspace = workspace
+        """Where the turn was sent: its proposals never apply in another workspace (R52)."""
         self.preparation: SendPreparation | None = None
         self.turn: StreamedTurn | None = None
         self.stop_requested = False
@@ -78,6 +81,8 @@ class AssistantFrame(FrameBase):
     conversation_loaded = Signal(str)
     """The conversation id, once its kept messages are shown."""
     conversation_cleared = Signal(str)
+    proposals_shown = Signal(list)
+    """The :class:`ProposalView` list of a finished turn (R51); the window reviews them."""
 
     def __init__(
         self,
@@ -104,6 +109,8 @@ class AssistantFrame(FrameBase):
         self._flush_limit = flush_limit_seconds
         self.conversation = conversation
         self.records: list[TurnRecord] = []
+        self.latest_proposals: list[ProposalView] = []
+        """The proposals of the latest finished send, in order (contract 10's ``proposal: N``)."""
         self.assistant_info: AssistantInfo | None = None
         self._queue: deque[tuple[str, bool]] = deque()
         self._current: _Send | None = None
@@ -324,7 +331,12 @@ class AssistantFrame(FrameBase):
             return
         message, include = self._queue.popleft()
         self._set_busy(True)
-        send = _Send(message, self.transcript_view.add_turn(message), self.conversation)
+        send = _Send(
+            message,
+            self.transcript_view.add_turn(message),
+            self.conversation,
+            self._link().workspace,
+        )
         self._current = send
         send.preparation = prepare_send(
             self._store,
@@ -394,10 +406,19 @@ class AssistantFrame(FrameBase):
         send.view.show_record(record)
         if reply is not None:
             self._show_assistant_name(assistant_name(reply.assistant_kind, reply.assistant_model))
+            self._show_proposals(send, reply)
         self.transcript_view.scroll_to_end()
         self._current = None
         self.turn_finished.emit(record)
         self._next()
+
+    def _show_proposals(self, send: _Send, reply: TurnReply) -> None:
+        views = [ProposalView(proposal, send.workspace) for proposal in reply.proposals]
+        for view in views:
+            send.view.add_proposal(view)
+        self.latest_proposals = views
+        if views:
+            self.proposals_shown.emit(views)
 
     def _set_busy(self, busy: bool) -> None:
         self.stop_button.setVisible(busy)

@@ -8,6 +8,7 @@ run on a worker and come back as signals, so the GUI thread never waits.
 from __future__ import annotations
 
 import contextlib
+from functools import partial
 from typing import Literal, cast
 
 from PySide6.QtCore import QTimer, QUrl, Signal
@@ -24,11 +25,13 @@ from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
+from renderer.frames.inbox_conflict import ConflictBar, keep_copy, keep_saved_copy
 from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.links import LinkOffer, link_target
 from renderer.frames.outline import Task, map_tree, parse_tasks
 from renderer.frames.rendering import SlicedRender
+from renderer.frames.shared_document import join, leave
 from renderer.frames.views import BusyLabel, MindmapView, PreviewView, TodoView
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
@@ -91,6 +94,8 @@ class InboxFrame(FrameBase):
         self.retry_button = self.problem.retry_button
         self.body_layout.addWidget(self.problem)
         self._build_rendering(runner)
+        self.conflict = ConflictBar(path, self.keep_mine, self.keep_other, self.body)
+        self.body_layout.addWidget(self.conflict)
         self.body_layout.addWidget(self.stack, 1)
         self.link_offer = LinkOffer(self.body)
         self.body_layout.addWidget(self.link_offer)
@@ -101,13 +106,17 @@ class InboxFrame(FrameBase):
         self._rerender.setSingleShot(True)
         self._rerender.setInterval(_RERENDER_DELAY_MS)
         self._rerender.timeout.connect(self._render_view)
-        document = self.editor.document()
-        document.modificationChanged.connect(self._on_modification_changed)
-        document.contentsChanged.connect(self._rerender.start)
+        # The editor's own signals follow its current document, shared or not (R53).
+        self.editor.modificationChanged.connect(self._on_modification_changed)
+        self.editor.textChanged.connect(self._rerender.start)
+        self.owner: InboxFrame | None = None
+        """The frame whose document this one shows and saves, when it shares one."""
+        self.sharers: list[InboxFrame] = []
         # Qt emits this when the selection changes, not for each keystroke of plain typing.
         self.editor.selectionChanged.connect(self._on_selection_changed)
         self.todo.task_toggled.connect(self._on_task_toggled)
         autosave.state_changed.connect(self._on_save_state)
+        autosave.save_conflict.connect(self._on_save_conflict)
         self._show_view()
 
     def _build_views(self, path: str) -> None:
@@ -184,14 +193,30 @@ class InboxFrame(FrameBase):
 
     # -- lifecycle -----------------------------------------------------------
 
-    def mount(self) -> None:
-        """Publish the live runtime (R1), start autosave tracking and load the note."""
+    def mount(self, share: InboxFrame | None = None) -> None:
+        """Publish the live runtime (R1), start autosave tracking and load the note.
+
+        With ``share`` (a loaded frame on the same note) this frame shows that frame's
+        document instead, which that frame keeps saving (R53).
+        """
         self._mounted = True
-        debounce = self._autosave.watch(self)
-        # Straight from the document to the timer: typing runs no Python per keystroke.
-        self.editor.document().contentsChanged.connect(debounce.start)
         self._store.publish(self.runtime)
-        self._load()
+        if share is None:
+            self.take_ownership()
+            self._load()
+            return
+        join(self, share)
+        self._show_loaded(new=share.is_new_note)
+
+    def take_ownership(self) -> None:
+        """Watch this frame's document for edits and save it (alone, or for its sharers)."""
+        if not self._mounted:
+            return
+        debounce = self._autosave.watch(self)
+        # Straight from the editor to the timer: typing runs no Python per keystroke.
+        self.editor.textChanged.connect(debounce.start)
+        if self.editor.document().isModified():
+            self._autosave.edited(self.frame_id)  # an edit made before the hand-over
 
     def withdraw(self) -> None:
         """Stop being a candidate (close or pop-out); a pending edit is saved first."""
@@ -204,11 +229,14 @@ class InboxFrame(FrameBase):
     def teardown(self) -> None:
         super().teardown()
         self.withdraw()
+        leave(self)
         self._rerender.stop()
         self.renders.close()
         self._load_generation += 1
         with contextlib.suppress(RuntimeError, TypeError):
             self._autosave.state_changed.disconnect(self._on_save_state)
+        with contextlib.suppress(RuntimeError, TypeError):
+            self._autosave.save_conflict.disconnect(self._on_save_conflict)
 
     # -- actions (the same paths as the user's) ------------------------------
 
@@ -239,6 +267,7 @@ class InboxFrame(FrameBase):
         if path == self._path:
             return
         self._autosave.save_now(self.frame_id)
+        leave(self)
         self._path = path
         self.set_title(path)
         self.editor.setAccessibleName(f"Note text of {path}")
@@ -290,18 +319,22 @@ class InboxFrame(FrameBase):
         self.editor.setReadOnly(True)
         self.problem.setVisible(False)
 
-        def fetch() -> str:
-            return link.call(lambda client, session: client.get_document(session, path))
+        def fetch() -> tuple[str, str]:
+            return link.call(lambda client, session: client.get_document_tagged(session, path))
 
         self._runner.submit(
             fetch,
-            on_done=lambda text: self._on_loaded(generation, cast(str, text), new=False),
+            on_done=lambda tagged: self._on_loaded(
+                generation, *cast(tuple[str, str], tagged), new=False
+            ),
             on_error=lambda error: self._on_load_error(generation, error),
         )
 
-    def _on_loaded(self, generation: int, text: str, *, new: bool) -> None:
+    def _on_loaded(self, generation: int, text: str, etag: str | None, *, new: bool) -> None:
         if generation != self._load_generation:
             return
+        self._autosave.loaded(self._link.workspace, self._path, etag)
+        self.conflict.setVisible(False)
         self._applying_load = True
         try:
             self.editor.setWordWrapMode(wrap_mode_for(text))  # R63: linear for endless lines
@@ -310,6 +343,9 @@ class InboxFrame(FrameBase):
         finally:
             self._applying_load = False
         self._rerender.stop()  # the load draws its view once, just below
+        self._show_loaded(new=new)
+
+    def _show_loaded(self, *, new: bool) -> None:
         self.is_new_note = new
         self.editor.setReadOnly(False)
         self.is_loaded = True
@@ -324,7 +360,7 @@ class InboxFrame(FrameBase):
             return
         if isinstance(error, NotFound):
             # A path with no saved copy yet is a new note: it is created by its first save.
-            self._on_loaded(generation, "", new=True)
+            self._on_loaded(generation, "", None, new=True)
             return
         message = error.message if isinstance(error, BackendError) else str(error)
         self.problem.show_message(message)
@@ -382,7 +418,7 @@ class InboxFrame(FrameBase):
             self._store.selection_changed(self.frame_id)  # the chip shows the lines (R48)
 
     def _on_modification_changed(self, modified: bool) -> None:
-        if modified and not self._applying_load:
+        if modified and not self._applying_load and self.owner is None:  # one save (R53)
             self._autosave.edited(self.frame_id)
 
     def _on_task_toggled(self, task: Task, checked: bool) -> None:
@@ -396,6 +432,33 @@ class InboxFrame(FrameBase):
             self._render_view()  # the note changed under the list: redraw instead of guessing
             return
         cursor.insertText("x" if checked else " ")
+
+    # -- a note changed elsewhere (R53) ---------------------------------------
+
+    def _on_save_conflict(self, workspace: str, path: str) -> None:
+        if workspace == self._link.workspace and path == self._path and self._mounted:
+            self.conflict.setVisible(True)
+
+    def keep_mine(self) -> None:
+        """Save this text over the other one, which is kept as a sibling note's kept text."""
+        link, path, frame_id = self._link, self._path, self.frame_id
+        keep_other = partial(keep_saved_copy, link, path, self._autosave.recovery)
+
+        def rebase(etag: object) -> None:
+            self.conflict.setVisible(False)
+            self._autosave.rebase(link.workspace, path, str(etag), frame_id)
+
+        self._runner.submit(keep_other, on_done=rebase, on_error=self._on_keep_failed)
+
+    def keep_other(self) -> None:
+        """Load the other text into the editor; this one is kept as a sibling note's kept text."""
+        keep_copy(self._autosave.recovery, self._link.workspace, self._path, self.read_text())
+        self._autosave.drop_pending(self.frame_id)
+        self._load()
+
+    def _on_keep_failed(self, error: BaseException) -> None:
+        message = error.message if isinstance(error, BackendError) else str(error)
+        self.conflict.label.setText(f"The other text could not be read: {message} Try again.")
 
     # -- save state ----------------------------------------------------------
 

@@ -88,10 +88,17 @@ class TurnView(QFrame):
         layout.addWidget(self.answered_by)
         layout.addWidget(self.tools)
         layout.addWidget(self.reply)
+        self.proposals = QVBoxLayout()  # R51: each proposal under the reply
+        layout.addLayout(self.proposals)
         layout.addWidget(self.notice)
         layout.addWidget(self.caveat)
         layout.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.details)
+
+    def add_proposal(self, view: QWidget) -> None:
+        """Show a proposal's review under the reply (R51)."""
+        view.setParent(self)
+        self.proposals.addWidget(view)
 
     def _on_details_toggled(self, shown: bool) -> None:
         self.details.setVisible(shown)

@@ -8,6 +8,10 @@ pending edit now and reports when every save queued so far has landed.
 With a :class:`RecoveryStore`, the text of a save that fails is kept in the app's
 data folder before the failure is reported, so a note closed, switched away from or
 left behind at quit while its save fails loses nothing.
+Saves are conditional (R53): each document's entity tag, learnt from its load and from
+each save that lands, goes with the next save as ``If-Match`` (a new note's first save
+sends ``If-None-Match: *``), so a note changed elsewhere is never overwritten silently:
+the save is refused, its text kept, and :attr:`AutosaveCoordinator.save_conflict` fires.
 All methods run on the GUI thread; only the PUT itself runs on a worker.
 """
 
@@ -19,6 +23,8 @@ from typing import Literal, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from bridge.documents import etag_of
+from bridge.errors import NOTE_CHANGED_MESSAGE, PreconditionFailed
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.recovery import RecoveryStore
 from renderer.qt.tasks import TaskRunner
@@ -27,6 +33,8 @@ SaveState = Literal["unsaved", "saving", "saved", "error"]
 SAVE_DEBOUNCE_MS = 600
 SAVE_FAILED_MESSAGE = "The note could not be saved."
 DocumentKey = tuple[str, str]
+ABSENT = ""
+"""The tag of a note with no saved copy yet: its first save must create it."""
 
 
 class SaveSource(Protocol):
@@ -51,6 +59,8 @@ class _SaveJob:
     link: WorkspaceLink
     text: str
     seq: int
+    tag: str | None = None
+    """The tag the save is conditional on: an ETag, :data:`ABSENT`, or None for none."""
 
 
 @dataclass
@@ -99,6 +109,9 @@ class AutosaveCoordinator(QObject):
     save_failed = Signal(str, str, str)
     """(workspace, path, plain-language message)."""
 
+    save_conflict = Signal(str, str)
+    """(workspace, path): the note changed elsewhere since it was loaded; nothing was written."""
+
     def __init__(
         self,
         runner: TaskRunner,
@@ -114,6 +127,7 @@ class AutosaveCoordinator(QObject):
         self._watches: dict[str, _Watch] = {}
         self._queues: dict[DocumentKey, _DocumentQueue] = {}
         self._flushes: list[FlushOperation] = []
+        self._tags: dict[DocumentKey, str] = {}
 
     # -- frames ------------------------------------------------------------
 
@@ -169,6 +183,35 @@ class AutosaveCoordinator(QObject):
         """True while a save of that document is queued or in flight."""
         queue = self._queues.get((workspace, path))
         return queue is not None and queue.completed < queue.enqueued
+
+    def loaded(self, workspace: str, path: str, etag: str | None) -> None:
+        """A frame loaded the note with that tag (None: no saved copy yet); saves build on it.
+
+        While a save of the note is in flight, that save's text is newer than the load's,
+        so its own tag wins when it lands.
+        """
+        if not self.pending_for(workspace, path):
+            self._tags[(workspace, path)] = ABSENT if etag is None else etag
+
+    def tag_of(self, workspace: str, path: str) -> str | None:
+        """The tag the next save of that note is conditional on (None: unconditional)."""
+        return self._tags.get((workspace, path))
+
+    def drop_pending(self, frame_id: str) -> None:
+        """Forget the frame's unsaved edit (its text is kept elsewhere): nothing saves it."""
+        watch = self._watches.get(frame_id)
+        if watch is not None:
+            watch.timer.stop()
+            watch.dirty = False
+
+    def rebase(self, workspace: str, path: str, etag: str, frame_id: str) -> None:
+        """Save the frame's text over the note's current copy (tagged ``etag``) now (R53)."""
+        self._tags[(workspace, path)] = etag
+        watch = self._watches.get(frame_id)
+        if watch is not None:
+            watch.dirty = True
+            watch.timer.stop()
+            self._enqueue_from(watch)
 
     # -- flush (R10) -------------------------------------------------------
 
@@ -244,16 +287,21 @@ class AutosaveCoordinator(QObject):
 
     def _start(self, queue: _DocumentQueue, job: _SaveJob) -> None:
         queue.in_flight = job
+        job.tag = self._tags.get(job.key)
 
         workspace, path, text = job.key[0], job.key[1], job.text
         recovery = self.recovery
+        if_match = job.tag or None
+        if_none_match = job.tag == ABSENT
 
         def put() -> object:
             # Runs on a worker: the text is kept before the failure reaches the GUI thread,
             # which may never see it when the app is quitting.
             try:
                 info = job.link.call(
-                    lambda client, session: client.put_document(session, path, text)
+                    lambda client, session: client.put_document(
+                        session, path, text, if_match=if_match, if_none_match=if_none_match
+                    )
                 )
             except BaseException as error:
                 if recovery is not None:
@@ -277,7 +325,16 @@ class AutosaveCoordinator(QObject):
         queue = self._queues[job.key]
         queue.in_flight = None
         queue.completed = max(queue.completed, job.seq)
-        if error is not None:
+        if error is None and job.key in self._tags:
+            self._tags[job.key] = etag_of(job.text.encode("utf-8"))
+        conflict = isinstance(error, PreconditionFailed)
+        if conflict:
+            for operation in self._flushes:
+                if job.key in operation.targets:
+                    operation.ok = False
+            # The text is kept (the worker did); the frame asks which text to keep.
+            self.save_conflict.emit(job.key[0], job.key[1])
+        elif error is not None:
             for operation in self._flushes:
                 if job.key in operation.targets:
                     operation.ok = False
@@ -286,6 +343,12 @@ class AutosaveCoordinator(QObject):
                 if (watch.source.link.workspace, watch.source.current_path()) == job.key:
                     watch.dirty = True
             self.save_failed.emit(job.key[0], job.key[1], _failure_message(error))
+        if conflict and queue.queued is not None:
+            # Built on the same stale tag, it would be refused too: keep its text instead.
+            dropped, queue.queued = queue.queued, None
+            queue.completed = max(queue.completed, dropped.seq)
+            if self.recovery is not None:
+                self.recovery.keep(*job.key, dropped.text, NOTE_CHANGED_MESSAGE, dropped.seq)
         if queue.queued is not None:
             following, queue.queued = queue.queued, None
             self._start(queue, following)

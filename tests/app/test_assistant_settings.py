@@ -86,7 +86,8 @@ def test_verify_then_save_applies_at_once_persists_and_keeps_the_key_private_R37
     assert "ready" in dialog.status.text() and dialog.save_button.isEnabled()
     verifying = scripted.chat_requests[-1]
     assert _authorization(verifying.headers) == f"Bearer {SECRET}"
-    assert verifying.body["model"] == MODEL_ID and len(verifying.body["tools"]) == 4  # R56
+    assert verifying.body["model"] == MODEL_ID
+    assert len(verifying.body["tools"]) == 5  # R54, R56: the fourth and fifth tools
 
     with app.qtbot.waitSignal(dialog.applied, timeout=WAIT_MS):
         QTest.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)

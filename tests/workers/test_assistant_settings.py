@@ -99,6 +99,7 @@ def test_r37_verify_lists_models_and_tries_the_tools(
         "read_document",
         "list_documents",
         "search_documents",  # R56
+        "propose_note_edit",  # R54: the fourth tool
     }
     assert probe.headers.get("authorization") == "Bearer sk-verify"
     # Verify changes nothing: the offline assistant still answers.

@@ -47,7 +47,7 @@ def test_r31_first_request_names_the_note_and_holds_no_note_text(
         assert json.dumps(line)[1:-1] not in raw
 
 
-def test_r32_exactly_three_tools_with_contract_argument_names(
+def test_r32_r54_r56_exactly_the_five_tools_with_contract_argument_names(
     model_backend: Backend, scripted: ScriptedModel
 ) -> None:
     scripted.then(text("ok"))
@@ -61,6 +61,7 @@ def test_r32_exactly_three_tools_with_contract_argument_names(
         "read_document",
         "list_documents",
         "search_documents",  # R56
+        "propose_note_edit",
     }
     assert set(tools["read_active_note"]["properties"]) == {"maxBytes"}
     assert set(tools["read_document"]["properties"]) == {"path", "maxBytes"}
@@ -68,6 +69,8 @@ def test_r32_exactly_three_tools_with_contract_argument_names(
     assert set(tools["list_documents"]["properties"]) == {"prefix"}
     assert set(tools["search_documents"]["properties"]) == {"query", "prefix"}
     assert tools["search_documents"]["required"] == ["query"]
+    assert set(tools["propose_note_edit"]["properties"]) == {"path", "edits", "summary"}
+    assert tools["propose_note_edit"]["required"] == ["edits"]
 
 
 def test_r31_selection_is_given_as_lines_when_the_saved_copy_matches(

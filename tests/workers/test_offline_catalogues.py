@@ -7,7 +7,7 @@ from string import Formatter
 import pytest
 from babel.messages.pofile import read_po
 
-from workers.offline import phrases
+from workers.offline import edit_phrases, phrases
 from workers.offline.catalogue import LOCALE_DIR, phrase
 
 LANGUAGES = ["ja", "fr", "de", "es", "zh", "ko"]
@@ -36,3 +36,14 @@ def test_r38_english_is_the_message_ids_and_an_unknown_language_falls_back_to_it
     assert phrase("en", phrases.TASKS, path="a.md") == "Open tasks in a.md:"
     assert phrase("xx", phrases.TASKS, path="a.md") == "Open tasks in a.md:"
     assert phrase("ja", phrases.TASKS, path="a.md") == "a.md の未完了のタスク:"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_r54_each_edits_catalogue_translates_every_edit_phrase(language: str) -> None:
+    with (LOCALE_DIR / language / "LC_MESSAGES" / "edits.po").open("rb") as source:
+        catalog = read_po(source)
+    translated = {message.id: message.string for message in catalog if message.id}
+    assert set(translated) == set(edit_phrases.ALL)
+    for message_id, text in translated.items():
+        assert isinstance(text, str) and text.strip() and text != message_id, message_id
+        assert _fields(text) == _fields(message_id), message_id

@@ -1,4 +1,4 @@
-"""What the model is told: the system message, the tools and the conversation (R31–R34).
+"""What the model is told: the system message, the five tools and the conversation (R31–R34).
 
 The system message names the open note (path, view, selection, byte count,
 ``flushed``) and says that its text comes from ``read_active_note``; it never
@@ -102,15 +102,56 @@ TOOL_SCHEMAS: Final[list[dict[str, Any]]] = [
             },
         },
     },
+    {
+        "type": "function",
+        "function": {
+            "name": "propose_note_edit",
+            "description": (
+                "Propose a change to a note (the open one unless a path is given). The user "
+                "reviews it and applies it; nothing changes until then. Each oldText must be "
+                "copied exactly from the note and occur in it exactly once."
+            ),
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "path": {
+                        "type": "string",
+                        "description": "The note's workspace path; omit it for the open note.",
+                    },
+                    "edits": {
+                        "type": "array",
+                        "minItems": 1,
+                        "maxItems": 50,
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "oldText": {"type": "string", "minLength": 1},
+                                "newText": {"type": "string"},
+                            },
+                            "required": ["oldText", "newText"],
+                            "additionalProperties": False,
+                        },
+                    },
+                    "summary": {
+                        "type": "string",
+                        "description": "One line saying what the change does.",
+                    },
+                },
+                "required": ["edits"],
+                "additionalProperties": False,
+            },
+        },
+    },
 ]
-"""R32, R56: the three tools of contract 5 and search_documents of contract 12."""
+"""R32, R54, R56: the three tools of contract 5, propose_note_edit (10), search_documents (12)."""
 
 INSTRUCTIONS: Final = (
     "You are the assistant in Ambient Notes, a notes app. Answer in the language of the "
     "user's message, briefly, in Markdown.\n"
     "Tools: read_active_note reads the open note; read_document reads a note by its "
     "workspace path; list_documents lists the notes; search_documents finds the notes "
-    "that mention some words.\n"
+    "that mention some words; propose_note_edit proposes a change to a note, which the "
+    "user reviews and applies (read the note first).\n"
     'For a request about "this", "this note", "summarise this" or anything that names no '
     "note, call read_active_note first, and call it again on every new turn: the note may "
     "have changed, and tool results of earlier turns are not kept. For a named note, use "

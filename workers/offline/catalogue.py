@@ -22,20 +22,20 @@ LOCALE_DIR: Final = Path(__file__).with_name("locale")
 
 
 @cache
-def translations(language: str) -> gettext.NullTranslations:
+def translations(language: str, domain: str = DOMAIN) -> gettext.NullTranslations:
     """The catalogue for ``language``; English (and any language without one) is the ids."""
-    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
     if not path.is_file():
         return gettext.NullTranslations()
     with path.open("rb") as source:
-        catalog = read_po(source, locale=language, domain=DOMAIN)
+        catalog = read_po(source, locale=language, domain=domain)
     compiled = BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)
     return gettext.GNUTranslations(compiled)
 
 
-def phrase(language: str, message: str, /, **values: object) -> str:
-    """``message`` in ``language`` with its placeholders filled."""
-    translated = translations(language).gettext(message)
+def phrase(language: str, message: str, /, *, domain: str = DOMAIN, **values: object) -> str:
+    """``message`` in ``language`` (from the ``domain`` catalogue) with its placeholders filled."""
+    translated = translations(language, domain).gettext(message)
     return translated.format(**values) if values else translated

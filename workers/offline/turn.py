@@ -10,6 +10,7 @@
 - greeting, help, a request only a model can serve (translate, shorten) and anything
   else: no tool call; one honest sentence, and once per conversation what the
   offline assistant can do and how to connect a model.
+- tick, untick, add or remove a task: a proposal (R54, :mod:`workers.offline.edits`);
 - ``/tool NAME {json}``: the QA hook (contract 5), exactly one call of that tool.
 """
 
@@ -22,7 +23,7 @@ from bridge.markdown import NoteReading, read_note
 from workers import jsontext, messages
 from workers.conversations import StoredMessage
 from workers.errors import AccessDenied
-from workers.offline import phrases, replies
+from workers.offline import edits, phrases, replies
 from workers.offline.catalogue import phrase
 from workers.offline.intents import NOTE_INTENTS, Request, classify
 from workers.offline.naming import Candidate, named_notes
@@ -58,6 +59,9 @@ def answer(
     stripped = message.strip()
     if stripped == TOOL_COMMAND or stripped.startswith(TOOL_COMMAND + " "):
         return tool_command(context, stripped[len(TOOL_COMMAND) :].strip())
+    edit = edits.edit_request(message)
+    if edit is not None:
+        return edits.answer(context, edit, read=_read, failed=_failed)
     request = classify(message)
     language = request.language
     if request.intent == "listing":
@@ -81,10 +85,15 @@ def answer(
     return TurnOutcome(reply)
 
 
-def _read(outcome: TurnOutcome, context: ToolContext, path: str | None) -> ToolResult:
+def _read(
+    outcome: TurnOutcome,
+    context: ToolContext,
+    path: str | None,
+    limits: dict[str, Any] | None = None,
+) -> ToolResult:
     if path is None:
-        return _call(outcome, context, "read_active_note", {})  # R23: first, every turn
-    return _call(outcome, context, "read_document", {"path": path})
+        return _call(outcome, context, "read_active_note", {**(limits or {})})  # R23: first
+    return _call(outcome, context, "read_document", {"path": path, **(limits or {})})
 
 
 def _about_a_note(context: ToolContext, request: Request) -> TurnOutcome:

@@ -11,7 +11,8 @@
   {"kind": "offline"|"model", "model"}``. A provider failure is 502
   ``model_unavailable`` (R36), after the delivery row was written.
 - The same with ``Accept: text/event-stream`` (R35) → 200 ``text/event-stream``:
-  ``delta`` ``{"text"}`` pieces in order, a ``tool`` event per tool call, then ``done``
+  ``delta`` ``{"text"}`` pieces in order, a ``tool`` event per tool call (and a
+  ``proposal`` event after one that proposed an edit, contract 10), then ``done``
   with exactly the JSON above, or ``error`` with the error envelope (any failure,
   403 and 502 included). A client that disconnects stops the turn: no further model
   call is made and the turn is not kept in the conversation.
@@ -36,7 +37,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR, EVENT_TOOL
+from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR, EVENT_PROPOSAL, EVENT_TOOL
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.pointer import format_captured_at
 from workers import messages
@@ -60,7 +61,7 @@ from workers.streaming import (
     until_disconnected,
     wants_stream,
 )
-from workers.turns import Answered, IncomingTurn, render_tool_call, run_turn
+from workers.turns import Answered, IncomingTurn, ProposalEvent, render_tool_call, run_turn
 
 router = APIRouter(prefix="/v1/agent", tags=["agent"])
 
@@ -90,7 +91,7 @@ def _answer(state: BackendState, turn: IncomingTurn) -> bytes:
         for event in events:
             if isinstance(event, Answered):
                 return event.body
-            if not isinstance(event, Delta | ToolEvent):
+            if not isinstance(event, Delta | ToolEvent | ProposalEvent):
                 raise ApiError(event.status, event.code, event.message)
     raise RuntimeError("the assistant ended a turn without an answer")
 
@@ -105,6 +106,8 @@ def _stream(
                 yield sse_json(EVENT_DELTA, {"text": event.text})
             elif isinstance(event, ToolEvent):
                 yield sse(EVENT_TOOL, render_tool_call(event.call))
+            elif isinstance(event, ProposalEvent):
+                yield sse_json(EVENT_PROPOSAL, event.proposal)
             elif isinstance(event, Answered):
                 yield sse(EVENT_DONE, event.body)
             else:

@@ -5,8 +5,10 @@
   ``Settings.load_delay_seconds`` first, so QA can send while a note is still loading.
 - ``GET`` of a note over 10 MiB (the PUT's limit) is 413 ``too_large`` (R63).
 - ``PUT /v1/workspaces/{ws}/documents/{path}`` → atomic save; body over 10 MiB is 413,
-  invalid UTF-8 400. Each save waits ``Settings.save_delay_seconds`` first, so QA can
-  stall a flush.
+  invalid UTF-8 400. ``If-Match`` / ``If-None-Match: *`` make it conditional: 412
+  ``note_changed`` / ``note_exists`` and nothing written (R53). GET and a successful
+  PUT answer the strong ``ETag`` (the quoted full SHA-256 of the bytes). Each save
+  waits ``Settings.save_delay_seconds`` first, so QA can stall a flush.
 
 Every request needs ``X-Key-Session`` for ``ws`` (403 otherwise). Path rules live in
 :mod:`workers.documents`; a refused path is 400 and nothing outside the workspace is
@@ -22,10 +24,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
-from bridge.documents import DocumentInfo
+from bridge.documents import DocumentInfo, etag_of
 from workers import messages
 from workers.dependencies import State, WorkspaceKey, read_body
-from workers.document_files import DocumentRead
+from workers.document_files import DocumentRead, WritePrecondition
 from workers.documents import MAX_DOCUMENT_BYTES
 from workers.errors import ApiError, DocumentRefused
 
@@ -33,7 +35,9 @@ router = APIRouter(prefix="/v1/workspaces/{workspace}/documents", tags=["documen
 
 
 def refusal_error(refusal: DocumentRefused) -> ApiError:
-    status = {"not_found": 404, "changed": 409, "too_large": 413}.get(refusal.kind, 400)
+    status = {"not_found": 404, "changed": 409, "too_large": 413, "precondition": 412}.get(
+        refusal.kind, 400
+    )
     return ApiError(status, refusal.code, refusal.message)
 
 
@@ -58,7 +62,31 @@ async def get_document(path: str, state: State, session: WorkspaceKey) -> Respon
         document = await run_in_threadpool(read)
     except DocumentRefused as refusal:
         raise refusal_error(refusal) from refusal
-    return Response(document.data, media_type="text/plain; charset=utf-8")
+    return Response(
+        document.data,
+        media_type="text/plain; charset=utf-8",
+        headers={"ETag": etag_of(document.data)},
+    )
+
+
+def precondition_of(request: Request) -> WritePrecondition | None:
+    """The PUT's ``If-Match`` / ``If-None-Match`` as a precondition (RFC 9110 strong compare).
+
+    A weak tag (``W/"..."``) never matches strongly, so it matches nothing here.
+    """
+    if_match = request.headers.get("if-match")
+    if_none_match = request.headers.get("if-none-match")
+    if if_match is None and if_none_match is None:
+        return None
+    matches: frozenset[str] | None = None
+    if if_match is not None:
+        matches = frozenset(
+            "*" if tag == "*" else tag.strip('"').lower()
+            for tag in (part.strip() for part in if_match.split(","))
+            if tag == "*" or (tag.startswith('"') and tag.endswith('"') and len(tag) >= 2)
+        )
+    absent = if_none_match is not None and if_none_match.strip() == "*"
+    return WritePrecondition(matches=matches, absent=absent)
 
 
 @router.put("/{path:path}")
@@ -74,10 +102,13 @@ async def put_document(
     def save() -> DocumentInfo:
         if state.settings.save_delay_seconds > 0:
             time.sleep(state.settings.save_delay_seconds)  # QA: stall the flush on purpose
-        return state.workspaces.write(session.workspace, path, text)
+        return state.workspaces.write(session.workspace, path, text, precondition_of(request))
 
     try:
         info = await run_in_threadpool(save)
     except DocumentRefused as refusal:
         raise refusal_error(refusal) from refusal
-    return JSONResponse({"path": info.path, "bytes": info.bytes, "sha256": info.sha256})
+    return JSONResponse(
+        {"path": info.path, "bytes": info.bytes, "sha256": info.sha256},
+        headers={"ETag": etag_of(body)},
+    )

@@ -1,0 +1,171 @@
+"""Reviewing and applying the assistant's proposals in the window (R51, R52).
+
+When a turn brings proposals, the text each was computed from (its base) is found:
+the live editor of a frame showing the note when its text is the base, else the
+saved copy when that still is. From then on the edits follow the frame's document
+(:class:`renderer.qt.edits.TrackedEdits`), so Apply costs what the replacements
+cost. Apply changes the live editor as one undo step when a frame shows the note,
+else the saved copy with ``If-Match`` (R53). An edit whose range the person changed
+refuses the whole proposal, which stays; once they undo that change, Apply moves
+the edits onto the text as it is then (:func:`bridge.proposals.rebase`).
+A proposal made in another workspace never applies (R7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import cast
+
+from PySide6.QtCore import QObject, Signal
+
+from app.frame_registry import FrameRegistry
+from app.session import AppSession
+from bridge.errors import BackendError, PreconditionFailed
+from bridge.proposals import apply_edits, rebase
+from renderer.frames.inbox import InboxFrame
+from renderer.frames.proposal_view import OTHER_WORKSPACE, ProposalView
+from renderer.qt.edits import TrackedEdits, apply_to_document
+
+_Saved = tuple[str, str]  # text, ETag
+
+
+class ProposalApplier(QObject):
+    """Finds each proposal's base, then applies or discards it when the person says so."""
+
+    finished = Signal(object)
+    """The :class:`ProposalView` whose Apply ended (applied, conflict or refused)."""
+
+    def __init__(self, session: AppSession, registry: FrameRegistry) -> None:
+        super().__init__()
+        self._session = session
+        self._registry = registry
+        self.latest: ProposalView | None = None
+        """The proposal of the latest Apply (QA's ``applied`` and ``conflict``)."""
+        self.applies = 0
+        """How many Applies have ended."""
+        self._tracked: dict[ProposalView, tuple[InboxFrame, TrackedEdits]] = {}
+
+    def review(self, views: list[ProposalView]) -> None:
+        """Show each proposal's diff once its base text is known (R51)."""
+        for view in views:
+            view.apply_requested.connect(self.apply)
+            view.discarded.connect(self._untrack)
+            self._find_base(view)
+
+    def _find_base(self, view: ProposalView) -> None:
+        proposal = view.proposal
+        if view.workspace != self._session.workspace:
+            view.show_unavailable()
+            return
+        for frame in self._registry.showing(proposal.path):
+            live = frame.read_text()
+            if proposal.is_base(live):
+                view.show_base(live)
+                self._track(view, frame, live, live)
+                return
+
+        def saved(value: _Saved) -> None:
+            if not proposal.is_base(value[0]):
+                view.show_unavailable()
+                return
+            view.show_base(value[0])
+            for frame in self._registry.showing(proposal.path)[:1]:
+                self._track(view, frame, value[0], frame.read_text())
+
+        self._read_saved(view, saved, lambda _error: view.show_unavailable())
+
+    def _track(self, view: ProposalView, frame: InboxFrame, base: str, live: str) -> None:
+        """Follow the edits in the frame's document from now on (not when already touched)."""
+        moved = rebase(base, live, view.proposal.edits)
+        if moved is not None:
+            tracker = TrackedEdits(frame.editor.document(), live, moved, self)
+            self._tracked[view] = (frame, tracker)
+
+    def _untrack(self, view: ProposalView) -> None:
+        tracked = self._tracked.pop(view, None)
+        if tracked is not None:
+            tracked[1].close()
+            tracked[1].deleteLater()
+
+    def apply(self, view: ProposalView) -> None:
+        """Apply the proposal to the live editor, or to the saved copy (R52)."""
+        self.latest = view
+        if view.workspace != self._session.workspace:
+            view.show_conflict(OTHER_WORKSPACE.format(workspace=view.workspace))
+            self._ended(view)
+            return
+        base = view.base_text
+        if base is None or view.state not in ("ready", "conflict"):
+            self._ended(view)
+            return
+        frames = self._registry.showing(view.proposal.path)
+        tracked = self._tracked.get(view)
+        if tracked is not None and tracked[0] in frames and tracked[1].apply():
+            self._untrack(view)
+            view.show_applied(tracked[0].frame_id)
+            self._ended(view)
+            return
+        if frames:
+            frame = frames[0]
+            live = frame.read_text()
+            moved = rebase(base, live, view.proposal.edits)
+            if moved is None:
+                view.show_conflict()
+            else:
+                self._untrack(view)
+                apply_to_document(frame.editor.document(), live, moved)
+                view.show_applied(frame.frame_id)
+            self._ended(view)
+            return
+        self._apply_saved(view, base)
+
+    def _apply_saved(self, view: ProposalView, base: str) -> None:
+        link, path = self._session.link, view.proposal.path
+        edits = view.proposal.edits
+
+        def write() -> bool:
+            text, etag = link.call(
+                lambda client, session: client.get_document_tagged(session, path)
+            )
+            moved = rebase(base, text, edits)
+            if moved is None:
+                return False
+            new = apply_edits(text, moved)
+            link.call(
+                lambda client, session: client.put_document(session, path, new, if_match=etag)
+            )
+            return True
+
+        def done(value: object) -> None:
+            if value:
+                view.show_applied(None)
+            else:
+                view.show_conflict()
+            self._ended(view)
+
+        def failed(error: BaseException) -> None:
+            if isinstance(error, PreconditionFailed):
+                view.show_conflict()  # changed between the read and the write
+            else:
+                reason = error.message if isinstance(error, BackendError) else str(error)
+                view.show_conflict(f"The change could not be applied: {reason}")
+            self._ended(view)
+
+        self._session.runner.submit(write, on_done=done, on_error=failed)
+
+    def _ended(self, view: ProposalView) -> None:
+        self.applies += 1
+        self.finished.emit(view)
+
+    def _read_saved(
+        self,
+        view: ProposalView,
+        on_done: Callable[[_Saved], None],
+        on_error: Callable[[BaseException], None],
+    ) -> None:
+        link, path = self._session.link, view.proposal.path
+        self._session.runner.submit(
+            lambda: link.call(lambda client, session: client.get_document_tagged(session, path)),
+            on_done=lambda value: on_done(cast(_Saved, value)),
+            on_error=on_error,
+        )

@@ -1,0 +1,163 @@
+"""Proposals as the app reads them: parsed, reviewed as a line diff, rebased (R50–R52).
+
+Qt-free and linear in the note's size. A proposal's edits index its base text (the
+saved copy it was computed from) in code points (contract 10). :func:`rebase` moves
+them onto the text the person has now: the base and the live text are compared by
+their common prefix and suffix, and an edit whose range that changed span touches is
+refused, so a proposal never lands over the person's typing (R52).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``[start, end)`` (code points of the base text) by ``text``."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A proposed change to one note (contract 10); never applied by the backend."""
+
+    id: str
+    path: str
+    base_bytes: int
+    base_sha256: str
+    edits: tuple[Edit, ...]
+    summary: str
+
+    @classmethod
+    def from_json(cls, body: Any) -> Proposal:
+        """Read one proposal; raises KeyError, TypeError or ValueError when malformed."""
+        if not isinstance(body, dict):
+            raise TypeError("a proposal must be a JSON object")
+        edits = tuple(
+            Edit(int(item["start"]), int(item["end"]), str(item["text"])) for item in body["edits"]
+        )
+        previous_end = 0
+        for edit in edits:
+            if edit.start < previous_end or edit.end < edit.start:
+                raise ValueError("a proposal's edits must be sorted and must not overlap")
+            previous_end = edit.end
+        base = body["base"]
+        return cls(
+            id=str(body["id"]),
+            path=str(body["path"]),
+            base_bytes=int(base["bytes"]),
+            base_sha256=str(base["sha256"]),
+            edits=edits,
+            summary=str(body.get("summary") or ""),
+        )
+
+    def is_base(self, text: str) -> bool:
+        """Whether ``text`` is exactly the text the proposal was computed from."""
+        data = text.encode("utf-8", errors="surrogatepass")
+        return len(data) == self.base_bytes and hashlib.sha256(data).hexdigest() == self.base_sha256
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """``text`` with sorted, non-overlapping ``edits`` applied."""
+    parts: list[str] = []
+    cursor = 0
+    for edit in edits:
+        parts += (text[cursor : edit.start], edit.text)
+        cursor = edit.end
+    parts.append(text[cursor:])
+    return "".join(parts)
+
+
+_CHUNK: Final = 4096
+"""Characters compared at once (one C-level slice comparison) before the char-by-char step."""
+
+
+def changed_span(base: str, live: str) -> tuple[int, int, int]:
+    """(start, base_end, live_end): ``base[start:base_end]`` became ``live[start:live_end]``."""
+    limit = min(len(base), len(live))
+    start = 0
+    while start + _CHUNK <= limit and base[start : start + _CHUNK] == live[start : start + _CHUNK]:
+        start += _CHUNK
+    while start < limit and base[start] == live[start]:
+        start += 1
+    tail, room = 0, limit - start
+    base_end, live_end = len(base), len(live)
+    while tail + _CHUNK <= room and (
+        base[base_end - tail - _CHUNK : base_end - tail]
+        == live[live_end - tail - _CHUNK : live_end - tail]
+    ):
+        tail += _CHUNK
+    while tail < room and base[base_end - 1 - tail] == live[live_end - 1 - tail]:
+        tail += 1
+    return start, base_end - tail, live_end - tail
+
+
+def rebase(base: str, live: str, edits: Sequence[Edit]) -> list[Edit] | None:
+    """The edits moved onto ``live``, or None when the person changed where one applies.
+
+    "Where one applies" (R52): the changed span overlaps an edit's range, or touches
+    it (typing right at either end of the range counts as inside it). Edits wholly
+    before the span stay; edits wholly after it move by the change in length.
+    """
+    if base == live:
+        return list(edits)
+    start, base_end, live_end = changed_span(base, live)
+    shift = live_end - base_end
+    moved: list[Edit] = []
+    for edit in edits:
+        if edit.end < start:
+            moved.append(edit)
+        elif edit.start > base_end:
+            moved.append(Edit(edit.start + shift, edit.end + shift, edit.text))
+        else:
+            return None
+    return moved
+
+
+@dataclass(frozen=True)
+class DiffLine:
+    """One line of a review: ``removed`` (its number in the base) or ``added`` (in the result)."""
+
+    kind: str
+    number: int
+    text: str
+
+
+def review_lines(base: str, edits: Sequence[Edit]) -> list[DiffLine]:
+    """The lines the edits touch, removed then added, with 1-based line numbers (R51)."""
+    lines: list[DiffLine] = []
+    shift = 0  # lines added minus removed by the earlier hunks
+    for first, last, hunk in _hunks(base, edits):
+        line_start = base.rfind("\n", 0, first) + 1
+        line_end = base.find("\n", last)
+        line_end = len(base) if line_end < 0 else line_end
+        number = base.count("\n", 0, line_start) + 1
+        old = base[line_start:line_end].split("\n")
+        new = apply_edits(base[line_start:line_end], _relative(hunk, line_start)).split("\n")
+        lines += [DiffLine("removed", number + i, text) for i, text in enumerate(old)]
+        lines += [DiffLine("added", number + shift + i, text) for i, text in enumerate(new)]
+        shift += len(new) - len(old)
+    return lines
+
+
+def _hunks(base: str, edits: Sequence[Edit]) -> list[tuple[int, int, list[Edit]]]:
+    """Edits grouped by the lines they touch: edits on one line make one hunk."""
+    hunks: list[tuple[int, int, list[Edit]]] = []
+    for edit in edits:
+        if hunks and base.count("\n", hunks[-1][1], edit.start) == 0:
+            first, _last, group = hunks[-1]
+            hunks[-1] = (first, edit.end, [*group, edit])
+        else:
+            hunks.append((edit.start, edit.end, [edit]))
+    return hunks
+
+
+def _relative(edits: Sequence[Edit], offset: int) -> list[Edit]:
+    return [Edit(edit.start - offset, edit.end - offset, edit.text) for edit in edits]

@@ -1,0 +1,132 @@
+"""A proposal under its reply: the touched lines as a diff, with Apply and Discard (R51).
+
+Nothing changes before Apply. The view only shows and asks: the window applies the
+proposal (to the live editor, or to the saved copy) and tells the view how it went.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Final, Literal
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from bridge.proposals import Proposal, review_lines
+
+ProposalState = Literal["waiting", "ready", "applied", "discarded", "conflict", "unavailable"]
+
+APPLIED: Final = "Applied. Ctrl+Z in the note undoes it."
+APPLIED_SAVED: Final = "Applied to the saved note."
+DISCARDED: Final = "Discarded: the note was not changed."
+CONFLICT: Final = (
+    "The note changed where this edit applies since it was proposed (your typing, or "
+    "another app), so nothing was applied. The proposal stays: apply it again after "
+    "undoing that change, or ask again."
+)
+UNAVAILABLE: Final = (
+    "The note changed since this was proposed, so the change can't be shown or applied. "
+    "Ask again for a fresh proposal."
+)
+OTHER_WORKSPACE: Final = (
+    "This change was proposed for workspace “{workspace}”, which is not open, so it is not applied."
+)
+_REMOVED_COLOUR: Final = "#fde8e8"
+_ADDED_COLOUR: Final = "#e6f6e6"
+_MAX_SHOWN_LINES: Final = 40
+
+
+class ProposalView(QFrame):
+    """One proposal: its summary, its diff, Apply and Discard, and what became of it."""
+
+    apply_requested = Signal(object)
+    """The view itself: the window applies its proposal."""
+    discarded = Signal(object)
+
+    def __init__(self, proposal: Proposal, workspace: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("proposal")
+        self.proposal = proposal
+        self.workspace = workspace
+        self.base_text: str | None = None
+        self.state: ProposalState = "waiting"
+        self.applied_to: str | None = None
+        """The frame id whose editor took the change, or None for the saved copy."""
+        self.summary = QLabel(escape(proposal.summary or proposal.path), self)
+        self.summary.setObjectName("proposalSummary")
+        self.summary.setWordWrap(True)
+        self.diff = QLabel("…", self)
+        self.diff.setObjectName("proposalDiff")
+        self.diff.setTextFormat(Qt.TextFormat.RichText)
+        self.diff.setWordWrap(True)  # a long line wraps inside the column, never widens it
+        self.diff.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status = QLabel("", self)
+        self.status.setObjectName("proposalStatus")
+        self.status.setWordWrap(True)
+        self.status.setVisible(False)
+        self.apply_button = QPushButton("Apply", self)
+        self.apply_button.setAccessibleName(f"Apply the proposed change to {proposal.path}")
+        self.apply_button.setEnabled(False)
+        self.apply_button.clicked.connect(lambda: self.apply_requested.emit(self))
+        self.discard_button = QPushButton("Discard", self)
+        self.discard_button.setAccessibleName(f"Discard the proposed change to {proposal.path}")
+        self.discard_button.clicked.connect(self.discard)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.apply_button)
+        buttons.addWidget(self.discard_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.diff)
+        layout.addWidget(self.status)
+        layout.addLayout(buttons)
+
+    def show_base(self, base: str) -> None:
+        """The text the proposal was computed from is known: show the diff, allow Apply."""
+        self.base_text = base
+        self.diff.setText(diff_html(base, self.proposal))
+        self.state = "ready"
+        self.apply_button.setEnabled(True)
+
+    def show_unavailable(self) -> None:
+        self.diff.setText("")
+        self._end("unavailable", UNAVAILABLE)
+
+    def show_applied(self, frame_id: str | None) -> None:
+        self.applied_to = frame_id
+        self._end("applied", APPLIED if frame_id else APPLIED_SAVED)
+
+    def show_conflict(self, message: str = CONFLICT) -> None:
+        """Nothing applied; the proposal stays and can be applied again (R52)."""
+        self.state = "conflict"
+        self.status.setText(message)
+        self.status.setVisible(True)
+
+    def discard(self) -> None:
+        if self.state in ("applied", "discarded"):
+            return
+        self._end("discarded", DISCARDED)
+        self.discarded.emit(self)
+
+    def _end(self, state: ProposalState, message: str) -> None:
+        self.state = state
+        self.status.setText(message)
+        self.status.setVisible(True)
+        self.apply_button.setEnabled(False)
+        self.discard_button.setEnabled(False)
+
+
+def diff_html(base: str, proposal: Proposal) -> str:
+    """The touched lines, removed (−) then added (+), each with its line number (R51)."""
+    rows: list[str] = []
+    lines = review_lines(base, proposal.edits)
+    for line in lines[:_MAX_SHOWN_LINES]:
+        sign, colour = ("−", _REMOVED_COLOUR) if line.kind == "removed" else ("+", _ADDED_COLOUR)
+        rows.append(
+            f'<tr style="background:{colour}"><td align="right">{line.number}</td>'
+            f"<td>{sign}</td><td><code>{escape(line.text) or '&nbsp;'}</code></td></tr>"
+        )
+    if len(lines) > _MAX_SHOWN_LINES:
+        rows.append(f"<tr><td></td><td></td><td>… {len(lines) - _MAX_SHOWN_LINES} more</td></tr>")
+    return '<table cellspacing="0" cellpadding="2">' + "".join(rows) + "</table>"

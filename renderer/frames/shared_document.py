@@ -1,0 +1,76 @@
+"""Frames on the same note share one live document and one save (R53).
+
+The first frame to load a note owns its document: its editor is the document's
+parent and its autosave watch saves it. A frame mounted later on the same note in
+the same window shows that document instead of loading a copy of its own, so an
+edit in one shows in the other at once and there is one save. When the owner
+closes or opens another note, the document and its save pass to the next frame
+that shows it. Frames follow their editor's own signals, which Qt moves to the
+editor's current document, so nothing needs reconnecting.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, Self, TypeVar
+
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QPlainTextDocumentLayout, QPlainTextEdit
+
+
+class SharingFrame(Protocol):
+    """What sharing needs of an Inbox frame."""
+
+    editor: QPlainTextEdit
+    sharers: list[Self]
+    owner: Self | None
+
+    def take_ownership(self) -> None:
+        """Become the document's saver: watch it for edits and save them."""
+        ...
+
+
+FrameT = TypeVar("FrameT", bound=SharingFrame)
+
+
+def join(frame: FrameT, owner: FrameT) -> None:
+    """Show ``owner``'s document in ``frame``; ``owner`` keeps saving it."""
+    frame.editor.setDocument(owner.editor.document())
+    frame.owner = owner
+    owner.sharers.append(frame)
+
+
+def leave(frame: FrameT) -> None:
+    """Stop sharing; an owner's document and its save pass to the next frame showing it.
+
+    ``frame`` is left with a fresh, empty document of its own (its caller loads it).
+    """
+    if frame.owner is not None:
+        if frame in frame.owner.sharers:
+            frame.owner.sharers.remove(frame)
+        frame.owner = None
+        _fresh_document(frame)
+        frame.take_ownership()
+        return
+    if not frame.sharers:
+        return
+    heir, *others = frame.sharers
+    frame.sharers = []
+    frame.editor.document().setParent(heir.editor)  # it outlives this frame's editor
+    heir.owner = None
+    heir.sharers = others
+    for other in others:
+        other.owner = heir
+    heir.take_ownership()
+    _fresh_document(frame)
+
+
+def _fresh_document(frame: SharingFrame) -> None:
+    fresh = QTextDocument(frame.editor)
+    fresh.setDocumentLayout(QPlainTextDocumentLayout(fresh))
+    fresh.setDefaultFont(frame.editor.font())
+    # Quietly: the editor's "text changed" would restart a save timer that is going away.
+    blocked = frame.editor.blockSignals(True)
+    try:
+        frame.editor.setDocument(fresh)
+    finally:
+        frame.editor.blockSignals(blocked)

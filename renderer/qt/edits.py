@@ -1,0 +1,127 @@
+"""Applying edits to a live editor as one undo step, and keeping them in place meanwhile (R52).
+
+Edit positions are code points of the note's text; Qt counts UTF-16 code units, so
+positions are converted in one pass over the text (none at all when it has no
+character outside the Basic Multilingual Plane). The edits are applied last to
+first, so each earlier position still holds, inside one edit block: Ctrl+Z
+restores exactly the text before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QTextCursor, QTextDocument
+
+from bridge.markdown import utf16_length
+from bridge.proposals import Edit
+
+
+def utf16_positions(text: str, positions: Sequence[int]) -> list[int]:
+    """Each code-point position (sorted ascending) as a UTF-16 position in ``text``."""
+    if utf16_length(text) == len(text):
+        return list(positions)
+    found: list[int] = []
+    units = previous = 0
+    for position in positions:
+        units += utf16_length(text[previous:position])
+        previous = position
+        found.append(units)
+    return found
+
+
+def apply_to_document(document: QTextDocument, text: str, edits: Sequence[Edit]) -> None:
+    """Apply sorted, non-overlapping ``edits`` of ``text`` (the document's text) as one step."""
+    ends = [value for edit in edits for value in (edit.start, edit.end)]
+    converted = utf16_positions(text, ends)
+    cursor = QTextCursor(document)
+    cursor.beginEditBlock()
+    try:
+        for index in range(len(edits) - 1, -1, -1):
+            cursor.setPosition(converted[2 * index])
+            cursor.setPosition(converted[2 * index + 1], QTextCursor.MoveMode.KeepAnchor)
+            cursor.insertText(edits[index].text)
+    finally:
+        cursor.endEditBlock()
+
+
+@dataclass
+class _Range:
+    """One edit's range in the live document, in UTF-16 positions, and its replacement."""
+
+    start: int
+    stop: int
+    text: str
+
+
+class TrackedEdits(QObject):
+    """Edits of a live document, kept where they belong while the person types (R52).
+
+    Made once, when the proposal is reviewed, from the document's text then; from
+    there each change of the document moves the ranges after it, and a change that
+    overlaps a range or touches either end of it marks the proposal as changed where
+    it applies. Applying then needs neither the note's text nor a comparison of it:
+    its cost is that of the cursor's replacements.
+    """
+
+    def __init__(
+        self, document: QTextDocument, text: str, edits: Sequence[Edit], parent: QObject | None
+    ) -> None:
+        super().__init__(parent)
+        self.document = document
+        ends = utf16_positions(text, [value for edit in edits for value in (edit.start, edit.end)])
+        self._ranges = [
+            _Range(ends[2 * index], ends[2 * index + 1], edit.text)
+            for index, edit in enumerate(edits)
+        ]
+        self.broken = False
+        """A change touched a range: the proposal no longer applies here."""
+        document.contentsChange.connect(self._on_change)
+        self._following = True
+        document.destroyed.connect(self._forget)
+
+    def _on_change(self, position: int, removed: int, added: int) -> None:
+        if self.broken:
+            return
+        end = position + removed
+        shift = added - removed
+        for edited in self._ranges:
+            if end < edited.start:
+                edited.start += shift
+                edited.stop += shift
+            elif position > edited.stop:
+                continue
+            else:
+                self.broken = True
+                return
+
+    def apply(self) -> bool:
+        """Apply the edits as one undo step; False (nothing changed) when a range was touched."""
+        if self.broken:
+            return False
+        self.close()  # first: its own replacements are no change to follow
+        cursor = QTextCursor(self.document)
+        cursor.beginEditBlock()
+        try:
+            for edited in reversed(self._ranges):
+                cursor.setPosition(edited.start)
+                cursor.setPosition(edited.stop, QTextCursor.MoveMode.KeepAnchor)
+                cursor.insertText(edited.text)
+        finally:
+            cursor.endEditBlock()
+        return True
+
+    def close(self) -> None:
+        """Stop following the document (applied, discarded, or its frame went away)."""
+        if self._following:
+            self._following = False
+            with contextlib.suppress(RuntimeError, TypeError):
+                self.document.contentsChange.disconnect(self._on_change)
+        self.broken = True
+
+    def _forget(self) -> None:
+        self._following = False  # the document is gone, and its connections with it
+        self.broken = True

@@ -1,0 +1,91 @@
+"""Review and apply the assistant's proposals in the real window (R51, R52)."""
+
+from __future__ import annotations
+
+from renderer.frames.proposal_view import ProposalView
+from tests.app.conftest import AppFactory, AppUnderTest
+
+TIMEOUT_MS = 10_000
+NOTE = "# A\nalpha line\n- [ ] first task\n- [x] done task\n"
+TICKED = NOTE.replace("- [ ] first", "- [x] first")
+
+
+def _proposal(app: AppUnderTest, message: str = "tick off the first task") -> ProposalView:
+    record = app.send(message)
+    assert record.reply is not None and len(record.reply.proposals) == 1
+    (view,) = app.window.assistant.latest_proposals
+    app.qtbot.waitUntil(lambda: view.state == "ready", timeout=TIMEOUT_MS)
+    return view
+
+
+def test_r51_r52_the_diff_shows_the_touched_line_and_apply_is_one_undo_step(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    frame = app.mount("inbox-1", "notes/a.md")
+    view = _proposal(app)
+    assert frame.read_text() == NOTE  # R51: nothing changes before Apply
+    html = view.diff.text()
+    assert "- [ ] first task" in html and "- [x] first task" in html and ">3<" in html
+    view.apply_button.click()
+    assert view.state == "applied"
+    assert frame.read_text() == TICKED
+    frame.editor.undo()  # R52: Ctrl+Z restores exactly
+    assert frame.read_text() == NOTE
+    frame.editor.redo()
+    app.qtbot.waitUntil(lambda: app.saved_text("notes/a.md") == TICKED, timeout=TIMEOUT_MS)
+
+
+def test_r52_typing_inside_the_edited_text_refuses_and_keeps_the_proposal(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    frame = app.mount("inbox-1", "notes/a.md")
+    view = _proposal(app)
+    inside = NOTE.index("[ ]") + 1  # the mark the edit replaces
+    frame.type_text("!", at=inside)
+    typed = frame.read_text()
+    view.apply_button.click()
+    assert view.state == "conflict" and "nothing was applied" in view.status.text()
+    assert frame.read_text() == typed  # the keystroke is not lost, nothing else changed
+    assert view.apply_button.isEnabled()  # the proposal stays
+
+
+def test_r52_typing_elsewhere_survives_and_the_edit_moves_with_it(make_app: AppFactory) -> None:
+    app = make_app()
+    frame = app.mount("inbox-1", "notes/a.md")
+    view = _proposal(app)
+    frame.type_text("Intro\n", at=0)
+    view.apply_button.click()
+    assert view.state == "applied"
+    assert frame.read_text() == "Intro\n" + TICKED
+
+
+def test_r51_discard_changes_nothing(make_app: AppFactory) -> None:
+    app = make_app()
+    frame = app.mount("inbox-1", "notes/a.md")
+    view = _proposal(app)
+    view.discard_button.click()
+    assert view.state == "discarded" and not view.apply_button.isEnabled()
+    assert frame.read_text() == NOTE
+
+
+def test_r52_a_note_no_frame_shows_is_changed_in_its_saved_copy(make_app: AppFactory) -> None:
+    app = make_app()
+    view = _proposal(app, "tick off the first task in notes/a.md")
+    with app.qtbot.waitSignal(app.window.window_frames.proposals.finished, timeout=TIMEOUT_MS):
+        view.apply_button.click()
+    assert view.state == "applied" and view.applied_to is None
+    assert app.saved_text("notes/a.md") == TICKED
+
+
+def test_r52_a_proposal_never_applies_after_the_workspace_boundary(make_app: AppFactory) -> None:
+    app = make_app()
+    app.mount("inbox-1", "notes/a.md")
+    view = _proposal(app)
+    first = app.session.workspace
+    app.switch_workspace("other")
+    with app.qtbot.waitSignal(app.window.window_frames.proposals.finished, timeout=TIMEOUT_MS):
+        view.apply_button.click()
+    assert view.state == "conflict" and first in view.status.text()
+    assert app.saved_text("notes/a.md") == NOTE  # the first workspace's note is untouched

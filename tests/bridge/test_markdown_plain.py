@@ -1,0 +1,43 @@
+"""R55: heading, task and title texts read as the preview shows them; bare URLs are links."""
+
+from __future__ import annotations
+
+from bridge.markdown import PLAIN_TEXT_CHARS, read_note, render_html
+
+NOTE = (
+    "# **Plan** &amp; \\#1\n"
+    "- [ ] call *Sam* at `9`, see [the list](notes/b.md)\n"
+    "- [x] done\n"
+    "## ![logo](x.png) Later\n"
+)
+
+
+def test_r55_headings_tasks_and_the_title_are_plain_text() -> None:
+    reading = read_note(NOTE)
+    assert reading.title == "Plan & #1"
+    assert [heading.text for heading in reading.headings] == ["Plan & #1", "logo Later"]
+    assert [task.text for task in reading.tasks] == ["call Sam at 9, see the list", "done"]
+    # The mark columns still point at the source's mark.
+    assert NOTE.split("\n")[1][reading.tasks[0].mark_column] == " "
+
+
+def test_r55_a_mark_that_is_also_a_link_label_is_a_task_in_the_preview_too() -> None:
+    note = "- [x] booked\n\n[x]: https://example.com\n"
+    assert [(task.text, task.done) for task in read_note(note).tasks] == [("booked", True)]
+    html = render_html(note)
+    assert "☑ booked" in html
+    assert 'href="https://example.com"' not in html
+
+
+def test_r55_bare_urls_are_links() -> None:
+    html = render_html("see https://example.org and www.example.net today\n")
+    assert '<a href="https://example.org">https://example.org</a>' in html
+    assert 'href="http://www.example.net"' in html
+    assert [link.href for link in read_note("https://example.org\n").links] == [
+        "https://example.org"
+    ]
+
+
+def test_a_very_long_heading_is_kept_as_written_so_the_reading_stays_linear() -> None:
+    hostile = "# " + "[*" * PLAIN_TEXT_CHARS + "\n"
+    assert read_note(hostile).headings[0].text == "[*" * PLAIN_TEXT_CHARS

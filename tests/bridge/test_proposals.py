@@ -1,0 +1,66 @@
+"""The app's reading of proposals: parse, review lines, and rebase onto live text (R50–R52)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.proposals import Edit, Proposal, apply_edits, changed_span, rebase, review_lines
+
+BASE = "# A\nalpha\n- [ ] first task\n- [x] done task\n"
+MARK = BASE.index("[ ]") + 1
+TICK = [Edit(MARK, MARK + 1, "x")]
+
+
+def test_r52_an_untouched_edit_moves_with_typing_before_it() -> None:
+    live = "typed " + BASE
+    moved = rebase(BASE, live, TICK)
+    assert moved is not None
+    assert apply_edits(live, moved) == "typed " + BASE.replace("[ ] first", "[x] first")
+
+
+def test_r52_typing_after_the_edit_leaves_it_where_it_is() -> None:
+    live = BASE + "more\n"
+    assert rebase(BASE, live, TICK) == TICK
+
+
+@pytest.mark.parametrize("at", [MARK, MARK + 1])
+def test_r52_typing_inside_or_right_at_the_edited_range_refuses(at: int) -> None:
+    live = BASE[:at] + "!" + BASE[at:]
+    assert rebase(BASE, live, TICK) is None
+
+
+def test_r52_typing_one_character_before_the_range_is_elsewhere() -> None:
+    live = BASE[: MARK - 1] + "!" + BASE[MARK - 1 :]
+    moved = rebase(BASE, live, TICK)
+    assert moved == [Edit(MARK + 1, MARK + 2, "x")]
+
+
+def test_the_changed_span_is_found_across_chunks() -> None:
+    base = "a" * 10_000 + "b" + "c" * 9_000
+    live = "a" * 10_000 + "XY" + "c" * 9_000
+    assert changed_span(base, live) == (10_000, 10_001, 10_002)
+    assert changed_span(base, base) == (len(base), len(base), len(base))
+
+
+def test_r51_review_lines_number_the_removed_and_added_lines() -> None:
+    lines = review_lines(BASE, TICK)
+    assert [(line.kind, line.number, line.text) for line in lines] == [
+        ("removed", 3, "- [ ] first task"),
+        ("added", 3, "- [x] first task"),
+    ]
+
+
+def test_a_malformed_proposal_is_refused() -> None:
+    good = {
+        "id": "p",
+        "path": "notes/a.md",
+        "base": {"bytes": 1, "sha256": "0" * 64},
+        "edits": [{"start": 0, "end": 1, "text": "x"}],
+    }
+    assert Proposal.from_json(good).edits == (Edit(0, 1, "x"),)
+    overlapping = {
+        **good,
+        "edits": [{"start": 0, "end": 3, "text": ""}, {"start": 2, "end": 4, "text": ""}],
+    }
+    with pytest.raises(ValueError):
+        Proposal.from_json(overlapping)

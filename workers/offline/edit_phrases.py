@@ -1,0 +1,44 @@
+"""The offline edit replies and summaries, in English; message ids of the ``edits`` catalogues.
+
+The translations live in ``locale/<language>/LC_MESSAGES/edits.po`` (R38, R54).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+REVIEW: Final = "Review the change under this reply and apply it if it is right."
+PROPOSED_TICK: Final = "I can tick “{task}” in {path}. " + REVIEW
+PROPOSED_UNTICK: Final = "I can untick “{task}” in {path}. " + REVIEW
+PROPOSED_ADD: Final = "I can add the task “{task}” to {path}. " + REVIEW
+PROPOSED_REMOVE: Final = "I can remove the task “{task}” from {path}. " + REVIEW
+SUMMARY_TICK: Final = "Tick “{task}”"
+SUMMARY_UNTICK: Final = "Untick “{task}”"
+SUMMARY_ADD: Final = "Add the task “{task}”"
+SUMMARY_REMOVE: Final = "Remove the task “{task}”"
+AMBIGUOUS: Final = (
+    "Several tasks in {path} match “{words}”, so I changed nothing. Which one do you mean? "
+    "Quote its words:"
+)
+NO_MATCH: Final = "No task in {path} matches “{words}”, so I changed nothing."
+CANDIDATES: Final = "These are the tasks I could change:"
+NO_TASKS: Final = "{path} has no tasks, so I changed nothing."
+WHICH_TASK: Final = "Which task in {path}? Name it by its words, for example: tick off the dentist."
+ADD_WHAT: Final = "What should the new task say? Ask, for example: add a task: buy milk."
+
+ALL: Final = (
+    PROPOSED_TICK,
+    PROPOSED_UNTICK,
+    PROPOSED_ADD,
+    PROPOSED_REMOVE,
+    SUMMARY_TICK,
+    SUMMARY_UNTICK,
+    SUMMARY_ADD,
+    SUMMARY_REMOVE,
+    AMBIGUOUS,
+    NO_MATCH,
+    CANDIDATES,
+    NO_TASKS,
+    WHICH_TASK,
+    ADD_WHAT,
+)

@@ -1,0 +1,227 @@
+"""The words of the offline edit requests, in the seven languages of R38 (R54).
+
+Latin-script phrases are matched as whole words of the case-folded request, CJK
+phrases anywhere in it; the phrase found also gives the request's language. Untick
+is looked for before tick, since some untick phrases hold a tick phrase ("mark as
+not done").
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+UNTICK: Final[dict[str, tuple[str, ...]]] = {
+    "en": (
+        "untick",
+        "uncheck",
+        "mark it not done",
+        "mark as not done",
+        "mark not done",
+        "mark it as not done",
+        "mark it open",
+        "mark as open",
+        "reopen",
+        "not done yet",
+    ),
+    "fr": (
+        "décoche",
+        "décocher",
+        "marque comme non fait",
+        "marque la comme non faite",
+        "marque comme à faire",
+    ),
+    "de": ("als offen markieren", "markiere als offen", "haken entfernen", "als nicht erledigt"),
+    "es": ("desmarca", "desmarcar", "marca como pendiente", "marcar como pendiente"),
+    "ja": ("未完了に", "チェックを外"),
+    "zh": ("标记为未完成", "标为未完成", "取消勾选"),
+    "ko": ("미완료로", "체크 해제", "완료 취소"),
+}
+TICK: Final[dict[str, tuple[str, ...]]] = {
+    "en": (
+        "tick off",
+        "tick",
+        "check off",
+        "cross off",
+        "mark it done",
+        "mark it as done",
+        "mark as done",
+        "mark done",
+        "mark it complete",
+        "mark as complete",
+        "mark complete",
+        "mark it as complete",
+        "complete the task",
+    ),
+    "fr": (
+        "coche",
+        "cocher",
+        "marque comme fait",
+        "marque comme faite",
+        "marque le comme fait",
+        "marque la comme faite",
+        "marque comme terminé",
+        "marque comme terminée",
+    ),
+    "de": ("hake", "abhaken", "als erledigt markieren", "markiere als erledigt", "als erledigt"),
+    "es": (
+        "tacha",
+        "tachar",
+        "marca como hecho",
+        "marca como hecha",
+        "marcar como hecho",
+        "marca como completada",
+        "marca como completado",
+    ),
+    "ja": ("完了にして", "完了にする", "完了に", "済みにして", "チェックして"),
+    "zh": ("标记为完成", "标为完成", "勾选", "打勾"),
+    "ko": ("완료로 표시", "완료 표시", "완료 처리", "체크해"),
+}
+ADD: Final[dict[str, tuple[str, ...]]] = {
+    "en": (
+        "add a task",
+        "add task",
+        "add the task",
+        "add a todo",
+        "add todo",
+        "add a to do",
+        "new task",
+        "create a task",
+    ),
+    "fr": ("ajoute une tâche", "ajouter une tâche", "ajoute la tâche", "nouvelle tâche"),
+    "de": ("füge eine aufgabe hinzu", "aufgabe hinzufügen", "neue aufgabe", "füge die aufgabe"),
+    "es": (
+        "añade una tarea",
+        "agrega una tarea",
+        "añadir una tarea",
+        "nueva tarea",
+        "añade la tarea",
+    ),
+    "ja": ("タスクを追加", "タスクに追加", "タスク追加"),
+    "zh": ("添加任务", "添加一个任务", "新增任务", "加一个任务"),
+    "ko": ("할 일 추가", "할일 추가", "작업 추가"),
+}
+REMOVE: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("remove the task", "remove task", "delete the task", "delete task", "remove", "delete"),
+    "fr": ("supprime la tâche", "supprimer la tâche", "retire la tâche", "supprime", "enlève"),
+    "de": ("lösche die aufgabe", "aufgabe löschen", "entferne die aufgabe", "entferne", "lösche"),
+    "es": ("elimina la tarea", "borra la tarea", "quita la tarea", "elimina", "borra"),
+    "ja": ("タスクを削除", "を削除", "削除して"),
+    "zh": ("删除任务", "删除", "删掉", "移除"),
+    "ko": ("할 일 삭제", "작업 삭제", "삭제해", "지워"),
+}
+
+STOP_WORDS: Final = frozenset(
+    (
+        # en
+        "the",
+        "a",
+        "an",
+        "it",
+        "its",
+        "task",
+        "todo",
+        "off",
+        "done",
+        "mark",
+        "as",
+        "my",
+        "i",
+        "ve",
+        "have",
+        "please",
+        "and",
+        "to",
+        "of",
+        "in",
+        "on",
+        "this",
+        "that",
+        "one",
+        "for",
+        "from",
+        "note",
+        "list",
+        "can",
+        "you",
+        "just",
+        "now",
+        "already",
+        # fr
+        "le",
+        "la",
+        "les",
+        "un",
+        "une",
+        "de",
+        "du",
+        "des",
+        "tâche",
+        "ma",
+        "mon",
+        "comme",
+        "fait",
+        "faite",
+        "et",
+        "j",
+        "ai",
+        "s",
+        "il",
+        "te",
+        "plaît",
+        "stp",
+        # de
+        "der",
+        "die",
+        "das",
+        "den",
+        "dem",
+        "ein",
+        "eine",
+        "aufgabe",
+        "ab",
+        "als",
+        "ich",
+        "habe",
+        "bitte",
+        "und",
+        "erledigt",
+        "mein",
+        "meine",
+        # es
+        "el",
+        "los",
+        "las",
+        "una",
+        "tarea",
+        "hecho",
+        "hecha",
+        "como",
+        "mi",
+        "ya",
+        "he",
+        "por",
+        "favor",
+        "y",
+        "que",
+    )
+)
+"""Words that never tell tasks apart: articles, the request's own words."""
+
+CJK_FILLERS: Final = (
+    "を",
+    "は",
+    "が",
+    "の",
+    "把",
+    "将",
+    "这个",
+    "任务",
+    "타스크",
+    "을",
+    "를",
+    "할 일",
+)
+"""Particles and request words cut from the edges of a CJK task description."""
+
+ADD_LEADS: Final = frozenset(("to", "into", "in", "on", "à", "dans", "zu", "in", "a", "en"))
+"""A word before the note's path in an add request ("add a task to notes/x.md: …")."""
