@@ -114,7 +114,7 @@ class WireToolEvent:
 
 
 @dataclass(frozen=True)
-class ProposalEvent:
+class WireProposalEvent:
     """A proposed edit, before ``done`` (contract 10)."""
 
     proposal: Proposal
@@ -135,7 +135,7 @@ class ErrorEvent:
     message: str
 
 
-TurnEvent = DeltaEvent | WireToolEvent | ProposalEvent | DoneEvent | ErrorEvent
+TurnEvent = DeltaEvent | WireToolEvent | WireProposalEvent | DoneEvent | ErrorEvent
 
 
 def parse_sse(lines: Iterable[bytes]) -> Iterator[tuple[str, str]]:
@@ -168,7 +168,7 @@ def turn_event(event: str, data: str) -> TurnEvent | None:
             call = WireToolCall(str(body["name"]), dict(body["arguments"]), dict(body["result"]))
             return WireToolEvent(call)
         if event == EVENT_PROPOSAL:
-            return ProposalEvent(Proposal.from_json(body))
+            return WireProposalEvent(Proposal.from_json(body))
         if event == EVENT_DONE:
             return DoneEvent(turn_reply(body))
         if event == EVENT_ERROR:

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 )
 
 from bridge.errors import BackendError, NotFound
-from bridge.markdown import render_html_pieces
 from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
@@ -29,10 +28,10 @@ from renderer.frames.inbox_conflict import ConflictBar, keep_copy, keep_saved_co
 from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.links import LinkOffer, link_target
-from renderer.frames.outline import Task, map_tree, parse_tasks
-from renderer.frames.rendering import SlicedRender
+from renderer.frames.outline import Task
 from renderer.frames.shared_document import join, leave
-from renderer.frames.views import BusyLabel, MindmapView, PreviewView, TodoView
+from renderer.frames.view_drawing import ViewDrawing
+from renderer.frames.views import MindmapView, PreviewView, TodoView
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.long_lines import wrap_mode_for
@@ -145,13 +144,10 @@ class InboxFrame(FrameBase):
 
     def _build_rendering(self, runner: TaskRunner) -> None:
         """The views' drawing: read off the GUI thread, drawn in slices under a busy label."""
-        self.busy_label = BusyLabel(self.stack)
-        self.renders = SlicedRender(runner, self)
-        self.renders.busy_changed.connect(self.busy_label.show_busy)
-        self.renders.finished.connect(self._on_drawn)
-        self._drawn: dict[View, tuple[int, int]] = {}
-        """What each view was last drawn from: (load, document revision)."""
-        self._drawing: View | None = None
+        views = (self.preview, self.todo, self.mindmap)
+        self.drawing = ViewDrawing(runner, views, self.stack, self)
+        self.renders = self.drawing.renders
+        self.busy_label = self.drawing.busy_label
 
     def _build_title_controls(self, frame_id: str, *, can_pop_out: bool) -> None:
         """The view buttons, pop out (↗) and close, in the title bar."""
@@ -231,7 +227,7 @@ class InboxFrame(FrameBase):
         self.withdraw()
         leave(self)
         self._rerender.stop()
-        self.renders.close()
+        self.drawing.close()
         self._load_generation += 1
         with contextlib.suppress(RuntimeError, TypeError):
             self._autosave.state_changed.disconnect(self._on_save_state)
@@ -388,30 +384,16 @@ class InboxFrame(FrameBase):
 
     def _render_view(self) -> None:
         """Draw the shown view from the live text, unless it shows that text already."""
-        view = self._view
-        if self._drawing is not None and self._drawing != view:
-            self._drawn.pop(self._drawing, None)  # cancelled half drawn: draw it again next time
-            self._drawing = None
-            self.renders.cancel()
-        if view == "edit" or not self.is_loaded:
-            return  # a load draws its view once it has the text
-        drawn = (self._load_generation, self.editor.document().revision())
-        if self._drawn.get(view) == drawn:
-            return
-        self._drawn[view] = drawn
-        self._drawing = view
-        raw = self.editor.document().toRawText()  # made plain text off the GUI thread
-        if view == "preview":
-            self.preview.set_wrap_mode(self.editor.wordWrapMode())  # chosen at load (R63)
-            self.renders.render(render_html_pieces, raw, draw=self.preview.draw)
-        elif view == "todo":
-            self.renders.render(parse_tasks, raw, draw=self.todo.draw)
-        else:
-            title = self._path.rsplit("/", 1)[-1]
-            self.renders.render(map_tree, raw, title, draw=self.mindmap.draw)
-
-    def _on_drawn(self) -> None:
-        self._drawing = None
+        document = self.editor.document()
+        # A load draws its view once it has the text.
+        version = (self._load_generation, document.revision()) if self.is_loaded else None
+        self.drawing.show(
+            self._view,
+            version,
+            document.toRawText,
+            wrap_mode=self.editor.wordWrapMode(),
+            title=self._path.rsplit("/", 1)[-1],
+        )
 
     def _on_selection_changed(self) -> None:
         if self._mounted:

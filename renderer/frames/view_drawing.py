@@ -1,0 +1,80 @@
+"""Which of a note's read-only views shows which text: each drawn once per text (R67).
+
+The frame says which view is shown and what its text is; this reads the text off
+the GUI thread and draws it in slices under a busy label, cancelling a drawing the
+person switched away from, and skipping a view that already shows that text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QTextOption
+from PySide6.QtWidgets import QWidget
+
+from bridge.markdown import render_html_pieces
+from bridge.pointer import View
+from renderer.frames.outline import map_tree, parse_tasks
+from renderer.frames.rendering import SlicedRender
+from renderer.frames.views import BusyLabel, MindmapView, PreviewView, TodoView
+from renderer.qt.tasks import TaskRunner
+
+TextVersion = tuple[int, int]
+"""What a view was drawn from: (the frame's load, the document's revision)."""
+
+
+class ViewDrawing:
+    """The drawing of the preview, todo and mindmap views of one frame."""
+
+    def __init__(
+        self,
+        runner: TaskRunner,
+        views: tuple[PreviewView, TodoView, MindmapView],
+        over: QWidget,
+        parent: QObject,
+    ) -> None:
+        self.preview, self.todo, self.mindmap = views
+        self.busy_label = BusyLabel(over)
+        self.renders = SlicedRender(runner, parent)
+        self.renders.busy_changed.connect(self.busy_label.show_busy)
+        self.renders.finished.connect(self._on_drawn)
+        self._drawn: dict[View, TextVersion] = {}
+        self._drawing: View | None = None
+
+    def show(
+        self,
+        view: View,
+        version: TextVersion | None,
+        raw_text: Callable[[], str],
+        *,
+        wrap_mode: QTextOption.WrapMode,
+        title: str,
+    ) -> None:
+        """Draw ``view`` from the text of ``version`` unless it shows it already.
+
+        ``version`` None (the edit view, or a note not loaded yet) only cancels a
+        drawing under way; ``raw_text`` is read only when a drawing starts.
+        """
+        if self._drawing is not None and self._drawing != view:
+            self._drawn.pop(self._drawing, None)  # cancelled half drawn: draw it again next time
+            self._drawing = None
+            self.renders.cancel()
+        if view == "edit" or version is None or self._drawn.get(view) == version:
+            return
+        self._drawn[view] = version
+        self._drawing = view
+        raw = raw_text()  # made plain text off the GUI thread
+        if view == "preview":
+            self.preview.set_wrap_mode(wrap_mode)  # chosen at load (R63)
+            self.renders.render(render_html_pieces, raw, draw=self.preview.draw)
+        elif view == "todo":
+            self.renders.render(parse_tasks, raw, draw=self.todo.draw)
+        else:
+            self.renders.render(map_tree, raw, title, draw=self.mindmap.draw)
+
+    def close(self) -> None:
+        self.renders.close()
+
+    def _on_drawn(self) -> None:
+        self._drawing = None
