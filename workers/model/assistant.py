@@ -187,7 +187,7 @@ class ModelAssistant:
                 calls.append(call)
                 yield ToolEvent(call)
                 history.append(_tool_message(requested, call))
-            choice, then = then, AUTO
+            choice, then = self._after_tools(then, asked=choice, turn=turn), AUTO
             failing = _failing_again(calls)
             if failing:  # the same tool refused twice in a row: the model is guessing
                 repeated, choice = failing, NO_TOOL
@@ -195,6 +195,16 @@ class ModelAssistant:
         yield Delta(PART_SEPARATOR + stop if reply else stop)
         reply.append(stop)
         yield Done(TurnOutcome(PART_SEPARATOR.join(reply), calls))
+
+    def _after_tools(self, choice: str, *, asked: str, turn: TurnInput) -> str:
+        """The next tool choice once tools ran: one unstreamed "auto" request a turn (R57).
+
+        llama-cpp-python neither caps nor stops a request that lets the model choose
+        unless it streams, and it cannot stream one: after such a request the answer
+        is asked streamed, without tools, so it is capped and ends when the turn does.
+        """
+        plain_auto = asked == AUTO and not STREAMING.streams(self.base_url or "", AUTO)
+        return NO_TOOL if choice == AUTO and turn.streaming and plain_auto else choice
 
     def _ask(
         self, history: list[dict[str, Any]], turn: TurnInput, tool_choice: str, *, separate: bool
