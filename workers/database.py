@@ -9,16 +9,25 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from bridge.private_files import create_private_database
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+HEAD_REVISION = "0003"
+"""The newest revision in ``migrations/versions``: a database stamped with it needs no Alembic.
+
+Alembic takes longer to import than the rest of a start's database work, so a
+start whose schema is current never loads it (R67). A test holds this equal to
+the head Alembic finds in the scripts.
+"""
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 MIGRATION_LOCK_ID = 0x616D6269656E74
 """The PostgreSQL advisory lock key that instances starting together queue on ("ambient")."""
@@ -26,6 +35,8 @@ MIGRATION_LOCK_ID = 0x616D6269656E74
 
 def alembic_config(connection: Connection | None = None, url: str | None = None) -> Config:
     """A Config built in code, so migrations run from any cwd and from an installed package."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     if url is not None:
@@ -90,6 +101,12 @@ def _is_sqlite_file(url: str) -> bool:
     return parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:")
 
 
+def _upgrade(connection: Connection) -> None:
+    from alembic import command
+
+    command.upgrade(alembic_config(connection), "head")
+
+
 def _migrate_sqlite(url: str) -> None:
     engine = create_database_engine(url)
 
@@ -103,7 +120,7 @@ def _migrate_sqlite(url: str) -> None:
     event.listen(engine, "begin", _begin_immediate)
     try:
         with engine.begin() as connection:
-            command.upgrade(alembic_config(connection), "head")
+            _upgrade(connection)
     finally:
         engine.dispose()
 
@@ -141,6 +158,8 @@ class Database:
         first statement (pysqlite would otherwise run the DDL outside any transaction);
         an in-memory database belongs to this process alone and needs no lock.
         """
+        if self.is_current():
+            return  # what a later instance would find under the lock; no Alembic needed
         with self._write_lock:
             if _is_sqlite_file(self.url):
                 _migrate_sqlite(self.url)
@@ -150,7 +169,20 @@ class Database:
                     connection.execute(
                         text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": MIGRATION_LOCK_ID}
                     )
-                command.upgrade(alembic_config(connection), "head")
+                _upgrade(connection)
+
+    def is_current(self) -> bool:
+        """Whether the stored schema revision is :data:`HEAD_REVISION`.
+
+        Only a committed migration stamps it, so a schema being made by another
+        instance reads as not current; any failure to read (no table yet) does too.
+        """
+        try:
+            with self.engine.connect() as connection:
+                stored = connection.execute(text("SELECT version_num FROM alembic_version"))
+                return list(stored.scalars()) == [HEAD_REVISION]
+        except SQLAlchemyError:
+            return False
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:

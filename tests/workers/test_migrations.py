@@ -15,7 +15,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import UniqueConstraint, inspect
 
 from tests.support.database import database_url_for
-from workers.database import Database, alembic_config
+from workers.database import HEAD_REVISION, Database, alembic_config
 from workers.schema import agent_delivery_credentials, metadata
 
 
@@ -107,6 +107,56 @@ def test_r20_r34_conversations_table_is_added_by_the_third_revision(tmp_path: Pa
         assert indexes == [["account", "workspace", "conversation"]]
     finally:
         database.close()
+
+
+def test_r67_head_revision_is_the_newest_script() -> None:
+    """A start skips Alembic when the database holds HEAD_REVISION: it must be the scripts' head."""
+    assert HEAD_REVISION == ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def test_r67_an_older_schema_reads_as_not_current_and_is_upgraded(tmp_path: Path) -> None:
+    database = _migrated(tmp_path)
+    try:
+        assert database.is_current()
+        with database.engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0002")
+        assert not database.is_current()
+        database.migrate()
+        assert database.is_current()
+        assert "agent_conversation_messages" in inspect(database.engine).get_table_names()
+    finally:
+        database.close()
+
+
+_MIGRATE_AND_LIST_MODULES = """
+import sys
+from workers.database import Database
+database = Database(sys.argv[1])
+database.migrate()
+database.close()
+print(sorted(name for name in sys.modules if name.split(".")[0] == "alembic"))
+"""
+
+
+@pytest.mark.slow
+def test_r67_a_start_on_a_current_schema_never_loads_alembic(tmp_path: Path) -> None:
+    """R67: a start whose database is current skips Alembic's import (most of its cost)."""
+    url = database_url_for(tmp_path)
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+
+    def migrate_in_a_process() -> str:
+        completed = subprocess.run(
+            [sys.executable, "-c", _MIGRATE_AND_LIST_MODULES, url],
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        )
+        return completed.stdout.strip()
+
+    assert migrate_in_a_process() != "[]"  # an empty database: Alembic makes the schema
+    assert migrate_in_a_process() == "[]"
 
 
 @pytest.mark.slow
