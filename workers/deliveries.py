@@ -11,10 +11,10 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Insert, Table, and_, bindparam, delete, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 
 from bridge.pointer import AmbientPointer
@@ -24,6 +24,9 @@ from workers.errors import AccessDenied
 from workers.identity import KeySession
 from workers.schema import agent_delivery_credentials as deliveries
 from workers.settings import Settings
+
+if TYPE_CHECKING:
+    from sqlalchemy.dialects import postgresql
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,9 @@ def _upsert_statement(dialect: str) -> Insert | None:
     if dialect == "sqlite":
         make = sqlite.insert
     elif dialect == "postgresql":
+        # Loaded only for PostgreSQL: the dialect's import is a large part of a start (R67).
+        from sqlalchemy.dialects import postgresql
+
         make = postgresql.insert
     else:
         return None
