@@ -8,15 +8,14 @@ so the app and the assistant name the same lines.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bridge.markdown import locate_selection
 from bridge.pointer import Selection
 
 
-@dataclass(frozen=True)
-class LineRange:
-    """Lines ``first`` to ``last`` (1-based, inclusive) of a note."""
+class LineRange(NamedTuple):
+    """Lines ``first`` to ``last`` (1-based, inclusive) of a note (a tuple: cheap to make)."""
 
     first: int
     last: int
@@ -26,8 +25,7 @@ class LineRange:
         return str(self.first) if self.first == self.last else f"{self.first}–{self.last}"
 
 
-@dataclass(frozen=True)
-class SelectedSpan:
+class SelectedSpan(NamedTuple):
     """The part of a note a selection needs for its lines, and where it starts.
 
     ``text`` runs from the start of the line the selection starts on to the

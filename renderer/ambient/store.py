@@ -8,7 +8,7 @@ synchronously on that same thread.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bridge.pointer import View
 from renderer.ambient.runtime import InboxRuntime
@@ -20,9 +20,12 @@ SelectionListener = Callable[[str], None]
 """Called with the frame id of a mounted Inbox frame whose selection has just changed."""
 
 
-@dataclass(frozen=True)
-class Resolution:
-    """What "this note" resolves to right now."""
+class Resolution(NamedTuple):
+    """What "this note" resolves to right now.
+
+    A named tuple rather than a frozen dataclass: every send and every selection
+    change makes one, and a tuple is made in half the time.
+    """
 
     frame_id: str
     path: str
