@@ -390,7 +390,7 @@ class InboxFrame(FrameBase):
         self.drawing.show(
             self._view,
             version,
-            document.toRawText,
+            document,
             wrap_mode=self.editor.wordWrapMode(),
             title=self._path.rsplit("/", 1)[-1],
         )

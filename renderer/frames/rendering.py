@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QTextCursor, QTextDocument
 
 from renderer.frames.inbox_runtime import BLOCK_SEPARATOR
 from renderer.qt import collector
@@ -38,6 +39,13 @@ SLICE_SECONDS: Final = 0.008
 """Drawing done in one go before the event loop runs again: well under a 16 ms frame."""
 INLINE_CHARACTERS: Final = 4096
 """Notes up to this size are read and drawn at once: that takes a few milliseconds."""
+
+RAW_CHARACTERS_PER_STEP: Final = 1 << 18
+"""Characters of a big note's text taken from the editor in one step: a millisecond or two.
+
+Taking all of a 5 MiB note at once (``toRawText``) holds the GUI thread for tens of
+milliseconds, and for over a hundred on a busy machine.
+"""
 
 Reading = Callable[..., Any]
 """A module-level, Qt-free function of the note's text (and plain values): it is sent
@@ -106,6 +114,28 @@ def _read_editor_text(function: Reading, raw: str, *args: object) -> object:
     return function(raw.replace(BLOCK_SEPARATOR, "\n"), *args)
 
 
+def raw_text_steps(document: QTextDocument, pieces: list[str]) -> Iterator[None]:
+    """Append the document's raw text (as ``toRawText`` gives it) to ``pieces``, step by step.
+
+    Each step takes whole blocks of about :data:`RAW_CHARACTERS_PER_STEP`
+    characters (one longer block whole), so no step splits a surrogate pair.
+    """
+    end_of_text = document.characterCount() - 1  # the last block's separator is not text
+    cursor = QTextCursor(document)
+    start = 0
+    while start < end_of_text:
+        block = document.findBlock(min(start + RAW_CHARACTERS_PER_STEP, end_of_text))
+        end = block.position()
+        if end <= start:  # one block longer than a step: all of it
+            end = block.position() + block.length()
+        end = min(end, end_of_text)
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        pieces.append(cursor.selectedText())
+        start = end
+        yield
+
+
 @dataclass(frozen=True)
 class _Request:
     generation: int
@@ -130,6 +160,8 @@ class SlicedRender(QObject):
         """The generation whose reading is on a worker, if one is."""
         self._waiting: _Request | None = None
         self._steps: Iterator[None] | None = None
+        self._then: Callable[[], None] | None = None
+        """What follows the steps under way when they are not a drawing (taking the text)."""
         self._busy = False
         self._deferring = False
         """Whether this render holds timed collections off (see :func:`collector.defer`)."""
@@ -150,6 +182,33 @@ class SlicedRender(QObject):
         :data:`INLINE_CHARACTERS`; ``draw`` gets its result on the GUI thread.
         """
         self.cancel()
+        self._begin(read, raw, args, draw)
+
+    def render_document(
+        self, read: Reading, document: QTextDocument, *args: object, draw: Drawing
+    ) -> None:
+        """:meth:`render` of ``document``'s raw text, a big note's taken a slice at a time.
+
+        A note edited while its text is taken is taken again from the start.
+        """
+        self.cancel()
+        if document.characterCount() - 1 <= INLINE_CHARACTERS:
+            self._begin(read, document.toRawText(), args, draw)
+            return
+        self._set_busy(True)
+        pieces: list[str] = []
+        revision = document.revision()
+
+        def taken() -> None:
+            if document.revision() != revision:
+                self.render_document(read, document, *args, draw=draw)
+            else:
+                self._begin(read, "".join(pieces), args, draw)
+
+        self._steps, self._then = raw_text_steps(document, pieces), taken
+        self._draw_slice()
+
+    def _begin(self, read: Reading, raw: str, args: tuple[object, ...], draw: Drawing) -> None:
         if len(raw) <= INLINE_CHARACTERS:
             for _ in draw(_read_editor_text(read, raw, *args)):
                 pass
@@ -177,6 +236,7 @@ class SlicedRender(QObject):
         self._generation += 1
         self._waiting = None
         self._steps = None
+        self._then = None
         self._timer.stop()
         self._set_busy(False)
 
@@ -204,7 +264,7 @@ class SlicedRender(QObject):
         if failed:
             self._set_busy(False)
             return
-        self._steps = request.draw(result)
+        self._steps, self._then = request.draw(result), None
         self._draw_slice()
 
     def _defer_collections(self, defer: bool) -> None:
@@ -231,6 +291,10 @@ class SlicedRender(QObject):
                 self._timer.start()
                 return
         self._steps = None
+        then, self._then = self._then, None
+        if then is not None:
+            then()
+            return
         self._set_busy(False)
         self.finished.emit()
 

@@ -7,10 +7,8 @@ person switched away from, and skipping a view that already shows that text.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QTextOption
+from PySide6.QtGui import QTextDocument, QTextOption
 from PySide6.QtWidgets import QWidget
 
 from bridge.markdown import render_html_pieces
@@ -46,7 +44,7 @@ class ViewDrawing:
         self,
         view: View,
         version: TextVersion | None,
-        raw_text: Callable[[], str],
+        document: QTextDocument,
         *,
         wrap_mode: QTextOption.WrapMode,
         title: str,
@@ -54,7 +52,8 @@ class ViewDrawing:
         """Draw ``view`` from the text of ``version`` unless it shows it already.
 
         ``version`` None (the edit view, or a note not loaded yet) only cancels a
-        drawing under way; ``raw_text`` is read only when a drawing starts.
+        drawing under way; ``document`` (the editor's) is read only when a drawing starts,
+        a big note's a slice at a time.
         """
         if self._drawing is not None and self._drawing != view:
             self._drawn.pop(self._drawing, None)  # cancelled half drawn: draw it again next time
@@ -64,14 +63,14 @@ class ViewDrawing:
             return
         self._drawn[view] = version
         self._drawing = view
-        raw = raw_text()  # made plain text off the GUI thread
+        render = self.renders.render_document  # its raw text made plain off the GUI thread
         if view == "preview":
             self.preview.set_wrap_mode(wrap_mode)  # chosen at load (R63)
-            self.renders.render(render_html_pieces, raw, draw=self.preview.draw)
+            render(render_html_pieces, document, draw=self.preview.draw)
         elif view == "todo":
-            self.renders.render(parse_tasks, raw, draw=self.todo.draw)
+            render(parse_tasks, document, draw=self.todo.draw)
         else:
-            self.renders.render(map_tree, raw, title, draw=self.mindmap.draw)
+            render(map_tree, document, title, draw=self.mindmap.draw)
 
     def close(self) -> None:
         self.renders.close()

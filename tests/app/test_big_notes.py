@@ -11,10 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QTextCursor, QTextDocument
+from PySide6.QtWidgets import QApplication
 
 from renderer.ambient.lines import selection_lines
-from renderer.frames.rendering import INLINE_CHARACTERS
+from renderer.frames.rendering import INLINE_CHARACTERS, RAW_CHARACTERS_PER_STEP, raw_text_steps
 from tests.app.conftest import AppFactory
 
 DRAW_TIMEOUT_MS = 60_000
@@ -47,6 +48,21 @@ def test_a_big_view_draws_off_the_gui_thread_with_a_busy_label_R67(make_app: App
     assert not frame.busy_label.isVisible()
     assert frame.todo.list.count() == SECTIONS * TASKS_PER_SECTION
     assert frame.todo.list.item(0).text() == "task 0.0"
+
+
+def test_a_big_notes_text_is_taken_in_steps_exactly_as_at_once_R67(qapp: QApplication) -> None:
+    """Whole blocks per step: emoji (surrogate pairs), line separators and one block longer
+    than a step come out as ``toRawText`` gives them."""
+    line = "- [ ] a task 🙂 with\u2028a line separator and ünïcode\n"
+    long_block = "🙂" * (RAW_CHARACTERS_PER_STEP // 2 + 7)  # longer than a step in UTF-16
+    text = line * (RAW_CHARACTERS_PER_STEP // len(line) + 3) + long_block + "\n" + line * 5000
+    document = QTextDocument()
+    document.setPlainText(text)
+    pieces: list[str] = []
+    steps = sum(1 for _ in raw_text_steps(document, pieces))
+    assert steps >= 3
+    assert "".join(pieces) == document.toRawText()
+    assert len(pieces[0]) <= RAW_CHARACTERS_PER_STEP  # whole blocks, no more than a step
 
 
 def test_a_switch_while_a_view_draws_cancels_it_R67(make_app: AppFactory) -> None:
