@@ -212,6 +212,7 @@ class SlicedRender(QObject):
         if len(raw) <= INLINE_CHARACTERS:
             for _ in draw(_read_editor_text(read, raw, *args)):
                 pass
+            self._set_busy(False)  # busy when its text was taken in steps
             self.finished.emit()
             return
         if not self._joined:
