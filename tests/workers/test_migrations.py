@@ -111,7 +111,7 @@ def test_r20_r34_conversations_table_is_added_by_the_third_revision(tmp_path: Pa
 
 def test_r67_head_revision_is_the_newest_script() -> None:
     """A start skips Alembic when the database holds HEAD_REVISION: it must be the scripts' head."""
-    assert HEAD_REVISION == ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert ScriptDirectory.from_config(alembic_config()).get_current_head() == HEAD_REVISION
 
 
 def test_r67_an_older_schema_reads_as_not_current_and_is_upgraded(tmp_path: Path) -> None:
