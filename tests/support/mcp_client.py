@@ -1,0 +1,112 @@
+"""The official MCP SDK's client on a thread of its own, driven from a Qt test.
+
+The app under test answers tools on its GUI thread, so a test never blocks on the
+client: :meth:`SdkClient.call` returns a future and :meth:`SdkClient.wait` runs the
+Qt event loop until it is done (``qtbot.waitUntil``). Notifications outside MCP's
+own set (``ide/contextUpdate``, ``ide/diffAccepted``, ``ide/diffRejected``) are
+received through the SDK's notification bindings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Coroutine
+from concurrent.futures import Future
+from typing import Any
+
+import httpx2
+import mcp_types as types
+from mcp.client.extension import NotificationBinding
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from pydantic import BaseModel, ConfigDict
+from pytestqt.qtbot import QtBot
+
+IDE_NOTIFICATIONS = ("ide/contextUpdate", "ide/diffAccepted", "ide/diffRejected")
+WAIT_MS = 15_000
+
+
+class _AnyParams(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class SdkClient:
+    """One connected MCP session: ``call`` tools, read ``heard`` notifications, ``close``."""
+
+    def __init__(self, qtbot: QtBot, url: str, token: str) -> None:
+        self._qtbot = qtbot
+        self.url = url
+        self.heard: list[tuple[str, dict[str, Any]]] = []
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._session: ClientSession | None = None
+        self._ready: Future[None] = Future()
+        self._stop: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._run, args=(token,), name="test-mcp-client")
+        self._thread.start()
+        self.wait(self._ready)
+
+    def _run(self, token: str) -> None:
+        try:
+            asyncio.run(self._main(token))
+        except BaseException as error:  # reported to the test through the future
+            if not self._ready.done():
+                self._ready.set_exception(error)
+
+    async def _main(self, token: str) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        bindings = [
+            NotificationBinding(method=method, params_type=_AnyParams, handler=self._hearer(method))
+            for method in IDE_NOTIFICATIONS
+        ]
+        headers = {"Authorization": f"Bearer {token}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as http,
+            streamable_http_client(self.url, http_client=http) as (read, write),
+            ClientSession(read, write, notification_bindings=bindings) as session,
+        ):
+            await session.initialize()
+            self._session = session
+            self._ready.set_result(None)
+            await self._stop.wait()
+
+    def _hearer(self, method: str) -> Any:
+        async def heard(params: BaseModel) -> None:
+            with self._lock:
+                self.heard.append((method, params.model_dump(by_alias=True)))
+
+        return heard
+
+    def notifications(self, method: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return [params for name, params in self.heard if name == method]
+
+    def submit(self, work: Coroutine[Any, Any, Any]) -> Future[Any]:
+        assert self._loop is not None
+        return asyncio.run_coroutine_threadsafe(work, self._loop)
+
+    def call(self, name: str, arguments: dict[str, Any] | None = None) -> types.CallToolResult:
+        """Call a tool and run the Qt event loop until it answers."""
+        assert self._session is not None
+        result = self.wait(self.submit(self._session.call_tool(name, arguments or {})))
+        assert isinstance(result, types.CallToolResult)
+        return result
+
+    def list_tools(self) -> list[str]:
+        assert self._session is not None
+        listing = self.wait(self.submit(self._session.list_tools()))
+        return [tool.name for tool in listing.tools]
+
+    def wait(self, future: Future[Any], timeout_ms: int = WAIT_MS) -> Any:
+        self._qtbot.waitUntil(future.done, timeout=timeout_ms)
+        return future.result()
+
+    def close(self) -> None:
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(stop.set)
+        self._qtbot.waitUntil(lambda: not self._thread.is_alive(), timeout=WAIT_MS)
