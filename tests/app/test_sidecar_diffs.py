@@ -1,4 +1,4 @@
-"""``openDiff`` / ``closeDiff`` from the official MCP SDK's client, reviewed as R51 reviews (R60)."""
+"""``openDiff`` / ``closeDiff`` from the official MCP SDK's client, shown as R51 reviews (R60)."""
 
 from __future__ import annotations
 
