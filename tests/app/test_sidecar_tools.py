@@ -176,3 +176,18 @@ def test_r60_context_updates_follow_activation_and_selection(
     assert [f["path"] for f in _settles(app, client, lambda f: len(f) == 1)] == [
         str(root / "notes/b.md")
     ]
+
+
+def test_r29_a_popped_out_note_is_never_reported(shared: tuple[AppUnderTest, SdkClient]) -> None:
+    app, client = shared
+    app.mount_two()
+    app.window.activate_frame("inbox-2")
+    with app.qtbot.waitSignal(app.window.popouts.popped_out, timeout=WAIT_MS):
+        app.window.frame("inbox-2").pop_out()  # type: ignore[attr-defined]
+    root = app.workspace_dir.resolve()
+    files = _settles(app, client, lambda f: len(f) == 1)
+    assert [f["path"] for f in files] == [str(root / "notes/a.md")]
+    body = _body(client.call("get_active_note"))
+    assert body["frameId"] == "inbox-1" and body["path"] == "notes/a.md"
+    listed = json.dumps(client.notifications("ide/contextUpdate")[-1])
+    assert "b.md" not in listed
