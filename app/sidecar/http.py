@@ -98,7 +98,7 @@ class McpSidecarServer:
             access_log=False,
             lifespan="on",
             ws="none",
-            timeout_graceful_shutdown=0.5,  # off means off: open event streams end soon
+            timeout_graceful_shutdown=1,  # off means off: open event streams end within 1 s
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._run, name="sidecar-mcp", daemon=True)

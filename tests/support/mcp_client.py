@@ -12,9 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Coroutine
+import time
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, Protocol
 
 import httpx2
 import mcp_types as types
@@ -22,10 +23,15 @@ from mcp.client.extension import NotificationBinding
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from pydantic import BaseModel, ConfigDict
-from pytestqt.qtbot import QtBot
 
 IDE_NOTIFICATIONS = ("ide/contextUpdate", "ide/diffAccepted", "ide/diffRejected")
 WAIT_MS = 15_000
+
+
+class Waits(Protocol):
+    """What runs the Qt event loop until a condition holds: ``qtbot``, or a benchmark's loop."""
+
+    def waitUntil(self, callback: Callable[[], bool], *, timeout: int) -> None: ...
 
 
 class _AnyParams(BaseModel):
@@ -35,10 +41,11 @@ class _AnyParams(BaseModel):
 class SdkClient:
     """One connected MCP session: ``call`` tools, read ``heard`` notifications, ``close``."""
 
-    def __init__(self, qtbot: QtBot, url: str, token: str) -> None:
+    def __init__(self, qtbot: Waits, url: str, token: str) -> None:
         self._qtbot = qtbot
         self.url = url
-        self.heard: list[tuple[str, dict[str, Any]]] = []
+        self.heard: list[tuple[str, dict[str, Any], float]] = []
+        """(method, params, ``time.perf_counter()`` when it arrived)."""
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._session: ClientSession | None = None
@@ -76,13 +83,18 @@ class SdkClient:
     def _hearer(self, method: str) -> Any:
         async def heard(params: BaseModel) -> None:
             with self._lock:
-                self.heard.append((method, params.model_dump(by_alias=True)))
+                self.heard.append((method, params.model_dump(by_alias=True), time.perf_counter()))
 
         return heard
 
     def notifications(self, method: str) -> list[dict[str, Any]]:
         with self._lock:
-            return [params for name, params in self.heard if name == method]
+            return [params for name, params, _at in self.heard if name == method]
+
+    def arrivals(self, method: str) -> list[tuple[dict[str, Any], float]]:
+        """Each ``method`` notification with the moment it arrived."""
+        with self._lock:
+            return [(params, at) for name, params, at in self.heard if name == method]
 
     def submit(self, work: Coroutine[Any, Any, Any]) -> Future[Any]:
         assert self._loop is not None
