@@ -191,3 +191,21 @@ def test_r29_a_popped_out_note_is_never_reported(shared: tuple[AppUnderTest, Sdk
     assert body["frameId"] == "inbox-1" and body["path"] == "notes/a.md"
     listed = json.dumps(client.notifications("ide/contextUpdate")[-1])
     assert "b.md" not in listed
+
+
+def test_r58_sharing_changes_nothing_in_the_turn_channel(
+    shared: tuple[AppUnderTest, SdkClient],
+) -> None:
+    app, client = shared
+    app.mount("inbox-1", "notes/a.md")
+    _body(client.call("get_active_note"))
+    _body(client.call("read_active_note"))
+    link = app.session.link
+    conversation = app.window.assistant.conversation
+    # No turn was sent: the backend holds no delivery row for the conversation (R17, R18).
+    assert link.call(lambda backend, key: backend.get_delivery(key, conversation)) is None
+    record = app.send()
+    pointer = record.capture.pointer
+    assert pointer is not None and pointer.path == "notes/a.md"
+    stored = link.call(lambda backend, key: backend.get_delivery(key, conversation))
+    assert stored is not None and stored["ambient_path"] == "notes/a.md"
