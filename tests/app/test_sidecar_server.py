@@ -174,3 +174,16 @@ def test_r59_stale_files_of_dead_processes_are_removed_at_start(
     make_app()
     assert not ours.exists() and not pointer.exists()
     assert theirs.exists()  # another IDE's file is that IDE's to clean up
+
+
+def test_r59_a_workspace_switch_rewrites_the_pointer_file(make_app: AppFactory) -> None:
+    app = make_app()
+    app.window.sharing.turn_on()
+    pointer_file = app.data_dir / "active-note-pointer.json"
+    assert (
+        json.loads(pointer_file.read_text(encoding="utf-8"))["workspace"] == app.session.workspace
+    )
+    app.switch_workspace("other")
+    listing = json.loads(pointer_file.read_text(encoding="utf-8"))
+    assert listing["workspace"] == "other"
+    assert listing["workspacePath"].endswith("other")
