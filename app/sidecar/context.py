@@ -103,18 +103,26 @@ class ContextFeed(QObject):
         return {"workspaceState": {"openFiles": files, "isTrusted": True}}
 
     def _timestamps(self, mounted: list[str]) -> dict[str, int]:
-        """Last activation in Unix ms; never-activated notes below every activated one (R4)."""
+        """Unix ms, strictly falling in the resolver's order (R4), so the newest resolves.
+
+        A note's own time is its last activation seen here, else when it was first seen
+        mounted; a note the resolver ranks lower never gets a later time than one above it.
+        """
         now = _now_ms()
         for frame_id in mounted:
             self._mounted_at.setdefault(frame_id, now)
         for gone in set(self._mounted_at) - set(mounted):
             self._mounted_at.pop(gone, None)
             self._activated_at.pop(gone, None)
-        stamps = {i: self._activated_at[i] for i in mounted if i in self._activated_at}
-        floor = min(stamps.values(), default=now + 1) - 1
-        never = [i for i in mounted if i not in stamps]  # mount order: the last is newest
-        for rank, frame_id in enumerate(reversed(never)):
-            stamps[frame_id] = min(self._mounted_at[frame_id], floor) - rank
+        present = set(mounted)
+        activated = [i for i in reversed(self._store.activation_history) if i in present]
+        ranked = set(activated)
+        order = activated + [i for i in reversed(mounted) if i not in ranked]
+        stamps: dict[str, int] = {}
+        ceiling = now + 1
+        for frame_id in order:
+            own = self._activated_at.get(frame_id, self._mounted_at[frame_id])
+            ceiling = stamps[frame_id] = min(own, ceiling - 1)
         return stamps
 
 

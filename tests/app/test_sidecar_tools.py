@@ -209,3 +209,21 @@ def test_r58_sharing_changes_nothing_in_the_turn_channel(
     assert pointer is not None and pointer.path == "notes/a.md"
     stored = link.call(lambda backend, key: backend.get_delivery(key, conversation))
     assert stored is not None and stored["ambient_path"] == "notes/a.md"
+
+
+def test_r4_r60_a_note_activated_before_sharing_began_is_the_newest(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    app.mount_two()
+    app.window.activate_frame("inbox-1")  # before sharing: the feed never saw it happen
+    app.window.sharing.turn_on()
+    server = app.window.sharing.server
+    assert server is not None
+    client = SdkClient(app.qtbot, server.url, server.token)
+    try:
+        files = _settles(app, client, lambda f: len(f) == 2)
+        assert files[0]["path"].endswith("notes/a.md") and files[0]["isActive"] is True
+        assert files[0]["timestamp"] > files[1]["timestamp"]  # the CLI sorts by it
+    finally:
+        client.close()
