@@ -45,8 +45,8 @@ def run() -> list[Measurement]:
     from PySide6.QtWidgets import QApplication
 
     from app.main_window import MainWindow
+    from app.scenario.sidecar_client import SdkClient
     from app.session import AppSession
-    from tests.support.mcp_client import SdkClient
 
     application = QApplication.instance() or QApplication([])
     spin = _Spin()

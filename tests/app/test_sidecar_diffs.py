@@ -9,9 +9,9 @@ from pathlib import Path
 import mcp_types as types
 import pytest
 
+from app.scenario.sidecar_client import SdkClient
 from renderer.frames.proposal_view import ProposalView
 from tests.app.conftest import WORKSPACE_NOTES, AppFactory, AppUnderTest
-from tests.support.mcp_client import SdkClient
 
 WAIT_MS = 10_000
 NOTE_A = WORKSPACE_NOTES["notes/a.md"]

@@ -11,9 +11,9 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from app.scenario.sidecar_client import SdkClient
 from app.sidecar.sharing import ActiveNoteSharing
 from tests.app.conftest import AppFactory, AppUnderTest
-from tests.support.mcp_client import SdkClient
 
 WAIT_MS = 10_000
 INITIALIZE = {

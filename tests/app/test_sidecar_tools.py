@@ -10,10 +10,10 @@ from typing import Any
 import mcp_types as types
 import pytest
 
+from app.scenario.sidecar_client import SdkClient
 from bridge.caveat import CAVEAT
 from bridge.pointer import fingerprint
 from tests.app.conftest import WORKSPACE_NOTES, AppFactory, AppUnderTest
-from tests.support.mcp_client import SdkClient
 
 WAIT_MS = 10_000
 NOTE_A = WORKSPACE_NOTES["notes/a.md"]

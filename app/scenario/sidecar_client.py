@@ -1,10 +1,11 @@
-"""The official MCP SDK's client on a thread of its own, driven from a Qt test.
+"""The official MCP SDK's client on a thread of its own, driven from the Qt event loop.
 
-The app under test answers tools on its GUI thread, so a test never blocks on the
-client: :meth:`SdkClient.call` returns a future and :meth:`SdkClient.wait` runs the
-Qt event loop until it is done (``qtbot.waitUntil``). Notifications outside MCP's
-own set (``ide/contextUpdate``, ``ide/diffAccepted``, ``ide/diffRejected``) are
-received through the SDK's notification bindings.
+What a QA scenario, a test or a benchmark sees of the sidecar (R60). The app answers
+tools on its GUI thread, so the caller never blocks on the client:
+:meth:`SdkClient.call` submits the call and :meth:`SdkClient.wait` runs the Qt event
+loop until it is done (``qtbot.waitUntil``, or :func:`app.scenario.waiting.wait_until`).
+Notifications outside MCP's own set (``ide/contextUpdate``, ``ide/diffAccepted``,
+``ide/diffRejected``) are received through the SDK's notification bindings.
 """
 
 from __future__ import annotations
