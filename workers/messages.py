@@ -10,7 +10,10 @@ from typing import Final
 
 from bridge.headers import KEY_SESSION_HEADER
 from bridge.paths import PATH_NOT_ALLOWED
+from bridge.reading import MAX_BYTES_INVALID, NO_ACTIVE_NOTE
 from workers.settings import ACCESS_TTL
+
+__all__ = ["MAX_BYTES_INVALID", "NO_ACTIVE_NOTE"]  # re-exported: the words are the bridge's
 
 _MINUTES: Final = int(ACCESS_TTL.total_seconds() // 60)
 
@@ -100,16 +103,11 @@ AMBIENT_SEVERAL_HEADERS: Final = "More than one ambient note header was sent."
 AMBIENT_LEFT_OUT: Final = "The user left the note out of this message: nothing stored."
 
 # Tools (contract 5; R21, R27).
-NO_ACTIVE_NOTE: Final = (
-    'No note is open, so there is no "this note" to read. Ask the user to name a note '
-    "(a workspace path such as notes/today.md) or to ask for a listing of their notes."
-)
 NOTE_LEFT_OUT: Final = (
     "The user left the open note out of this message; ask them to name a note "
     "or send again with it."
 )
 """R48: read_active_note when the turn said the note was left out (the chip's Leave out)."""
-MAX_BYTES_INVALID: Final = "maxBytes must be a whole number of at least 1."
 ARGUMENTS_NOT_OBJECT: Final = "The tool arguments must be a JSON object."
 ARGUMENT_UNKNOWN: Final = "The tool {tool} does not take the argument '{name}'."
 PATH_ARGUMENT_MISSING: Final = "read_document needs a 'path': the workspace path of a note."

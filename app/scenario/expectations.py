@@ -59,6 +59,21 @@ class ResolvesExpectation(Subset):
     view: View | None = None
 
 
+class SharedExpectation(Subset):
+    """What a tool connected to the sidecar sees now (R60), through the official SDK's client.
+
+    ``activeNote``: a subset of ``get_active_note``'s pointer (null: no note);
+    ``openFiles``: the latest ``ide/contextUpdate``'s notes as workspace paths, newest
+    first; ``active``: the one it marks active (null: none); ``connected``: the count the
+    window shows.
+    """
+
+    activeNote: PointerExpectation | None = None
+    openFiles: list[str] | None = None
+    active: str | None = None
+    connected: NonNegative | None = None
+
+
 class FrameExpectation(Subset):
     """One note frame, in column order: its id, path and view (each optional)."""
 
@@ -78,6 +93,7 @@ NOW_KEYS = frozenset(
         "saved",
         "applied",
         "conflict",
+        "shared",
     }
 )
 """Expect keys about the window as it is now, not about the latest send."""
@@ -109,6 +125,8 @@ class ExpectStep(StepBody):
     saved: SavedExpectation | None = None
     applied: bool | None = None
     conflict: bool | None = None
+    shared: SharedExpectation | None = None
+    """Now: what a tool connected to the sidecar sees (needs ``share: on`` first)."""
 
     @field_validator("dropped")
     @classmethod
@@ -137,6 +155,7 @@ class ExpectStep(StepBody):
             "saved",
             "applied",
             "conflict",
+            "shared",
         ):
             if key in self.model_fields_set and getattr(self, key) is None:
                 raise ValueError(f"'{key}' cannot be null")

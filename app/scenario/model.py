@@ -36,6 +36,7 @@ from app.scenario.steps import (
     SelectStep,
     SendBody,
     SendStep,
+    ShareStep,
     Step,
     SwitchWorkspaceStep,
     TypeStep,
@@ -75,6 +76,7 @@ _SCALAR_VERBS: dict[str, tuple[type[StepBody], str]] = {
         (SwitchWorkspaceStep, "workspace"),
         (CaptionStep, "text"),
         (UndoStep, "frame"),
+        (ShareStep, "state"),
     )
 }
 VERBS: tuple[str, ...] = (*_MAPPING_VERBS, *_SCALAR_VERBS, SendStep.verb, RestartStep.verb)
@@ -174,6 +176,8 @@ class _StepParser:
                 self.problem(step, where, "'restart' takes no value: write '- restart: {}'")
                 return None
             return RestartStep()
+        if verb == ShareStep.verb and isinstance(body, bool):
+            body = "on" if body else "off"  # YAML reads a bare on/off as true/false
         if verb in _SCALAR_VERBS:
             model, field_name = _SCALAR_VERBS[verb]
             if not isinstance(body, str):

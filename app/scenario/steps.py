@@ -227,8 +227,21 @@ class SendStep:
         return f"send {self.message!r}{extra}"
 
 
+class ShareStep(StepBody):
+    """Assistant ▸ Share the active note with other tools; on, a tool connects (R58)."""
+
+    verb: ClassVar[str] = "share"
+    summary: ClassVar[str] = "share {state}"
+    state: Literal["on", "off"]
+
+    @property
+    def on(self) -> bool:
+        return self.state == "on"
+
+
 Step = (
     MountStep
+    | ShareStep
     | ActivateStep
     | TypeStep
     | SelectStep
