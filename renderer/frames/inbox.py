@@ -8,8 +8,7 @@ run on a worker and come back as signals, so the GUI thread never waits.
 from __future__ import annotations
 
 import contextlib
-from functools import partial
-from typing import Literal, cast
+from typing import cast
 
 from PySide6.QtCore import QTimer, QUrl, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QTextCursor
@@ -24,7 +23,8 @@ from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
-from renderer.frames.inbox_conflict import ConflictBar, keep_copy, keep_saved_copy
+from renderer.frames.inbox_actions import EditorActions
+from renderer.frames.inbox_conflict import ConflictBar, ConflictChoices
 from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.links import LinkOffer, link_target
@@ -47,10 +47,8 @@ _BADGES: dict[str, str] = {
 }
 _RERENDER_DELAY_MS = 150
 
-Position = int | Literal["end"]
 
-
-class InboxFrame(FrameBase):
+class InboxFrame(ConflictChoices, EditorActions, FrameBase):
     """A note editor with edit, preview, todo and mindmap views."""
 
     loaded = Signal()
@@ -273,38 +271,6 @@ class InboxFrame(FrameBase):
     def pop_out(self) -> None:
         self.popout_requested.emit(self.frame_id)
 
-    def type_text(self, text: str, at: Position = "end") -> None:
-        """Move the cursor and insert ``text`` through the editor, as typing does."""
-        cursor = self.editor.textCursor()
-        if at == "end":
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-        else:
-            cursor.setPosition(self._clamp(int(at)))
-        self.editor.setTextCursor(cursor)
-        self.editor.insertPlainText(text)
-
-    def replace_text(self, text: str) -> None:
-        """Replace the whole note as one undoable edit (restoring kept text); autosave saves it."""
-        if text == self.read_text() and not self._autosave.is_dirty(self.frame_id):
-            # Nothing to save, yet the edit must reach the backend once to settle the note.
-            self.editor.document().setModified(True)
-            self._autosave.edited(self.frame_id)
-            return
-        cursor = self.editor.textCursor()
-        cursor.select(QTextCursor.SelectionType.Document)
-        cursor.insertText(text)
-        self.editor.setTextCursor(cursor)
-
-    def select(self, anchor: int, head: int) -> None:
-        """Select from ``anchor`` to ``head`` (UTF-16 offsets, clamped to the document)."""
-        cursor = self.editor.textCursor()
-        cursor.setPosition(self._clamp(anchor))
-        cursor.setPosition(self._clamp(head), QTextCursor.MoveMode.KeepAnchor)
-        self.editor.setTextCursor(cursor)
-
-    def _clamp(self, position: int) -> int:
-        return max(0, min(position, self.editor.document().characterCount() - 1))
-
     # -- loading -------------------------------------------------------------
 
     def _load(self) -> None:
@@ -414,33 +380,6 @@ class InboxFrame(FrameBase):
             self._render_view()  # the note changed under the list: redraw instead of guessing
             return
         cursor.insertText("x" if checked else " ")
-
-    # -- a note changed elsewhere (R53) ---------------------------------------
-
-    def _on_save_conflict(self, workspace: str, path: str) -> None:
-        if workspace == self._link.workspace and path == self._path and self._mounted:
-            self.conflict.setVisible(True)
-
-    def keep_mine(self) -> None:
-        """Save this text over the other one, which is kept as a sibling note's kept text."""
-        link, path, frame_id = self._link, self._path, self.frame_id
-        keep_other = partial(keep_saved_copy, link, path, self._autosave.recovery)
-
-        def rebase(etag: object) -> None:
-            self.conflict.setVisible(False)
-            self._autosave.rebase(link.workspace, path, str(etag), frame_id)
-
-        self._runner.submit(keep_other, on_done=rebase, on_error=self._on_keep_failed)
-
-    def keep_other(self) -> None:
-        """Load the other text into the editor; this one is kept as a sibling note's kept text."""
-        keep_copy(self._autosave.recovery, self._link.workspace, self._path, self.read_text())
-        self._autosave.drop_pending(self.frame_id)
-        self._load()
-
-    def _on_keep_failed(self, error: BaseException) -> None:
-        message = error.message if isinstance(error, BackendError) else str(error)
-        self.conflict.label.setText(f"The other text could not be read: {message} Try again.")
 
     # -- save state ----------------------------------------------------------
 
