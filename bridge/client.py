@@ -18,9 +18,11 @@ from bridge.agent import (
     STREAM_MEDIA_TYPE,
     AssistantInfo,
     ConversationMessage,
+    KeptProposal,
     TurnReply,
     TurnStream,
     WireVerification,
+    kept_proposal,
     messages_from_json,
     not_understood,
     turn_reply,
@@ -240,6 +242,20 @@ class BackendClient(Transport):
 
     def clear_conversation(self, session: WireKeySession, conversation: str) -> None:
         self._call("DELETE", conversation_url(conversation), session=session, expect=(204,))
+
+    def report_proposal(
+        self, session: WireKeySession, conversation: str, proposal: str, outcome: str
+    ) -> KeptProposal:
+        """Tell the conversation what became of one of its proposals: applied or discarded (R50).
+
+        An id the conversation does not hold raises :class:`NotFound`.
+        """
+        address = f"{conversation_url(conversation)}/proposals/{quote(proposal, safe='')}"
+        response = self._call("POST", address, session=session, json={"outcome": outcome})
+        try:
+            return kept_proposal(read_json(response))
+        except (KeyError, TypeError, ValueError) as error:
+            raise not_understood() from error
 
     # -- the assistant (contract 7, R37) ---------------------------------------------
 

@@ -351,12 +351,28 @@ class AssistantFrame(KeptConversationActions, FrameBase):
         self._next()
 
     def _show_proposals(self, send: _Send, reply: TurnReply) -> None:
-        views = [ProposalView(proposal, send.workspace) for proposal in reply.proposals]
+        views = [
+            ProposalView(proposal, send.workspace, conversation=send.conversation)
+            for proposal in reply.proposals
+        ]
         for view in views:
+            view.settled.connect(self._report_outcome)
             send.view.add_proposal(view)
         self.latest_proposals = views
         if views:
             self.proposals_shown.emit(views)
+
+    def _report_outcome(self, view: ProposalView) -> None:
+        """Tell the proposal's conversation what became of it, off the GUI thread (R50).
+
+        Only in the workspace it was made in: another workspace's key cannot reach it.
+        """
+        link = self._link()
+        if view.workspace != link.workspace or not view.conversation:
+            return
+        self._runner.submit(
+            partial(calls.report_proposal, link, view.conversation, view.proposal.id, view.state)
+        )  # a failure takes the runner's logged path: the change stands, only its record is missed
 
     def _set_busy(self, busy: bool) -> None:
         self.stop_button.setVisible(busy)
