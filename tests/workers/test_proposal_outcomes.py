@@ -82,9 +82,7 @@ def test_r50_applied_and_discarded_are_kept_and_repeating_a_report_is_harmless(
     assert again.status_code == 200
     assert again.json() == applied.json()
     assert _report(backend, key, second["id"], {"outcome": "discarded"}).status_code == 200
-    outcomes = [
-        [(p["id"], p["outcome"]) for p in m["proposals"]] for m in _messages(backend, key)
-    ]
+    outcomes = [[(p["id"], p["outcome"]) for p in m["proposals"]] for m in _messages(backend, key)]
     assert outcomes == [[], [(first["id"], "applied")], [], [(second["id"], "discarded")]]
 
 
