@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, field_validator, model_validator
 
+from app.scenario.elsewhere_steps import ConflictBarExpectation, KeptExpectation
 from app.scenario.proposal_steps import (
     NoteExpectation,
     ProposalExpectation,
@@ -78,6 +79,8 @@ NOW_KEYS = frozenset(
         "saved",
         "applied",
         "conflict",
+        "conflictBar",
+        "kept",
     }
 )
 """Expect keys about the window as it is now, not about the latest send."""
@@ -109,6 +112,10 @@ class ExpectStep(StepBody):
     saved: SavedExpectation | None = None
     applied: bool | None = None
     conflict: bool | None = None
+    conflictBar: ConflictBarExpectation | None = None
+    """Now: whether the frame says its note changed elsewhere (R53); waits up to 5 s."""
+    kept: KeptExpectation | None = None
+    """Now: the text the app kept of a note in its data folder (nothing lost, R53)."""
 
     @field_validator("dropped")
     @classmethod
@@ -137,6 +144,8 @@ class ExpectStep(StepBody):
             "saved",
             "applied",
             "conflict",
+            "conflictBar",
+            "kept",
         ):
             if key in self.model_fields_set and getattr(self, key) is None:
                 raise ValueError(f"'{key}' cannot be null")
