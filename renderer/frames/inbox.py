@@ -11,7 +11,7 @@ import contextlib
 from typing import cast
 
 from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QTextCursor
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QPlainTextEdit,
     QStackedWidget,
@@ -25,26 +25,24 @@ from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
 from renderer.frames.inbox_actions import EditorActions
 from renderer.frames.inbox_conflict import ConflictBar, ConflictChoices
-from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
+from renderer.frames.inbox_controls import (
+    BADGES,
+    LoadProblem,
+    ViewSwitcher,
+    build_pages,
+    show_save_badge,
+)
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.links import LinkOffer, link_target
 from renderer.frames.outline import Task
-from renderer.frames.shared_document import join, leave
+from renderer.frames.shared_document import PendingShare, join, leave
 from renderer.frames.view_drawing import ViewDrawing
-from renderer.frames.views import MindmapView, PreviewView, TodoView
+from renderer.frames.views import PreviewView
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.long_lines import wrap_mode_for
 from renderer.qt.tasks import TaskRunner
 
-_BADGES: dict[str, str] = {
-    "unsaved": "● Unsaved",
-    "saving": "Saving…",
-    "saved": "Saved",
-    "error": "Not saved",
-    "new": "New note",
-    "unopened": "Not opened",
-}
 _RERENDER_DELAY_MS = 150
 
 
@@ -57,6 +55,8 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
     load_failed = Signal(str)
     note_link_clicked = Signal(str)
     """A link in the preview to this workspace path was clicked: open it in a frame (R62)."""
+    load_abandoned = Signal()
+    """A load in progress will never finish here: the frame closed or opened another note."""
 
     def __init__(
         self,
@@ -85,7 +85,16 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self.is_new_note = False
         self.save_state = ""
         self.runtime = QtInboxRuntime(self)
-        self._build_views(path)
+        self.editor, self.preview, self.todo, self.mindmap = build_pages(self.body, path)
+        self.stack = QStackedWidget(self.body)
+        self._pages: dict[str, QWidget] = {
+            "edit": self.editor,
+            "preview": self.preview,
+            "todo": self.todo,
+            "mindmap": self.mindmap,
+        }
+        for page in self._pages.values():
+            self.stack.addWidget(page)
         self.problem = LoadProblem(path, self._load, self.body)
         self.problem_label = self.problem.label
         self.retry_button = self.problem.retry_button
@@ -109,36 +118,13 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self.owner: InboxFrame | None = None
         """The frame whose document this one shows and saves, when it shares one."""
         self.sharers: list[InboxFrame] = []
+        self._pending_share: PendingShare | None = None
         # Qt emits this when the selection changes, not for each keystroke of plain typing.
         self.editor.selectionChanged.connect(self._on_selection_changed)
         self.todo.task_toggled.connect(self._on_task_toggled)
         autosave.state_changed.connect(self._on_save_state)
         autosave.save_conflict.connect(self._on_save_conflict)
         self._show_view()
-
-    def _build_views(self, path: str) -> None:
-        """The editor and the three read-only views, as pages of one stack."""
-        self.editor = QPlainTextEdit(self.body)
-        self.editor.setObjectName("noteEditor")
-        self.editor.setAccessibleName(f"Note text of {path}")
-        self.editor.setReadOnly(True)
-        self.editor.setTabChangesFocus(False)
-        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
-        font.setPointSizeF(max(font.pointSizeF(), 10.5))
-        font.setStyleHint(QFont.StyleHint.SansSerif)
-        self.editor.setFont(font)
-        self.preview = PreviewView(self.body)
-        self.todo = TodoView(self.body)
-        self.mindmap = MindmapView(self.body)
-        self.stack = QStackedWidget(self.body)
-        self._pages: dict[str, QWidget] = {
-            "edit": self.editor,
-            "preview": self.preview,
-            "todo": self.todo,
-            "mindmap": self.mindmap,
-        }
-        for page in self._pages.values():
-            self.stack.addWidget(page)
 
     def _build_rendering(self, runner: TaskRunner) -> None:
         """The views' drawing: read off the GUI thread, drawn in slices under a busy label."""
@@ -187,20 +173,41 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
 
     # -- lifecycle -----------------------------------------------------------
 
-    def mount(self, share: InboxFrame | None = None) -> None:
+    def mount(self, share: InboxFrame | None = None, *, loading: InboxFrame | None = None) -> None:
         """Publish the live runtime (R1), start autosave tracking and load the note.
 
         With ``share`` (a loaded frame on the same note) this frame shows that frame's
-        document instead, which that frame keeps saving (R53).
+        document instead, which that frame keeps saving (R53); with ``loading`` (a frame
+        still loading it) it waits for that load and then does the same.
         """
         self._mounted = True
         self._store.publish(self.runtime)
-        if share is None:
-            self.take_ownership()
-            self._load()
-            return
-        join(self, share)
-        self._show_loaded(new=share.is_new_note)
+        if share is not None:
+            self._share(share)
+        elif loading is not None:
+            self._pending_share = PendingShare(
+                self._path, loading, on_ready=self._share, on_alone=self._load_alone
+            )
+        else:
+            self._load_alone()
+
+    def _share(self, owner: object) -> None:
+        self._pending_share = None
+        shared = cast(InboxFrame, owner)
+        join(self, shared)
+        self._show_loaded(new=shared.is_new_note)
+
+    def _load_alone(self) -> None:
+        self._pending_share = None
+        self.take_ownership()
+        self._load()
+
+    def _stop_waiting(self) -> bool:
+        """Stop waiting for another frame's load; whether this frame was waiting."""
+        pending, self._pending_share = self._pending_share, None
+        if pending is not None:
+            pending.cancel()
+        return pending is not None
 
     def take_ownership(self) -> None:
         """Watch this frame's document for edits and save it (alone, or for its sharers)."""
@@ -222,6 +229,9 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
 
     def teardown(self) -> None:
         super().teardown()
+        self._stop_waiting()
+        if not self.is_loaded:
+            self.load_abandoned.emit()
         self.withdraw()
         leave(self)
         self._rerender.stop()
@@ -260,6 +270,10 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         check_workspace_path(path)
         if path == self._path:
             return
+        if self._stop_waiting():
+            self.take_ownership()
+        elif not self.is_loaded:
+            self.load_abandoned.emit()
         self._autosave.save_now(self.frame_id)
         leave(self)
         self._path = path
@@ -327,7 +341,7 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         message = error.message if isinstance(error, BackendError) else str(error)
         self.problem.show_message(message)
         # Nothing was typed here yet, so the badge says the note is not open, not "not saved".
-        self.title_bar.set_badge(_BADGES["unopened"], "error")
+        self.title_bar.set_badge(BADGES["unopened"], "error")
         self.load_failed.emit(message)
 
     # -- views ---------------------------------------------------------------
@@ -388,9 +402,7 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
             self._set_save_state(state)
 
     def _set_save_state(self, state: str, *, announce: bool = True) -> None:
-        badge = _BADGES.get(state, "")
-        self.title_bar.set_badge(badge, state)
-        self.title_bar.badge.setAccessibleName(f"Save state: {badge}" if badge else "")
+        show_save_badge(self.title_bar, state)
         if state == "new":
             return
         if state != self.save_state:
