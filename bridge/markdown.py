@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Final
+from typing import Any, Final
 
 from markdown_it.token import Token
 
@@ -138,12 +138,16 @@ def _one_line(text: str) -> str:
     return " ".join(part.strip() for part in text.split("\n") if part.strip())
 
 
-def plain_text(content: str) -> str:
-    """Inline Markdown on one line as the preview shows its text (R55)."""
+def plain_text(content: str, env: dict[str, Any] | None = None) -> str:
+    """Inline Markdown on one line as the preview shows its text (R55).
+
+    ``env`` is the note's block-pass environment: with it, ``[Foo]`` naming a link
+    reference defined elsewhere in the note reads as its label, as the preview shows it.
+    """
     line = _one_line(content)
     if len(line) > PLAIN_TEXT_CHARS or not _INLINE_MARKUP.search(line):
         return line
-    tokens = full_parser().parseInline(line)
+    tokens = full_parser().parseInline(line, dict(env) if env else None)
     children = (tokens[0].children or []) if tokens else []
     return "".join(child.content for child in children if child.type in _PLAIN_TOKENS).strip()
 
@@ -167,7 +171,8 @@ def _links(inline: Token, line: int) -> list[Link]:
 
 def read_note(text: str) -> NoteReading:
     """Read a note once: title, headings, tasks, links and paragraphs, in document order."""
-    lines, tokens = parse(text, inline=False)
+    env: dict[str, Any] = {}
+    lines, tokens = parse(text, inline=False, env=env)
     headings: list[Heading] = []
     tasks: list[Task] = []
     blocks: list[Block] = []
@@ -180,7 +185,9 @@ def read_note(text: str) -> NoteReading:
             list_depth -= 1
         elif kind == "heading_open" and token.map is not None:
             inline = tokens[index + 1]
-            headings.append(Heading(int(token.tag[1:]), plain_text(inline.content), token.map[0]))
+            headings.append(
+                Heading(int(token.tag[1:]), plain_text(inline.content, env), token.map[0])
+            )
         elif kind == "inline" and token.map is not None:
             line = token.map[0]
             if tokens[index - 1].type != "paragraph_open":
@@ -191,13 +198,20 @@ def read_note(text: str) -> NoteReading:
                 source = lines[line]
                 column = source.find("[") + 1  # only container markers come before it
                 tasks.append(
-                    Task(plain_text(content[4:]), mark != " ", line, utf16_length(source[:column]))
+                    Task(
+                        plain_text(content[4:], env),
+                        mark != " ",
+                        line,
+                        utf16_length(source[:column]),
+                    )
                 )
                 content = content[4:]
             blocks.append(Block(_one_line(content), line, list_depth > 0))
     release(tokens)
     title = (
-        headings[0].text if headings else plain_text(next((b.text for b in blocks if b.text), ""))
+        headings[0].text
+        if headings
+        else plain_text(next((b.text for b in blocks if b.text), ""), env)
     )
     return NoteReading(lines, title, headings, tasks, blocks)
 

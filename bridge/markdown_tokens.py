@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from html import escape
-from typing import Final
+from typing import Any, Final
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -83,11 +83,17 @@ def inline_text(children: Sequence[Token]) -> str:
     return "".join(child.content for child in children if child.type in ("text", "code_inline"))
 
 
-def parse(text: str, *, inline: bool) -> tuple[list[str], list[Token]]:
-    """The note's normalised lines and its tokens (with the inline pass or without)."""
+def parse(
+    text: str, *, inline: bool, env: dict[str, Any] | None = None
+) -> tuple[list[str], list[Token]]:
+    """The note's normalised lines and its tokens (with the inline pass or without).
+
+    ``env`` receives what the block pass collects, such as the link reference
+    definitions (``env["references"]``), so a later inline pass resolves them.
+    """
     normalised = normalise_newlines(text)
     parser = full_parser() if inline else block_parser()
-    return normalised.split("\n"), parser.parse(normalised)
+    return normalised.split("\n"), parser.parse(normalised, env)
 
 
 def is_task_paragraph(tokens: list[Token], index: int) -> bool:
