@@ -129,3 +129,20 @@ def test_r50_the_conversation_keeps_whether_each_proposal_was_applied(
     assert first.startswith("Proposed: ") and first.endswith("(notes/a.md): applied")
     assert second.endswith("(notes/a.md): discarded")
     assert "- [x]" not in first + second  # what it was, never the proposed text
+
+
+def test_r51_r52_typing_while_the_base_is_found_off_the_gui_thread_is_looked_at_again(
+    make_app: AppFactory,
+) -> None:
+    """The live text is hashed on a worker; a keystroke meanwhile makes the review look again."""
+    app = make_app()
+    frame = app.mount("inbox-1", "notes/a.md")
+    record = app.send("tick off the first task")
+    assert record.reply is not None and len(record.reply.proposals) == 1
+    (view,) = app.window.assistant.latest_proposals
+    assert view.state == "waiting"  # the digest is still being made off the GUI thread
+    frame.type_text("Intro\n", at=0)
+    app.qtbot.waitUntil(lambda: view.state == "ready", timeout=TIMEOUT_MS)
+    view.apply_button.click()
+    assert view.state == "applied"
+    assert frame.read_text() == "Intro\n" + TICKED
