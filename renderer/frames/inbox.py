@@ -11,7 +11,6 @@ import contextlib
 from typing import cast
 
 from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QPlainTextEdit,
     QStackedWidget,
@@ -34,7 +33,6 @@ from renderer.frames.inbox_controls import (
 )
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.links import LinkOffer, link_target
-from renderer.frames.outline import Task
 from renderer.frames.shared_document import PendingShare, join, leave
 from renderer.frames.view_drawing import ViewDrawing
 from renderer.frames.views import PreviewView
@@ -382,18 +380,6 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
     def _on_modification_changed(self, modified: bool) -> None:
         if modified and not self._applying_load and self.owner is None:  # one save (R53)
             self._autosave.edited(self.frame_id)
-
-    def _on_task_toggled(self, task: Task, checked: bool) -> None:
-        block = self.editor.document().findBlockByNumber(task.line)
-        if not block.isValid():
-            return
-        cursor = QTextCursor(block)
-        cursor.setPosition(block.position() + task.mark_column)
-        cursor.setPosition(block.position() + task.mark_column + 1, QTextCursor.MoveMode.KeepAnchor)
-        if cursor.selectedText() not in (" ", "x", "X"):
-            self._render_view()  # the note changed under the list: redraw instead of guessing
-            return
-        cursor.insertText("x" if checked else " ")
 
     # -- save state ----------------------------------------------------------
 

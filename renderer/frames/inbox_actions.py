@@ -11,6 +11,7 @@ from typing import Literal, Protocol
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
+from renderer.frames.outline import Task
 from renderer.qt.autosave import AutosaveCoordinator
 
 Position = int | Literal["end"]
@@ -23,9 +24,11 @@ class _EditingFrame(Protocol):
 
     def read_text(self) -> str: ...
 
+    def _render_view(self) -> None: ...
+
 
 class EditorActions:
-    """Typing, replacing and selecting in the frame's editor."""
+    """Typing, replacing, selecting and ticking tasks in the frame's editor."""
 
     def type_text(self: _EditingFrame, text: str, at: Position = "end") -> None:
         """Move the cursor and insert ``text`` through the editor, as typing does."""
@@ -55,6 +58,19 @@ class EditorActions:
         cursor.setPosition(_clamp(self.editor, anchor))
         cursor.setPosition(_clamp(self.editor, head), QTextCursor.MoveMode.KeepAnchor)
         self.editor.setTextCursor(cursor)
+
+    def _on_task_toggled(self: _EditingFrame, task: Task, checked: bool) -> None:
+        """A box ticked in the todo view: the task's mark changes in the editor, one edit."""
+        block = self.editor.document().findBlockByNumber(task.line)
+        if not block.isValid():
+            return
+        cursor = QTextCursor(block)
+        cursor.setPosition(block.position() + task.mark_column)
+        cursor.setPosition(block.position() + task.mark_column + 1, QTextCursor.MoveMode.KeepAnchor)
+        if cursor.selectedText() not in (" ", "x", "X"):
+            self._render_view()  # the note changed under the list: redraw instead of guessing
+            return
+        cursor.insertText("x" if checked else " ")
 
 
 def _clamp(editor: QPlainTextEdit, position: int) -> int:
