@@ -93,6 +93,9 @@ BODY_INVALID: Final = "The request is not valid: {detail}"
 CONVERSATION_HAS_NUL: Final = "a conversation name cannot contain the NUL character"
 CONTENT_LENGTH_INVALID: Final = "The Content-Length header is not a number."
 ROUTE_NOT_FOUND: Final = "There is nothing at this address."
+PROPOSAL_NOT_FOUND: Final = (
+    "This conversation has no proposal with that id: it was cleared, or never made here."
+)
 METHOD_NOT_ALLOWED: Final = "This address does not accept that method."
 INTERNAL_ERROR: Final = "Something went wrong on the server; nothing was changed by this request."
 NO_DELIVERY: Final = "There is no current delivery for this conversation."

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, field_validator, model_validator
 
+from app.scenario.elsewhere_steps import ConflictBarExpectation, KeptExpectation
 from app.scenario.proposal_steps import (
     NoteExpectation,
     ProposalExpectation,
@@ -94,6 +95,8 @@ NOW_KEYS = frozenset(
         "applied",
         "conflict",
         "shared",
+        "conflictBar",
+        "kept",
     }
 )
 """Expect keys about the window as it is now, not about the latest send."""
@@ -127,6 +130,10 @@ class ExpectStep(StepBody):
     conflict: bool | None = None
     shared: SharedExpectation | None = None
     """Now: what a tool connected to the sidecar sees (needs ``share: on`` first)."""
+    conflictBar: ConflictBarExpectation | None = None
+    """Now: whether the frame says its note changed elsewhere (R53); waits up to 5 s."""
+    kept: KeptExpectation | None = None
+    """Now: the text the app kept of a note in its data folder (nothing lost, R53)."""
 
     @field_validator("dropped")
     @classmethod
@@ -156,6 +163,8 @@ class ExpectStep(StepBody):
             "applied",
             "conflict",
             "shared",
+            "conflictBar",
+            "kept",
         ):
             if key in self.model_fields_set and getattr(self, key) is None:
                 raise ValueError(f"'{key}' cannot be null")

@@ -20,6 +20,7 @@ from pydantic import (
     ValidationError,
 )
 
+from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
 from app.scenario.expectations import ExpectStep
 from app.scenario.problems import Problem, ScenarioFileError, describe_pydantic
 from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
@@ -64,6 +65,8 @@ _MAPPING_VERBS: dict[str, type[StepBody]] = {
         QuickOpenStep,
         ApplyStep,
         DiscardStep,
+        ExternalWriteStep,
+        KeepStep,
     )
 }
 # Verbs whose value is one plain string, and the field it fills.

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
 from app.scenario.expectations import ExpectStep
 from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
 from app.scenario.step_fields import (
@@ -259,4 +260,6 @@ Step = (
     | ApplyStep
     | DiscardStep
     | UndoStep
+    | ExternalWriteStep
+    | KeepStep
 )
