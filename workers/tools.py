@@ -257,10 +257,7 @@ def _search_arguments(arguments: Mapping[str, Any]) -> tuple[str, str]:
         raise ToolArgumentError(messages.QUERY_MISSING)
     if len(query) > search.MAX_QUERY_CHARS:
         raise ToolArgumentError(messages.QUERY_TOO_LONG.format(limit=search.MAX_QUERY_CHARS))
-    prefix = arguments.get("prefix", "")
-    if not isinstance(prefix, str):
-        raise ToolArgumentError(messages.PREFIX_INVALID)
-    return query.strip(), prefix
+    return query.strip(), _prefix_argument(arguments)
 
 
 def search_documents(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
