@@ -7,7 +7,13 @@ INSTALLED := $(VENV)/.installed
 MODEL_INSTALLED := $(VENV)/.model-installed
 MODEL_SERVER := $(PY) scripts/model_server.py run --log out/model-server.log --
 
-.PHONY: run test test-postgres test-model run-model lint bench stress demo screenshots clean
+# The Gemini CLI's own IDE client for the sidecar tests (R58-R60), installed by npm from
+# the committed lock file into the folder beside it (ignored by git).
+GEMINI_CLIENT := tests/sidecar/gemini
+GEMINI_INSTALLED := $(GEMINI_CLIENT)/node_modules/.installed
+NPM_CI := npm ci --ignore-scripts --omit=optional --no-audit --no-fund --loglevel=error
+
+.PHONY: run test test-postgres test-model test-mcp-clients run-model lint bench stress demo screenshots clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,6 +40,7 @@ lint: $(INSTALLED)
 # Under CI=true the PostgreSQL tests are left to test-postgres, which .ci/run runs next;
 # elsewhere they run when AMBIENT_DATABASE_URL names a server, else skip saying why.
 test: lint
+	if command -v node >/dev/null 2>&1; then $(MAKE) --no-print-directory $(GEMINI_INSTALLED); fi
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest $(if $(filter true,$(CI)),-m 'not postgres')
 
 # The backend suite and the two-instance test on a throwaway PostgreSQL server.
@@ -42,6 +49,19 @@ test-postgres: $(INSTALLED)
 	url="$$(scripts/postgres.sh url)"; \
 	AMBIENT_DATABASE_URL="$$url" QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest tests/workers; \
 	status=$$?; scripts/postgres.sh stop; exit $$status
+
+$(GEMINI_INSTALLED): $(GEMINI_CLIENT)/package.json $(GEMINI_CLIENT)/package-lock.json
+	cd $(GEMINI_CLIENT) && $(NPM_CI)
+	touch $(GEMINI_INSTALLED)
+
+# The sidecar against real MCP clients: the official SDK's and the Gemini CLI's own IDE
+# client. Without node this fails: CI must run them.
+test-mcp-clients: $(INSTALLED)
+	@command -v node >/dev/null 2>&1 || { echo "make test-mcp-clients needs node (and npm)."; exit 1; }
+	$(MAKE) --no-print-directory $(GEMINI_INSTALLED)
+	QT_QPA_PLATFORM=offscreen AMBIENT_TEST_MCP_CLIENTS_REQUIRED=1 $(VENV)/bin/pytest \
+		tests/app/test_sidecar_server.py tests/app/test_sidecar_tools.py \
+		tests/app/test_sidecar_diffs.py tests/app/test_sidecar_gemini.py
 
 # The model-assistant tests against a real model server on loopback; a missing server fails.
 test-model: $(MODEL_INSTALLED)
@@ -71,7 +91,7 @@ stress: $(INSTALLED)
 	$(PY) -m tests.stress
 
 clean:
-	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache $(GEMINI_CLIENT)/node_modules
 
 demo: $(INSTALLED)
 	QT_QPA_PLATFORM=offscreen $(PY) -m app scenario demo --out out/demo

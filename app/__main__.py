@@ -42,6 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--model", metavar="NAME", help="the model id at --model-base-url")
     parser.add_argument(
+        "--share-active-note",
+        action="store_true",
+        help="share which note is active with other tools over MCP for this run (R58)",
+    )
+    parser.add_argument(
         "--quit-after",
         type=float,
         metavar="SECONDS",
@@ -127,6 +132,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         window = MainWindow(session, demo_layout=True)
         fit_to_screen(window)  # R46: all of it on a 1280×800 screen
         window.show()
+        if args.share_active_note:
+            window.sharing.turn_on()
+            sharing = window.sharing
+            print(f"sharing the active note at {sharing.server_url} ({sharing.pointer_file})")
         starting.close()
         if args.quit_when_ready:
             quit_when_ready(window, lambda: any(f.is_loaded for f in window.inbox_frames()))

@@ -29,6 +29,8 @@ from app.note_commands import NoteCommands, NoteCreation
 from app.popout_host import PopoutHost
 from app.popouts import PopoutHandle, PopoutManager
 from app.session import AppSession
+from app.sidecar.controls import SharingControls
+from app.sidecar.sharing import ActiveNoteSharing
 from app.style import STYLESHEET
 from app.window_frames import WindowFrames
 from app.workspace_switch import WorkspaceSwitch
@@ -123,6 +125,12 @@ class MainWindow(QMainWindow):
         )
         self.frameset.no_note.offer(self.menus.ask_new_note, self.menus.quick_open)
         registry.when_changed(self.frames_changed.emit)
+        # R58: the sidecar, off unless the person turned it on (kept in the data folder).
+        self.sharing = ActiveNoteSharing(session, registry, frames.proposals, self)
+        self.sharing_controls = SharingControls(self.sharing, self.menus.assistant_menu, self)
+        self.workspace_switched.connect(lambda _workspace: self.sharing.write_listing())
+        if self.sharing.remembered():
+            self.sharing.turn_on()
 
     def show_workspace_title(self, workspace: str) -> None:
         self.setWindowTitle(f"Ambient Notes — {workspace}")
@@ -253,6 +261,7 @@ class MainWindow(QMainWindow):
         if not self._closed:
             self._closed = True
             self.switcher.persist(quitting=True)  # R45: the next start opens this layout
+            self.sharing.shutdown()  # R59: no discovery file and no open port after quitting
             self.shutdown_frames()
             collector.release()
         super().closeEvent(event)

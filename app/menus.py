@@ -47,7 +47,7 @@ class WindowMenus:
         self._switch_workspace = switch_workspace
         self._build_file_menu()
         self._build_frames_menu()
-        assistant_menu = window.menuBar().addMenu("&Assistant")
+        self.assistant_menu = assistant_menu = window.menuBar().addMenu("&Assistant")
         self._add(assistant_menu, "Assistant &settings…", "", self.open_assistant_settings)
         self._add(
             assistant_menu, "&Clear conversation", "", lambda: frames.assistant.clear_conversation()

@@ -13,7 +13,6 @@ A proposal made in another workspace never applies (R7).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import cast
 
 from PySide6.QtCore import QObject, Signal
@@ -25,8 +24,6 @@ from bridge.proposals import apply_edits, rebase
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.proposal_view import OTHER_WORKSPACE, ProposalView
 from renderer.qt.edits import TrackedEdits, apply_to_document
-
-_Saved = tuple[str, str]  # text, ETag
 
 
 class ProposalApplier(QObject):
@@ -53,26 +50,51 @@ class ProposalApplier(QObject):
             self._find_base(view)
 
     def _find_base(self, view: ProposalView) -> None:
+        """Find the proposal's base: a frame's live text, else the saved copy (R51).
+
+        The texts are hashed on a worker, never on the GUI thread (a 1 MiB note takes
+        about 9 ms). A frame typed in meanwhile is looked at again.
+        """
         proposal = view.proposal
         if view.workspace != self._session.workspace:
             view.show_unavailable()
             return
-        for frame in self._registry.showing(proposal.path):
-            live = frame.read_text()
-            if proposal.is_base(live):
-                view.show_base(live)
-                self._track(view, frame, live, live)
-                return
+        link, path = self._session.link, proposal.path
+        snapshots = [
+            (frame, frame.editor.document().revision(), frame.read_text())
+            for frame in self._registry.showing(path)
+        ]
 
-        def saved(value: _Saved) -> None:
-            if not proposal.is_base(value[0]):
+        def find() -> tuple[int, str] | None:
+            for index, (_frame, _revision, live) in enumerate(snapshots):
+                if proposal.is_base(live):
+                    return index, live
+            text, _etag = link.call(
+                lambda client, session: client.get_document_tagged(session, path)
+            )
+            return (-1, text) if proposal.is_base(text) else None
+
+        def found(value: object) -> None:
+            if value is None:
                 view.show_unavailable()
                 return
-            view.show_base(value[0])
-            for frame in self._registry.showing(proposal.path)[:1]:
-                self._track(view, frame, value[0], frame.read_text())
+            index, text = cast(tuple[int, str], value)
+            if index >= 0:
+                frame, revision, _live = snapshots[index]
+                showing = frame in self._registry.showing(path)
+                if not showing or frame.editor.document().revision() != revision:
+                    self._find_base(view)  # closed or typed in meanwhile: look again
+                    return
+                view.show_base(text)
+                self._track(view, frame, text, text)
+                return
+            view.show_base(text)
+            for frame in self._registry.showing(path)[:1]:
+                self._track(view, frame, text, frame.read_text())
 
-        self._read_saved(view, saved, lambda _error: view.show_unavailable())
+        self._session.runner.submit(
+            find, on_done=found, on_error=lambda _e: view.show_unavailable()
+        )
 
     def _track(self, view: ProposalView, frame: InboxFrame, base: str, live: str) -> None:
         """Follow the edits in the frame's document from now on (not when already touched)."""
@@ -156,16 +178,3 @@ class ProposalApplier(QObject):
     def _ended(self, view: ProposalView) -> None:
         self.applies += 1
         self.finished.emit(view)
-
-    def _read_saved(
-        self,
-        view: ProposalView,
-        on_done: Callable[[_Saved], None],
-        on_error: Callable[[BaseException], None],
-    ) -> None:
-        link, path = self._session.link, view.proposal.path
-        self._session.runner.submit(
-            lambda: link.call(lambda client, session: client.get_document_tagged(session, path)),
-            on_done=lambda value: on_done(cast(_Saved, value)),
-            on_error=on_error,
-        )

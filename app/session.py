@@ -133,6 +133,11 @@ class AppSession:
         return session
 
     @property
+    def device_token(self) -> str:
+        """The backend's device token, for the app's own helper processes (pop-outs, QA)."""
+        return self._device_token
+
+    @property
     def workspace(self) -> str:
         return self.link.workspace
 

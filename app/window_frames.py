@@ -90,14 +90,10 @@ class WindowFrames:
             autosave=session.autosave,
         )
         # R53: a note another frame already shows is that frame's live document, one save.
-        owner = next(
-            (
-                shown
-                for shown in self._registry.showing(path)
-                if shown.is_loaded and not shown.owner
-            ),
-            None,
-        )
+        showing = [shown for shown in self._registry.showing(path) if not shown.owner]
+        owner = next((shown for shown in showing if shown.is_loaded), None)
+        # Still loading there (not failed): wait for that load rather than load a second copy.
+        loading = None if owner else next((s for s in showing if s.problem.isHidden()), None)
         self._adopt(frame)
         frame.note_link_clicked.connect(self._open_from_browser)  # R62: a link to a note
         column = self._frameset.inbox_column
@@ -105,7 +101,7 @@ class WindowFrames:
             column.addWidget(frame)
         else:
             column.insertWidget(max(0, position), frame)
-        frame.mount(share=owner)
+        frame.mount(share=owner, loading=loading)
         self._registry.changed()
         return frame
 

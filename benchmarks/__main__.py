@@ -36,6 +36,7 @@ BENCHMARKS: Final = (
     "bench_views",
     "bench_startup",
     "bench_edits",
+    "bench_sidecar",
 )
 
 

@@ -11,6 +11,9 @@ when the reply arrives and is reported beside it, without a target.
 PUT of the same 256 KiB body through real HTTP: <= 1.2, so the refused path costs no
 more than a save. Both sides are timed in CPU time of this process (the backend is
 embedded in a thread), so the time other processes take is left out.
+(c) The same refusal on a settled note (last written over two seconds before, so its
+digest is remembered: :mod:`workers.digests`), the plain PUTs going to another note
+of the same size: <= 1.2; the refusal then reads nothing of the saved copy.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pathlib import Path
 
 from benchmarks.backend import backend, write_notes
 from benchmarks.measure import CPU_CLOCK, Measurement, alternating_pairs, median, paired_ratios
+from workers.digests import SETTLED_NS
 from workers.settings import Settings
 
 APPLY_TARGET = 1.5
@@ -33,10 +37,12 @@ PUT_BYTES = 256 * 1024
 PUTS_PER_SAMPLE = 10
 WORKSPACE = "bench"
 NOTE = "notes/conflict.md"
+OTHER_NOTE = "notes/saved.md"
+SETTLING_SECONDS = SETTLED_NS / 1e9 + 0.25
 
 
 def run() -> list[Measurement]:
-    return [_apply_cost(), _conflict_cost()]
+    return [_apply_cost(), _conflict_cost(settled=False), _conflict_cost(settled=True)]
 
 
 def _note() -> str:
@@ -121,25 +127,28 @@ def _apply_cost() -> Measurement:
     )
 
 
-def _conflict_cost() -> Measurement:
+def _conflict_cost(*, settled: bool) -> Measurement:
     import requests
 
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(data_dir=Path(folder))
         body = ("x" * 63 + "\n") * (PUT_BYTES // 64)
-        write_notes(settings, WORKSPACE, {NOTE: body})
+        saved = OTHER_NOTE if settled else NOTE
+        write_notes(settings, WORKSPACE, {NOTE: body, OTHER_NOTE: body})
+        if settled:
+            time.sleep(SETTLING_SECONDS)  # the refused note is then never written again
         with backend(settings, WORKSPACE) as (server, session):
-            url = f"{server.url}/v1/workspaces/{WORKSPACE}/documents/{NOTE}"
+            documents = f"{server.url}/v1/workspaces/{WORKSPACE}/documents"
             data = body.encode()
             stale = {"If-Match": '"' + "0" * 64 + '"', "Content-Type": "text/plain"}
 
             def refused() -> requests.Response:
-                response = session.put(url, data=data, headers=stale, timeout=10)
+                response = session.put(f"{documents}/{NOTE}", data=data, headers=stale, timeout=10)
                 assert response.status_code == 412
                 return response
 
             def plain() -> requests.Response:
-                response = session.put(url, data=data, timeout=10)
+                response = session.put(f"{documents}/{saved}", data=data, timeout=10)
                 assert response.status_code == 200
                 return response
 
@@ -147,8 +156,9 @@ def _conflict_cost() -> Measurement:
             began = time.monotonic()
             ratios = paired_ratios(refused, plain, number=PUTS_PER_SAMPLE, clock=CPU_CLOCK)
             seconds = time.monotonic() - began
+    where = " on a settled note" if settled else ""
     return Measurement(
-        name="edits: a PUT refused by If-Match (412) vs a plain PUT of 256 KiB",
+        name=f"edits: a PUT refused by If-Match (412){where} vs a plain PUT of 256 KiB",
         median=median(ratios),
         target=CONFLICT_TARGET,
         samples=ratios,

@@ -265,6 +265,20 @@ class WireVerification:
             raise not_understood() from error
 
 
+PROPOSAL_OUTCOMES: Final = ("pending", "applied", "discarded")
+"""What a kept proposal says became of it; the app reports the last two."""
+
+
+@dataclass(frozen=True)
+class KeptProposal:
+    """A proposal as its conversation keeps it: what it changes and whether it was applied."""
+
+    id: str
+    path: str
+    summary: str
+    outcome: str
+
+
 @dataclass(frozen=True)
 class ConversationMessage:
     """A kept message: the user's text or a final reply with its tools (no results)."""
@@ -273,6 +287,8 @@ class ConversationMessage:
     text: str
     at: datetime
     tool_calls: list[tuple[str, dict[str, Any]]]
+    proposals: list[KeptProposal] = field(default_factory=list)
+    """A reply's proposals (R50); a backend that keeps none sends no such field."""
 
 
 def messages_from_json(body: dict[str, Any]) -> list[ConversationMessage]:
@@ -283,8 +299,17 @@ def messages_from_json(body: dict[str, Any]) -> list[ConversationMessage]:
                 str(item["text"]),
                 datetime.fromisoformat(str(item["at"])),
                 [(str(c["name"]), dict(c["arguments"])) for c in item["toolCalls"]],
+                [kept_proposal(p) for p in item.get("proposals", [])],
             )
             for item in body["messages"]
         ]
     except (KeyError, TypeError, ValueError) as error:
         raise not_understood() from error
+
+
+def kept_proposal(item: dict[str, Any]) -> KeptProposal:
+    """One of a kept message's ``proposals`` (or a report's answer); raises on a bad shape."""
+    outcome = str(item["outcome"])
+    if outcome not in PROPOSAL_OUTCOMES:
+        raise ValueError(f"unknown proposal outcome {outcome!r}")
+    return KeptProposal(str(item["id"]), str(item["path"]), str(item["summary"]), outcome)

@@ -7,55 +7,47 @@ turn carries the message and, at most, the ``X-Ambient-Note`` header built by
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
-from types import TracebackType
 from typing import Any
 from urllib.parse import quote
 
 import requests
-from requests.adapters import HTTPAdapter
 
 from bridge import errors
 from bridge.agent import (
     STREAM_MEDIA_TYPE,
     AssistantInfo,
     ConversationMessage,
+    KeptProposal,
     TurnReply,
     TurnStream,
     WireVerification,
+    kept_proposal,
     messages_from_json,
     not_understood,
     turn_reply,
 )
 from bridge.documents import DocumentInfo, etag_of
-from bridge.errors import BackendError, BackendUnreachable, NotFound, RequestRejected
-from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
-from bridge.paths import PATH_NOT_ALLOWED, WorkspacePathError, check_workspace_path
-from bridge.responses import error_for, read_json
+from bridge.errors import NotFound, RequestRejected
+from bridge.headers import HEADER_NAME
+from bridge.responses import read_json
+from bridge.transport import (
+    Transport,
+    WireKeySession,
+    conditions,
+    conversation_url,
+    document_url,
+    workspace_url,
+)
+
+__all__ = ["BackendClient", "WireKeySession", "turn_body"]
 
 HEALTH_TIMEOUT_SECONDS = 2.0
 MODEL_READ_TIMEOUT_SECONDS = 180.0
 """Streamed turns and Verify wait on a model: longer than the backend's own 120 s limit."""
 
-_BAD_ADDRESS = (
-    requests.exceptions.InvalidURL,
-    requests.exceptions.MissingSchema,
-    requests.exceptions.InvalidSchema,
-    requests.exceptions.URLRequired,
-)
 
-
-@dataclass(frozen=True)
-class WireKeySession:
-    """Access to one workspace, sent as ``X-Key-Session`` on the requests that touch it."""
-
-    key: str = field(repr=False)
-    workspace: str
-    expires_at: datetime
-
-
-class BackendClient:
+class BackendClient(Transport):
     """One backend, one keep-alive ``requests.Session``.
 
     Every method blocks on the network for up to the connect and read timeouts,
@@ -67,41 +59,6 @@ class BackendClient:
     ``message`` a UI can show as is; the backend's own plain-language message is
     used when its error envelope carries one.
     """
-
-    def __init__(
-        self,
-        base_url: str,
-        device_token: str,
-        *,
-        connect_timeout: float = 3.0,
-        read_timeout: float = 30.0,
-    ) -> None:
-        self.base_url = base_url.rstrip("/")
-        self._timeout = (connect_timeout, read_timeout)
-        self._http = requests.Session()
-        # No automatic retries: a turn must not be posted twice behind the user's back.
-        adapter = HTTPAdapter(pool_connections=1, pool_maxsize=8, max_retries=0)
-        self._http.mount("http://", adapter)
-        self._http.mount("https://", adapter)
-        self._http.headers["Authorization"] = f"Bearer {device_token}"
-        self._http.trust_env = False  # loopback traffic must never go through a proxy
-
-    # -- lifecycle ---------------------------------------------------------
-
-    def close(self) -> None:
-        """Close the pooled connections; the client is not used afterwards."""
-        self._http.close()
-
-    def __enter__(self) -> BackendClient:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- identity and workspaces --------------------------------------------
 
@@ -149,7 +106,7 @@ class BackendClient:
         params = {"prefix": prefix} if prefix is not None else None
         response = self._call(
             "GET",
-            f"{_workspace_url(session.workspace)}/documents",
+            f"{workspace_url(session.workspace)}/documents",
             session=session,
             params=params,
         )
@@ -161,7 +118,7 @@ class BackendClient:
 
     def get_document(self, session: WireKeySession, path: str) -> str:
         """The saved UTF-8 text of ``path``."""
-        response = self._call("GET", _document_url(session.workspace, path), session=session)
+        response = self._call("GET", document_url(session.workspace, path), session=session)
         try:
             return response.content.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -169,7 +126,7 @@ class BackendClient:
 
     def get_document_tagged(self, session: WireKeySession, path: str) -> tuple[str, str]:
         """The saved UTF-8 text of ``path`` and its strong ``ETag`` (R53)."""
-        response = self._call("GET", _document_url(session.workspace, path), session=session)
+        response = self._call("GET", document_url(session.workspace, path), session=session)
         try:
             text = response.content.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -199,10 +156,10 @@ class BackendClient:
             ) from error
         response = self._call(
             "PUT",
-            _document_url(session.workspace, path),
+            document_url(session.workspace, path),
             session=session,
             data=data,
-            headers=_conditions(
+            headers=conditions(
                 {"Content-Type": "text/plain; charset=utf-8"}, if_match, if_none_match
             ),
         )
@@ -280,11 +237,25 @@ class BackendClient:
         self, session: WireKeySession, conversation: str
     ) -> list[ConversationMessage]:
         """A conversation's messages, oldest first; empty when there is none."""
-        response = self._call("GET", _conversation_url(conversation), session=session)
+        response = self._call("GET", conversation_url(conversation), session=session)
         return messages_from_json(read_json(response))
 
     def clear_conversation(self, session: WireKeySession, conversation: str) -> None:
-        self._call("DELETE", _conversation_url(conversation), session=session, expect=(204,))
+        self._call("DELETE", conversation_url(conversation), session=session, expect=(204,))
+
+    def report_proposal(
+        self, session: WireKeySession, conversation: str, proposal: str, outcome: str
+    ) -> KeptProposal:
+        """Tell the conversation what became of one of its proposals: applied or discarded (R50).
+
+        An id the conversation does not hold raises :class:`NotFound`.
+        """
+        address = f"{conversation_url(conversation)}/proposals/{quote(proposal, safe='')}"
+        response = self._call("POST", address, session=session, json={"outcome": outcome})
+        try:
+            return kept_proposal(read_json(response))
+        except (KeyError, TypeError, ValueError) as error:
+            raise not_understood() from error
 
     # -- the assistant (contract 7, R37) ---------------------------------------------
 
@@ -321,47 +292,6 @@ class BackendClient:
             return None
         return read_json(response)
 
-    # -- plumbing ---------------------------------------------------------------
-
-    def _call(
-        self,
-        method: str,
-        path: str,
-        *,
-        session: WireKeySession | None = None,
-        expect: tuple[int, ...] = (200,),
-        unreachable: str = errors.UNREACHABLE_DOCUMENT_MESSAGE,
-        headers: dict[str, str] | None = None,
-        read_timeout: float | None = None,
-        **kwargs: Any,
-    ) -> requests.Response:
-        all_headers = dict(headers or {})
-        if session is not None:
-            all_headers[KEY_SESSION_HEADER] = session.key
-        try:
-            response = self._http.request(
-                method,
-                self.base_url + path,
-                headers=all_headers,
-                timeout=self._timeout if read_timeout is None else (self._timeout[0], read_timeout),
-                allow_redirects=False,
-                **kwargs,
-            )
-        except _BAD_ADDRESS as error:
-            raise BackendError(
-                f"The assistant service address '{self.base_url}' is not a usable web address."
-            ) from error
-        except requests.exceptions.InvalidHeader as error:
-            raise BackendError(
-                "The device token or the workspace key can't be sent: it is not valid header text."
-            ) from error
-        except requests.RequestException as error:
-            # Refused, reset, timed out or cut off mid-answer: all mean no usable answer.
-            raise BackendUnreachable(unreachable) from error
-        if response.status_code in expect:
-            return response
-        raise error_for(response)
-
 
 def turn_body(conversation: str, message: str, *, note_left_out: bool = False) -> dict[str, str]:
     """A turn's JSON body; ``"ambient": "excluded"`` is the R48 extension for Leave out."""
@@ -369,36 +299,3 @@ def turn_body(conversation: str, message: str, *, note_left_out: bool = False) -
     if note_left_out:
         body["ambient"] = "excluded"
     return body
-
-
-def _conditions(
-    headers: dict[str, str], if_match: str | None, if_none_match: bool
-) -> dict[str, str]:
-    """``headers`` with the conditional-write headers a save asked for (R53)."""
-    if if_match is not None:
-        headers["If-Match"] = if_match
-    if if_none_match:
-        headers["If-None-Match"] = "*"
-    return headers
-
-
-def _workspace_url(workspace: str) -> str:
-    return f"/v1/workspaces/{quote(workspace, safe='')}"
-
-
-def _document_url(workspace: str, path: str) -> str:
-    """The document's address, each segment percent-encoded.
-
-    The path is checked first: a '..' segment would otherwise be folded away by
-    URL normalisation and name a different document than the caller meant.
-    """
-    try:
-        check_workspace_path(path)
-    except WorkspacePathError as error:
-        raise RequestRejected(PATH_NOT_ALLOWED.format(reason=error)) from error
-    segments = "/".join(quote(segment, safe="") for segment in path.split("/"))
-    return f"{_workspace_url(workspace)}/documents/{segments}"
-
-
-def _conversation_url(conversation: str) -> str:
-    return f"/v1/agent/conversations/{quote(conversation, safe='')}"

@@ -10,9 +10,9 @@ Heading, task and title texts are plain text as the preview shows them (R55):
 label and an image as its alt text. Bare URLs are links (GFM autolinks, through
 linkify-it-py, markdown-it-py's own linkify plug-in).
 
-The parser is markdown-it-py (CommonMark, plus tables, strikethrough and linkify). It is
-linear in the size of the note; markdown-it's own nesting limit keeps deeply
-nested quotes and lists linear too. Tasks are GitHub's task-list items: a list
+The grammar (markdown-it-py: CommonMark, plus tables, strikethrough and linkify) is in
+:mod:`bridge.markdown_tokens` and the preview's HTML in :mod:`bridge.markdown_preview`;
+both are importable from here too. Tasks are GitHub's task-list items: a list
 item whose first paragraph starts with ``[ ]``, ``[x]`` or ``[X]`` followed by
 white space. They are found here on the token stream, so a task's line and the
 column of its mark come from the same parse as everything else.
@@ -25,19 +25,47 @@ counts as block numbers; a reply that shows them to a person adds 1.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
-from html import escape
-from typing import Final
+from functools import cached_property
+from typing import Any, Final
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-TASK_MARKS: Final = frozenset(" xX")
+from bridge.markdown_preview import render_html, render_html_pieces
+from bridge.markdown_tokens import (
+    TASK_MARKS,
+    full_parser,
+    image_stand_in,
+    inline_text,
+    is_task_paragraph,
+    normalise_newlines,
+    parse,
+    release,
+    task_mark,
+    utf16_length,
+)
+
+__all__ = [
+    "TASK_MARKS",
+    "Block",
+    "Heading",
+    "Link",
+    "NoteReading",
+    "SelectedText",
+    "Task",
+    "find_lines",
+    "image_stand_in",
+    "locate_selection",
+    "normalise_newlines",
+    "plain_text",
+    "read_note",
+    "release",
+    "render_html",
+    "render_html_pieces",
+    "utf16_length",
+]
+
 _UTF16: Final = "utf-16-le"
-_OPEN_BOX: Final = "☐ "
-_DONE_BOX: Final = "☑ "
 _INLINE_MARKUP: Final = re.compile(r"[*_`\[\]<>!&\\~]|://|www\.", re.IGNORECASE)
 """A text without any of these reads the same before and after the inline pass."""
 PLAIN_TEXT_CHARS: Final = 1000
@@ -96,7 +124,7 @@ class NoteReading:
     def links(self) -> list[Link]:
         """The note's links, read only when asked for: they need the inline pass."""
         found: list[Link] = []
-        for token in _parser().parse("\n".join(self.lines)):
+        for token in full_parser().parse("\n".join(self.lines)):
             if token.type == "inline" and token.map is not None:
                 found += _links(token, token.map[0])
         return found
@@ -106,80 +134,22 @@ class NoteReading:
         return [task for task in self.tasks if not task.done]
 
 
-def image_stand_in(alt: str) -> str:
-    """What a Markdown image shows instead of itself (R62): its alt text, never its file."""
-    return f"[image: {alt}]" if alt.strip() else "[image]"
-
-
-def _render_image_as_text(
-    _renderer: object, tokens: Sequence[Token], index: int, _options: object, _env: object
-) -> str:
-    # The alt text is the image token's children, already parsed as inline text.
-    alt = _inline_text(tokens[index].children or [])
-    return f'<span class="image">{escape(image_stand_in(alt))}</span>'
-
-
-@cache
-def _parser() -> MarkdownIt:
-    # Raw HTML in a note is shown as text: the preview is not a web page. An image is
-    # rendered as its alt text, so no <img> ever asks Qt to read a file (R62).
-    options = {"html": False, "linkify": True}
-    parser = MarkdownIt("commonmark", options).enable(["table", "strikethrough", "linkify"])
-    parser.add_render_rule("image", _render_image_as_text)
-    return parser
-
-
-@cache
-def _block_parser() -> MarkdownIt:
-    """The same grammar without the inline pass: headings, tasks and paragraphs are blocks.
-
-    The inline pass (emphasis, links, code spans) is the costly part on hostile
-    input such as a run of ``[`` or ``*a``; skipping it keeps a note's reading
-    within a small factor of an ordinary note of the same size.
-    """
-    parser = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
-    return parser.disable("inline")
-
-
-def normalise_newlines(text: str) -> str:
-    """CRLF and lone CR become LF, as the parser sees them."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def utf16_length(text: str) -> int:
-    """Length in UTF-16 code units, as Qt and CodeMirror count positions."""
-    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
-
-
-def _task_mark(content: str) -> str | None:
-    """The mark of a task paragraph (``" "``, ``"x"``, ``"X"``), or None."""
-    if (
-        len(content) >= 4
-        and content[0] == "["
-        and content[2] == "]"
-        and content[1] in TASK_MARKS
-        and content[3] in " \t\n"
-    ):
-        return content[1]
-    return None
-
-
 def _one_line(text: str) -> str:
     return " ".join(part.strip() for part in text.split("\n") if part.strip())
 
 
-def plain_text(content: str) -> str:
-    """Inline Markdown on one line as the preview shows its text (R55)."""
+def plain_text(content: str, env: dict[str, Any] | None = None) -> str:
+    """Inline Markdown on one line as the preview shows its text (R55).
+
+    ``env`` is the note's block-pass environment: with it, ``[Foo]`` naming a link
+    reference defined elsewhere in the note reads as its label, as the preview shows it.
+    """
     line = _one_line(content)
     if len(line) > PLAIN_TEXT_CHARS or not _INLINE_MARKUP.search(line):
         return line
-    tokens = _parser().parseInline(line)
+    tokens = full_parser().parseInline(line, dict(env) if env else None)
     children = (tokens[0].children or []) if tokens else []
     return "".join(child.content for child in children if child.type in _PLAIN_TOKENS).strip()
-
-
-def _inline_text(children: Sequence[Token]) -> str:
-    return "".join(child.content for child in children if child.type in ("text", "code_inline"))
 
 
 def _links(inline: Token, line: int) -> list[Link]:
@@ -195,24 +165,14 @@ def _links(inline: Token, line: int) -> list[Link]:
         while index < len(children) and children[index].type != "link_close":
             index += 1
         href = child.attrs.get("href")
-        links.append(Link(str(href or ""), _inline_text(children[start:index]), line))
+        links.append(Link(str(href or ""), inline_text(children[start:index]), line))
     return links
-
-
-def _parse(text: str, *, inline: bool) -> tuple[list[str], list[Token]]:
-    normalised = normalise_newlines(text)
-    parser = _parser() if inline else _block_parser()
-    return normalised.split("\n"), parser.parse(normalised)
-
-
-def _is_task_paragraph(tokens: list[Token], index: int) -> bool:
-    """Whether ``tokens[index]`` (a paragraph_open) is the first child of a list item."""
-    return index > 0 and tokens[index - 1].type == "list_item_open"
 
 
 def read_note(text: str) -> NoteReading:
     """Read a note once: title, headings, tasks, links and paragraphs, in document order."""
-    lines, tokens = _parse(text, inline=False)
+    env: dict[str, Any] = {}
+    lines, tokens = parse(text, inline=False, env=env)
     headings: list[Heading] = []
     tasks: list[Task] = []
     blocks: list[Block] = []
@@ -225,143 +185,35 @@ def read_note(text: str) -> NoteReading:
             list_depth -= 1
         elif kind == "heading_open" and token.map is not None:
             inline = tokens[index + 1]
-            headings.append(Heading(int(token.tag[1:]), plain_text(inline.content), token.map[0]))
+            headings.append(
+                Heading(int(token.tag[1:]), plain_text(inline.content, env), token.map[0])
+            )
         elif kind == "inline" and token.map is not None:
             line = token.map[0]
             if tokens[index - 1].type != "paragraph_open":
                 continue
             content = token.content
-            mark = _task_mark(content) if _is_task_paragraph(tokens, index - 1) else None
+            mark = task_mark(content) if is_task_paragraph(tokens, index - 1) else None
             if mark is not None:
                 source = lines[line]
                 column = source.find("[") + 1  # only container markers come before it
                 tasks.append(
-                    Task(plain_text(content[4:]), mark != " ", line, utf16_length(source[:column]))
+                    Task(
+                        plain_text(content[4:], env),
+                        mark != " ",
+                        line,
+                        utf16_length(source[:column]),
+                    )
                 )
                 content = content[4:]
             blocks.append(Block(_one_line(content), line, list_depth > 0))
     release(tokens)
     title = (
-        headings[0].text if headings else plain_text(next((b.text for b in blocks if b.text), ""))
+        headings[0].text
+        if headings
+        else plain_text(next((b.text for b in blocks if b.text), ""), env)
     )
     return NoteReading(lines, title, headings, tasks, blocks)
-
-
-def render_html(text: str) -> str:
-    """The note as HTML for the preview; task marks are drawn as ☐ / ☑ boxes."""
-    return "".join(render_html_pieces(text))
-
-
-def render_html_pieces(text: str) -> list[str]:
-    """:func:`render_html` in pieces of whole blocks, each cheap to lay out on its own.
-
-    A piece holds top-level blocks up to about :data:`PIECE_TOKENS` tokens; a long
-    top-level list is cut into lists of at most :data:`PIECE_LIST_ITEMS` items (an
-    ordered one goes on counting), so no piece lays out one giant list, which Qt's
-    text layout does in time quadratic in its items. Joined, the pieces are the
-    note's HTML.
-    """
-    tokens = _preview_tokens(text)
-    parser = _parser()
-    pieces: list[str] = []
-    piece: list[Token] = []
-    for block in _top_level_blocks(tokens):
-        piece += block
-        if len(piece) >= PIECE_TOKENS:
-            pieces.append(str(parser.renderer.render(piece, parser.options, {})))
-            piece = []
-    if piece or not pieces:
-        pieces.append(str(parser.renderer.render(piece, parser.options, {})))
-    release(tokens)
-    return pieces
-
-
-RELEASE_SLICE: Final = 10_000
-
-
-def release(items: list[Token]) -> None:
-    """Empty a big list a slice at a time, from its end.
-
-    A 5 MiB note parses to about a million tokens. Freed at once, when the list's
-    last reference goes, they all go in one step of the interpreter, and every
-    other thread (the GUI's) waits for it; a slice at a time, the interpreter can
-    let the others run between slices.
-    """
-    while items:
-        del items[-RELEASE_SLICE:]
-
-
-PIECE_TOKENS: Final = 150
-"""Tokens of one preview piece: a few milliseconds of layout."""
-PIECE_LIST_ITEMS: Final = 50
-"""Items of one list in a preview piece; a longer top-level list goes on in the next one."""
-
-
-def _preview_tokens(text: str) -> list[Token]:
-    """The full token stream with task marks turned into boxes."""
-    _, tokens = _parse(text, inline=True)
-    for index, token in enumerate(tokens):
-        if token.type != "inline" or index < 2:
-            continue
-        if tokens[index - 1].type != "paragraph_open" or not _is_task_paragraph(tokens, index - 1):
-            continue
-        mark = _task_mark(token.content)
-        children = token.children or []
-        if mark is None or not children:
-            continue
-        box = _OPEN_BOX if mark == " " else _DONE_BOX
-        if children[0].type == "text":
-            children[0].content = box + children[0].content[4:]
-        elif children[0].type == "link_open":
-            # "[x]" that a reference definition also makes a link label: a task all the same,
-            # as read_note and the todo view say (R55).
-            token.children = _box_over_label(children, box)
-    return tokens
-
-
-def _top_level_blocks(tokens: list[Token]) -> Iterator[list[Token]]:
-    """Each top-level block's tokens; a long top-level list as several shorter lists."""
-    start = 0
-    for index, token in enumerate(tokens):
-        if token.level != 0 or token.nesting == 1:
-            continue
-        block = tokens[start : index + 1]
-        start = index + 1
-        if block[0].type in ("bullet_list_open", "ordered_list_open"):
-            yield from _cut_list(block)
-        else:
-            yield block
-
-
-def _cut_list(block: list[Token]) -> Iterator[list[Token]]:
-    """A top-level list as lists of at most :data:`PIECE_LIST_ITEMS` items each."""
-    opening, closing = block[0], block[-1]
-    starts = [
-        index
-        for index, token in enumerate(block)
-        if token.type == "list_item_open" and token.level == 1
-    ]
-    if len(starts) <= PIECE_LIST_ITEMS:
-        yield block
-        return
-    first_number = int(opening.attrs.get("start", 1) or 1)
-    for group in range(0, len(starts), PIECE_LIST_ITEMS):
-        begin = starts[group]
-        end = starts[group + PIECE_LIST_ITEMS] if group + PIECE_LIST_ITEMS < len(starts) else -1
-        head = opening
-        if group and opening.type == "ordered_list_open":
-            head = opening.copy(attrs={**opening.attrs, "start": first_number + group})
-        yield [head, *block[begin:end], closing]
-
-
-def _box_over_label(children: list[Token], box: str) -> list[Token]:
-    close = next((i for i, child in enumerate(children) if child.type == "link_close"), 0)
-    rest = children[close + 1 :]
-    if rest and rest[0].type == "text":
-        rest[0].content = rest[0].content[1:]  # the white space after the mark
-    marker = Token("text", "", 0)
-    marker.content = box
-    return [marker, *rest]
 
 
 def find_lines(reading: NoteReading, term: str) -> list[tuple[int, str]]:

@@ -4,6 +4,9 @@ A finished turn adds two rows: the user's message and the final reply, the reply
 carrying the names and arguments of the tools the turn called. Tool results are
 never stored, so a conversation holds no note text; each later model request
 carries these messages and the note is read afresh (R33).
+
+A reply's proposals are kept beside it as their id, path and summary, with what the
+person did with each: pending until the app reports it applied or discarded (R50).
 """
 
 from __future__ import annotations
@@ -14,14 +17,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Literal
 
-from sqlalchemy import bindparam, case, delete, func, insert, select
+from sqlalchemy import bindparam, case, delete, func, insert, select, update
 
 from bridge.pointer import format_captured_at
 from workers.database import Database, as_utc
 from workers.schema import agent_conversation_messages as conversation_messages
+from workers.schema import agent_conversation_proposals as conversation_proposals
 from workers.settings import Settings
 
 Role = Literal["user", "assistant"]
+Outcome = Literal["pending", "applied", "discarded"]
+REPORTED_OUTCOMES: Final = ("applied", "discarded")
+"""What the app reports of a proposal; it is "pending" until then."""
 
 MAX_HISTORY_MESSAGES: Final = 40
 """The most recent messages (20 turns) a model request carries; older ones stay stored
@@ -37,11 +44,25 @@ class StoredToolCall:
 
 
 @dataclass(frozen=True)
+class KeptProposal:
+    """What a conversation keeps of a proposal: never its edits or its base (R50)."""
+
+    id: str
+    path: str
+    summary: str
+    outcome: Outcome = "pending"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "path": self.path, "summary": self.summary, "outcome": self.outcome}
+
+
+@dataclass(frozen=True)
 class StoredMessage:
     role: Role
     text: str
     at: datetime
     tool_calls: list[StoredToolCall] = field(default_factory=list)
+    proposals: list[KeptProposal] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,6 +70,7 @@ class StoredMessage:
             "text": self.text,
             "at": format_captured_at(self.at),
             "toolCalls": [{"name": c.name, "arguments": c.arguments} for c in self.tool_calls],
+            "proposals": [proposal.to_json() for proposal in self.proposals],
         }
 
 
@@ -72,6 +94,14 @@ _KEY = (
     conversation_messages.c.conversation == bindparam("conversation"),
 )
 _MESSAGES = select(conversation_messages).where(*_KEY).order_by(conversation_messages.c.id)
+_PROPOSAL_KEY = (
+    conversation_proposals.c.account == bindparam("account"),
+    conversation_proposals.c.workspace == bindparam("workspace"),
+    conversation_proposals.c.conversation == bindparam("conversation"),
+)
+_PROPOSALS = (
+    select(conversation_proposals).where(*_PROPOSAL_KEY).order_by(conversation_proposals.c.id)
+)
 _RECENT = (
     select(conversation_messages)
     .where(*_KEY)
@@ -95,8 +125,9 @@ class Conversations:
         message: str,
         reply: str,
         tool_calls: Sequence[StoredToolCall],
+        proposals: Sequence[KeptProposal] = (),
     ) -> None:
-        """Both messages of a finished turn, in one transaction."""
+        """Both messages of a finished turn and the reply's proposals, in one transaction."""
         now = self._settings.clock()
         key = {"account": account, "workspace": workspace, "conversation": conversation}
         calls = json.dumps(
@@ -104,31 +135,49 @@ class Conversations:
             ensure_ascii=False,
             separators=(",", ":"),
         )
-        rows: list[dict[str, Any]] = [
-            {
-                **key,
-                "role": "user",
-                "text": storable(message),
-                "tool_calls": None,
-                "created_at": now,
-            },
-            {
-                **key,
-                "role": "assistant",
-                "text": storable(reply),
-                "tool_calls": calls,
-                "created_at": now,
-            },
-        ]
+        asked = {**key, "role": "user", "text": storable(message), "tool_calls": None}
+        answered = {**key, "role": "assistant", "text": storable(reply), "tool_calls": calls}
         with self._database.writing() as connection:
-            connection.execute(insert(conversation_messages), rows)
+            connection.execute(insert(conversation_messages), {**asked, "created_at": now})
+            answer = insert(conversation_messages).returning(conversation_messages.c.id)
+            message_id = connection.execute(answer, {**answered, "created_at": now}).scalar_one()
+            if proposals:
+                rows = [_proposal_row(key, message_id, item, now) for item in proposals]
+                connection.execute(insert(conversation_proposals), rows)
 
     def messages(self, account: str, workspace: str, conversation: str) -> list[StoredMessage]:
         """The whole conversation, oldest first."""
         key = {"account": account, "workspace": workspace, "conversation": conversation}
         with self._database.reading() as connection:
             rows = connection.execute(_MESSAGES, key).all()
-        return [_message(row) for row in rows]
+            proposal_rows = connection.execute(_PROPOSALS, key).all()
+        by_message: dict[int, list[KeptProposal]] = {}
+        for row in proposal_rows:
+            by_message.setdefault(row.message_id, []).append(_proposal(row))
+        return [_message(row, by_message.get(row.id, [])) for row in rows]
+
+    def report_outcome(
+        self, account: str, workspace: str, conversation: str, proposal: str, outcome: Outcome
+    ) -> KeptProposal | None:
+        """Keep what the person did with a proposal; None when the conversation has no such one.
+
+        Reporting the same outcome again changes nothing; a later report replaces an earlier.
+        """
+        table = conversation_proposals
+        where = (
+            table.c.account == account,
+            table.c.workspace == workspace,
+            table.c.conversation == conversation,
+            table.c.proposal_id == proposal,
+        )
+        changed = (
+            update(table).where(*where).values(outcome=outcome, updated_at=self._settings.clock())
+        )
+        with self._database.writing() as connection:
+            if connection.execute(changed).rowcount == 0:
+                return None
+            row = connection.execute(select(table).where(*where)).one()
+        return _proposal(row)
 
     def recent(
         self, account: str, workspace: str, conversation: str, limit: int = MAX_HISTORY_MESSAGES
@@ -164,14 +213,10 @@ class Conversations:
         ]
 
     def clear(self, account: str, workspace: str, conversation: str) -> None:
+        key = {"account": account, "workspace": workspace, "conversation": conversation}
         with self._database.writing() as connection:
-            connection.execute(
-                delete(conversation_messages).where(
-                    conversation_messages.c.account == account,
-                    conversation_messages.c.workspace == workspace,
-                    conversation_messages.c.conversation == conversation,
-                )
-            )
+            connection.execute(delete(conversation_messages).where(*_KEY), key)
+            connection.execute(delete(conversation_proposals).where(*_PROPOSAL_KEY), key)
 
 
 def storable(text: str) -> str:
@@ -185,9 +230,28 @@ def storable(text: str) -> str:
     return text
 
 
-def _message(row: Any) -> StoredMessage:
+def _message(row: Any, proposals: list[KeptProposal] | None = None) -> StoredMessage:
     calls: list[StoredToolCall] = []
     if row.tool_calls:
         decoded = json.loads(row.tool_calls)
         calls = [StoredToolCall(str(c["name"]), dict(c["arguments"])) for c in decoded]
-    return StoredMessage(row.role, row.text, as_utc(row.created_at), calls)
+    return StoredMessage(row.role, row.text, as_utc(row.created_at), calls, proposals or [])
+
+
+def _proposal(row: Any) -> KeptProposal:
+    outcome: Outcome = row.outcome if row.outcome in REPORTED_OUTCOMES else "pending"
+    return KeptProposal(row.proposal_id, row.path, row.summary, outcome)
+
+
+def _proposal_row(
+    key: dict[str, str], message_id: int, proposal: KeptProposal, now: datetime
+) -> dict[str, Any]:
+    return {
+        **key,
+        "message_id": message_id,
+        "proposal_id": proposal.id,
+        "path": storable(proposal.path),
+        "summary": storable(proposal.summary),
+        "outcome": proposal.outcome,
+        "updated_at": now,
+    }

@@ -1,12 +1,18 @@
-"""SHA-256 prefixes of saved copies, remembered while the file stays the same (R25).
+"""SHA-256 digests of saved copies, remembered while the file stays the same (R25, R53).
 
 Every turn about the open note reads its saved copy again (R23) and compares its
-hash with the pointer's (R25). The note seldom changes between two turns, and
-hashing 256 KiB costs more than the rest of the read, so a hash is reused for the
-same file (device and inode) with the same size, modification and change times.
+hash with the pointer's (R25), and a conditional save compares it with ``If-Match``
+(R53). The note seldom changes in between, and hashing 256 KiB costs more than the
+rest of the read, so a hash is reused for the same file (device and inode) with the
+same size, modification and change times.
+
 Only a settled file is remembered: file systems stamp times at a coarse tick, so a
 second write within the tick of the first could otherwise look unchanged (the rule
-git calls "racily clean").
+git calls "racily clean"). A rewrite of the same size that keeps the modification
+time (in place within one tick, or set back with ``utime``) still moves the change
+time, which the kernel sets to the present on every write and no call sets back;
+and a file remembered only once its change time is two seconds old cannot share it
+with any later write. So a remembered digest is the file's, as exact as reading it.
 """
 
 from __future__ import annotations
@@ -46,7 +52,11 @@ class FileVersion:
 
 
 class DigestCache:
-    """:func:`bridge.pointer.sha16` of a whole saved copy, reused while its version holds."""
+    """The SHA-256 of a whole saved copy, reused while its version holds.
+
+    Kept whole (64 hex): :meth:`sha16` answers the prefix the pointer and the listing
+    carry, :meth:`sha256_streamed` the full digest a conditional save compares.
+    """
 
     def __init__(self, clock_ns: Callable[[], int] = time.time_ns) -> None:
         self._clock_ns = clock_ns
@@ -54,18 +64,31 @@ class DigestCache:
         self._entries: OrderedDict[tuple[int, int], tuple[FileVersion, str]] = OrderedDict()
 
     def sha16(self, data: bytes, version: FileVersion | None) -> str:
-        """The hash of ``data``, the whole file at ``version`` (None: not to be remembered)."""
+        """:func:`bridge.pointer.sha16` of ``data``, the whole file at ``version``.
+
+        ``version`` None: the bytes are not to be remembered (a partial read, or one
+        the file changed under).
+        """
         if version is None:
             return sha16(data)
-        return self._remembered(version) or self._remember(version, sha16(data))
+        digest = self.remembered(version)
+        if digest is None:
+            digest = self._remember(version, hashlib.sha256(data).hexdigest())
+        return digest[:SHA256_PREFIX_CHARS]
 
     def sha16_streamed(self, descriptor: int, version: FileVersion) -> str:
-        """The hash of the open file at ``version``, read in pieces: memory stays bounded.
+        """The 16-hex prefix of :meth:`sha256_streamed`."""
+        return self.sha256_streamed(descriptor, version)[:SHA256_PREFIX_CHARS]
 
-        For a file too large to hold (over the document limit): the listing still
-        names it, with its fingerprint, without reading it into memory (R63).
+    def sha256_streamed(self, descriptor: int, version: FileVersion) -> str:
+        """The full hex SHA-256 of the open file at ``version``, read in pieces.
+
+        Memory stays bounded: the listing names a file too large to hold (over the
+        document limit) with its fingerprint (R63), and a conditional save checks any
+        file it would replace, without reading either into memory. A file that changed
+        during the read is hashed, but not remembered under the version it had before.
         """
-        remembered = self._remembered(version)
+        remembered = self.remembered(version)
         if remembered is not None:
             return remembered
         digest = hashlib.sha256()
@@ -73,9 +96,12 @@ class DigestCache:
         while piece := os.pread(descriptor, STREAM_PIECE_BYTES, offset):
             digest.update(piece)
             offset += len(piece)
-        return self._remember(version, digest.hexdigest()[:SHA256_PREFIX_CHARS])
+        if offset != version.size or FileVersion.of(os.fstat(descriptor)) != version:
+            return digest.hexdigest()
+        return self._remember(version, digest.hexdigest())
 
-    def _remembered(self, version: FileVersion) -> str | None:
+    def remembered(self, version: FileVersion) -> str | None:
+        """The full hex digest of the file at exactly ``version``, if it is remembered."""
         key = (version.device, version.inode)
         with self._lock:
             entry = self._entries.get(key)

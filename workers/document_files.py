@@ -16,7 +16,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 
 from workers import messages, nofollow
-from workers.digests import FileVersion
+from workers.digests import DigestCache, FileVersion
 from workers.errors import DocumentRefused
 
 TEMP_PREFIX = ".ambient-save-"
@@ -193,28 +193,39 @@ def remove_unheld(folder: int, name: str) -> int:
         os.close(descriptor)
 
 
-def check_precondition(folder: int, name: str, precondition: WritePrecondition) -> None:
-    """Raise the 412 refusal when the saved copy is not what the save was computed from."""
-    current = _current_bytes(folder, name)
-    if precondition.absent and current is not None:
-        raise DocumentRefused("precondition", "note_exists", messages.NOTE_EXISTS)
-    if precondition.matches is None:
-        return
-    if current is None:
-        raise DocumentRefused("precondition", "note_changed", messages.NOTE_CHANGED)
-    if "*" in precondition.matches:
-        return
-    if hashlib.sha256(current).hexdigest() not in precondition.matches:
-        raise DocumentRefused("precondition", "note_changed", messages.NOTE_CHANGED)
+def check_precondition(
+    folder: int, name: str, precondition: WritePrecondition, digests: DigestCache
+) -> None:
+    """Raise the 412 refusal when the saved copy is not what the save was computed from.
 
-
-def _current_bytes(folder: int, name: str) -> bytes | None:
-    """The saved copy's bytes, or None when there is none."""
+    Called under the folder's ``flock``, so no save through the document API replaces
+    the file between this check and the rename. The saved copy's digest comes from
+    ``digests`` while the file is the version it remembers (see :mod:`workers.digests`
+    for why that is exact), else from reading the file in pieces.
+    """
     try:
         descriptor = open_for_reading(folder, name)
     except FileNotFoundError:
-        return None
+        if precondition.matches is not None:
+            raise DocumentRefused("precondition", "note_changed", messages.NOTE_CHANGED) from None
+        return
     try:
-        return _read_up_to(descriptor, None, os.fstat(descriptor).st_size)
+        info = os.fstat(descriptor)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "a folder, not a note")
+        if precondition.absent:
+            raise DocumentRefused("precondition", "note_exists", messages.NOTE_EXISTS)
+        if precondition.matches is None or "*" in precondition.matches:
+            return
+        if _current_digest(descriptor, info, digests) not in precondition.matches:
+            raise DocumentRefused("precondition", "note_changed", messages.NOTE_CHANGED)
     finally:
         os.close(descriptor)
+
+
+def _current_digest(descriptor: int, info: os.stat_result, digests: DigestCache) -> str:
+    """The full hex SHA-256 of the open saved copy; memory stays bounded for a regular file."""
+    if stat.S_ISREG(info.st_mode):
+        return digests.sha256_streamed(descriptor, FileVersion.of(info))
+    # Not a note (a FIFO, a device): what reading it gives, as before any save replaces it.
+    return hashlib.sha256(_read_up_to(descriptor, None, info.st_size)).hexdigest()

@@ -146,7 +146,7 @@ class Workspaces:
                 if is_link(folder, name):
                     raise nofollow.IsLink
                 if precondition is not None:
-                    check_precondition(folder, name, precondition)
+                    check_precondition(folder, name, precondition, self._digests)
                 return replace_file(folder, name, data)
             finally:
                 fcntl.flock(folder, fcntl.LOCK_UN)

@@ -10,7 +10,10 @@ from typing import Final
 
 from bridge.headers import KEY_SESSION_HEADER
 from bridge.paths import PATH_NOT_ALLOWED
+from bridge.reading import MAX_BYTES_INVALID, NO_ACTIVE_NOTE
 from workers.settings import ACCESS_TTL
+
+__all__ = ["MAX_BYTES_INVALID", "NO_ACTIVE_NOTE"]  # re-exported: the words are the bridge's
 
 _MINUTES: Final = int(ACCESS_TTL.total_seconds() // 60)
 
@@ -90,6 +93,9 @@ BODY_INVALID: Final = "The request is not valid: {detail}"
 CONVERSATION_HAS_NUL: Final = "a conversation name cannot contain the NUL character"
 CONTENT_LENGTH_INVALID: Final = "The Content-Length header is not a number."
 ROUTE_NOT_FOUND: Final = "There is nothing at this address."
+PROPOSAL_NOT_FOUND: Final = (
+    "This conversation has no proposal with that id: it was cleared, or never made here."
+)
 METHOD_NOT_ALLOWED: Final = "This address does not accept that method."
 INTERNAL_ERROR: Final = "Something went wrong on the server; nothing was changed by this request."
 NO_DELIVERY: Final = "There is no current delivery for this conversation."
@@ -100,16 +106,11 @@ AMBIENT_SEVERAL_HEADERS: Final = "More than one ambient note header was sent."
 AMBIENT_LEFT_OUT: Final = "The user left the note out of this message: nothing stored."
 
 # Tools (contract 5; R21, R27).
-NO_ACTIVE_NOTE: Final = (
-    'No note is open, so there is no "this note" to read. Ask the user to name a note '
-    "(a workspace path such as notes/today.md) or to ask for a listing of their notes."
-)
 NOTE_LEFT_OUT: Final = (
     "The user left the open note out of this message; ask them to name a note "
     "or send again with it."
 )
 """R48: read_active_note when the turn said the note was left out (the chip's Leave out)."""
-MAX_BYTES_INVALID: Final = "maxBytes must be a whole number of at least 1."
 ARGUMENTS_NOT_OBJECT: Final = "The tool arguments must be a JSON object."
 ARGUMENT_UNKNOWN: Final = "The tool {tool} does not take the argument '{name}'."
 PATH_ARGUMENT_MISSING: Final = "read_document needs a 'path': the workspace path of a note."

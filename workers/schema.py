@@ -76,3 +76,28 @@ agent_conversation_messages = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Index(None, "account", "workspace", "conversation"),
 )
+
+agent_conversation_proposals = Table(
+    "agent_conversation_proposals",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account", String(64), nullable=False),
+    Column("workspace", String(64), nullable=False),
+    Column("conversation", String(128), nullable=False),
+    # The reply that made the proposal (a row of agent_conversation_messages).
+    Column("message_id", Integer, nullable=False),
+    Column("proposal_id", String(64), nullable=False),
+    # R50: that a proposal was made and what became of it, never its text.
+    Column("path", Text, nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("outcome", String(16), nullable=False),  # "pending", "applied" or "discarded"
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    # Named here: the convention's name would pass PostgreSQL's 63-character limit.
+    UniqueConstraint(
+        "account",
+        "workspace",
+        "conversation",
+        "proposal_id",
+        name="uq_agent_conversation_proposals_proposal",
+    ),
+)

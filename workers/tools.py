@@ -17,6 +17,7 @@ from typing import Any, Final, TypeVar
 
 from bridge.caveat import CAVEAT
 from bridge.markdown import locate_selection
+from bridge.reading import DEFAULT_MAX_BYTES, parse_max_bytes_value
 from workers import messages, search
 from workers.deliveries import DeliveryCredential, DeliveryCredentials
 from workers.document_files import DocumentRead
@@ -24,9 +25,6 @@ from workers.documents import Workspaces
 from workers.errors import AccessDenied, DocumentRefused
 from workers.identity import KeySession
 from workers.proposals import ProposalError, locate_edits, make_proposal, parse_text_edits
-
-DEFAULT_MAX_BYTES: Final = 64 * 1024  # R21
-MAX_MAX_BYTES: Final = 256 * 1024  # R21: larger requests are clamped
 
 ToolResult = dict[str, Any]
 ParsedT = TypeVar("ParsedT")
@@ -98,10 +96,10 @@ def _check_names(tool: str, arguments: Mapping[str, Any], allowed: set[str]) -> 
 
 def parse_max_bytes(arguments: Mapping[str, Any]) -> int:
     """R21: default 64 KiB, clamp to 256 KiB; a non-integer or a value below 1 is refused."""
-    value = arguments.get("maxBytes", DEFAULT_MAX_BYTES)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    limit = parse_max_bytes_value(arguments.get("maxBytes", DEFAULT_MAX_BYTES))
+    if limit is None:
         raise ToolArgumentError(messages.MAX_BYTES_INVALID)
-    return min(value, MAX_MAX_BYTES)
+    return limit
 
 
 def _read(
@@ -259,10 +257,7 @@ def _search_arguments(arguments: Mapping[str, Any]) -> tuple[str, str]:
         raise ToolArgumentError(messages.QUERY_MISSING)
     if len(query) > search.MAX_QUERY_CHARS:
         raise ToolArgumentError(messages.QUERY_TOO_LONG.format(limit=search.MAX_QUERY_CHARS))
-    prefix = arguments.get("prefix", "")
-    if not isinstance(prefix, str):
-        raise ToolArgumentError(messages.PREFIX_INVALID)
-    return query.strip(), prefix
+    return query.strip(), _prefix_argument(arguments)
 
 
 def search_documents(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:

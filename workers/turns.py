@@ -21,7 +21,7 @@ from bridge.pointer import AmbientPointer
 from workers import jsontext, messages
 from workers.ambient import AmbientDecision, AmbientStatus
 from workers.assistants import Assistant, Cancellation, Delta, Done, ToolEvent, TurnEvent, TurnInput
-from workers.conversations import StoredMessage, StoredToolCall
+from workers.conversations import KeptProposal, StoredMessage, StoredToolCall
 from workers.dependencies import BackendState, access_error
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession
@@ -182,6 +182,7 @@ def turn_events(
                 turn.message,
                 event.outcome.reply,
                 [_stored_call(call) for call in event.outcome.tool_calls],
+                [_kept_proposal(proposal) for proposal in event.outcome.proposals],
             )
         yield event
 
@@ -192,6 +193,11 @@ def _stored_call(call: ToolCall) -> StoredToolCall:
         arguments = kept_arguments({**call.arguments, **_proposal_fields(call)})
         return StoredToolCall(call.name, arguments)
     return StoredToolCall(call.name, call.arguments)
+
+
+def _kept_proposal(proposal: dict[str, Any]) -> KeptProposal:
+    """A proposal as the conversation keeps it: pending until the app reports it (R50)."""
+    return KeptProposal(str(proposal["id"]), str(proposal["path"]), str(proposal["summary"]))
 
 
 def _proposal_fields(call: ToolCall) -> dict[str, Any]:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QProcess
 
+from app.scenario.elsewhere_actions import keep, write_elsewhere
+from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
 from app.scenario.note_steps import new_note, quick_open
 from app.scenario.proposal_actions import act_on_proposal
 from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
@@ -83,6 +85,10 @@ def act(window: MainWindow, step: Step) -> None:
         return
     elif isinstance(step, ApplyStep | DiscardStep | UndoStep):
         act_on_proposal(window, step)
+    elif isinstance(step, ExternalWriteStep):
+        write_elsewhere(window, step)
+    elif isinstance(step, KeepStep):
+        keep(window, step)
     else:  # pragma: no cover - the runner handles restart, send and expect itself
         raise StepError(f"cannot perform '{step.verb}'")
 

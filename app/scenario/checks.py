@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from app.scenario.elsewhere_actions import check_elsewhere
 from app.scenario.expectations import NO_DROP, ExpectStep
 from app.scenario.proposal_actions import check_proposals
 from app.scenario.report import Mismatch, SendRecord
@@ -33,6 +34,8 @@ def check_now(step: ExpectStep, window: MainWindow) -> list[Mismatch]:
         mismatches += check_proposals(
             window, None, step.note, step.saved, step.applied, step.conflict
         )
+    if given & {"conflictBar", "kept"}:
+        mismatches += check_elsewhere(window, step.conflictBar, step.kept)
     if "frames" in given and step.frames is not None:
         actual = [
             {"id": frame.frame_id, "path": frame.path, "view": frame.view}

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, field_validator, model_validator
 
+from app.scenario.elsewhere_steps import ConflictBarExpectation, KeptExpectation
 from app.scenario.proposal_steps import (
     NoteExpectation,
     ProposalExpectation,
@@ -59,6 +60,21 @@ class ResolvesExpectation(Subset):
     view: View | None = None
 
 
+class SharedExpectation(Subset):
+    """What a tool connected to the sidecar sees now (R60), through the official SDK's client.
+
+    ``activeNote``: a subset of ``get_active_note``'s pointer (null: no note);
+    ``openFiles``: the latest ``ide/contextUpdate``'s notes as workspace paths, newest
+    first; ``active``: the one it marks active (null: none); ``connected``: the count the
+    window shows.
+    """
+
+    activeNote: PointerExpectation | None = None
+    openFiles: list[str] | None = None
+    active: str | None = None
+    connected: NonNegative | None = None
+
+
 class FrameExpectation(Subset):
     """One note frame, in column order: its id, path and view (each optional)."""
 
@@ -78,6 +94,9 @@ NOW_KEYS = frozenset(
         "saved",
         "applied",
         "conflict",
+        "shared",
+        "conflictBar",
+        "kept",
     }
 )
 """Expect keys about the window as it is now, not about the latest send."""
@@ -109,6 +128,12 @@ class ExpectStep(StepBody):
     saved: SavedExpectation | None = None
     applied: bool | None = None
     conflict: bool | None = None
+    shared: SharedExpectation | None = None
+    """Now: what a tool connected to the sidecar sees (needs ``share: on`` first)."""
+    conflictBar: ConflictBarExpectation | None = None
+    """Now: whether the frame says its note changed elsewhere (R53); waits up to 5 s."""
+    kept: KeptExpectation | None = None
+    """Now: the text the app kept of a note in its data folder (nothing lost, R53)."""
 
     @field_validator("dropped")
     @classmethod
@@ -137,6 +162,9 @@ class ExpectStep(StepBody):
             "saved",
             "applied",
             "conflict",
+            "shared",
+            "conflictBar",
+            "kept",
         ):
             if key in self.model_fields_set and getattr(self, key) is None:
                 raise ValueError(f"'{key}' cannot be null")

@@ -20,6 +20,7 @@ from pydantic import (
     ValidationError,
 )
 
+from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
 from app.scenario.expectations import ExpectStep
 from app.scenario.problems import Problem, ScenarioFileError, describe_pydantic
 from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
@@ -36,6 +37,7 @@ from app.scenario.steps import (
     SelectStep,
     SendBody,
     SendStep,
+    ShareStep,
     Step,
     SwitchWorkspaceStep,
     TypeStep,
@@ -63,6 +65,8 @@ _MAPPING_VERBS: dict[str, type[StepBody]] = {
         QuickOpenStep,
         ApplyStep,
         DiscardStep,
+        ExternalWriteStep,
+        KeepStep,
     )
 }
 # Verbs whose value is one plain string, and the field it fills.
@@ -75,6 +79,7 @@ _SCALAR_VERBS: dict[str, tuple[type[StepBody], str]] = {
         (SwitchWorkspaceStep, "workspace"),
         (CaptionStep, "text"),
         (UndoStep, "frame"),
+        (ShareStep, "state"),
     )
 }
 VERBS: tuple[str, ...] = (*_MAPPING_VERBS, *_SCALAR_VERBS, SendStep.verb, RestartStep.verb)
@@ -174,6 +179,8 @@ class _StepParser:
                 self.problem(step, where, "'restart' takes no value: write '- restart: {}'")
                 return None
             return RestartStep()
+        if verb == ShareStep.verb and isinstance(body, bool):
+            body = "on" if body else "off"  # YAML reads a bare on/off as true/false
         if verb in _SCALAR_VERBS:
             model, field_name = _SCALAR_VERBS[verb]
             if not isinstance(body, str):

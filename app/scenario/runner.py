@@ -29,7 +29,8 @@ from app.scenario.model import Scenario
 from app.scenario.pictures import save_window_picture
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
 from app.scenario.sends import observe_send
-from app.scenario.steps import PopoutStep, RestartStep, SendStep, Step
+from app.scenario.sharing import SharingPeer
+from app.scenario.steps import PopoutStep, RestartStep, SendStep, ShareStep, Step
 from app.scenario.waiting import StepError, WaitTimeout, connected, wait_until
 from app.session import AppSession
 
@@ -127,6 +128,7 @@ class ScenarioReplay:
             target = workspace_dir.joinpath(*path.split("/"))
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="")
+        self.peer = SharingPeer()
         self._start()
         self.latest: SendRecord | None = None
 
@@ -195,7 +197,10 @@ class ScenarioReplay:
 
     def _act(self, step: Step) -> None:
         if isinstance(step, RestartStep):
+            self.peer.close()  # the tool loses its connection as the app quits
             self._restart()
+        elif isinstance(step, ShareStep):
+            self.peer.share(self.window, step)
         else:
             act(self.window, step)
 
@@ -254,7 +259,8 @@ class ScenarioReplay:
     # -- expectations ------------------------------------------------------------
 
     def _check(self, step: ExpectStep) -> list[Mismatch]:
-        return check_expectations(step, self.latest, self.window)
+        mismatches = check_expectations(step, self.latest, self.window)
+        return mismatches + self.peer.check(step, self.window)
 
     # -- screenshots and teardown ----------------------------------------------
 
@@ -269,6 +275,7 @@ class ScenarioReplay:
     def close(self) -> None:
         """Close the window, pop-out processes, threads and the backend; nothing outlives it."""
         window = getattr(self, "window", None)
+        self.peer.close()
         try:
             if window is not None:
                 window.close()  # closeEvent ends the pop-outs too

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
 from app.scenario.expectations import ExpectStep
 from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
 from app.scenario.step_fields import (
@@ -227,8 +228,21 @@ class SendStep:
         return f"send {self.message!r}{extra}"
 
 
+class ShareStep(StepBody):
+    """Assistant ▸ Share the active note with other tools; on, a tool connects (R58)."""
+
+    verb: ClassVar[str] = "share"
+    summary: ClassVar[str] = "share {state}"
+    state: Literal["on", "off"]
+
+    @property
+    def on(self) -> bool:
+        return self.state == "on"
+
+
 Step = (
     MountStep
+    | ShareStep
     | ActivateStep
     | TypeStep
     | SelectStep
@@ -246,4 +260,6 @@ Step = (
     | ApplyStep
     | DiscardStep
     | UndoStep
+    | ExternalWriteStep
+    | KeepStep
 )

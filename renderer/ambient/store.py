@@ -18,6 +18,8 @@ LoadListener = Callable[[str], None]
 """Called with the frame id of a mounted Inbox frame whose note has just loaded."""
 SelectionListener = Callable[[str], None]
 """Called with the frame id of a mounted Inbox frame whose selection has just changed."""
+ActivationListener = Callable[[str], None]
+"""Called with the id of a frame of any kind that has just been activated."""
 
 
 class Resolution(NamedTuple):
@@ -45,6 +47,7 @@ class AmbientStore:
         self._listeners: list[ResolutionListener] = []
         self._load_listeners: list[LoadListener] = []
         self._selection_listeners: list[SelectionListener] = []
+        self._activation_listeners: list[ActivationListener] = []
         self._last_emitted: Resolution | None = None
 
     # -- publishing (R1) -------------------------------------------------
@@ -103,6 +106,8 @@ class AmbientStore:
         self._activations.pop(frame_id, None)
         self._activations[frame_id] = None
         self._emit_if_changed()
+        for listener in list(self._activation_listeners):
+            listener(frame_id)
 
     @property
     def last_activated_frame(self) -> str | None:
@@ -178,6 +183,10 @@ class AmbientStore:
     def subscribe_selections(self, listener: SelectionListener) -> Callable[[], None]:
         """Call ``listener`` when a mounted frame's selection changes; returns the unsubscriber."""
         return _subscribe(self._selection_listeners, listener)
+
+    def subscribe_activations(self, listener: ActivationListener) -> Callable[[], None]:
+        """Call ``listener`` after each activation of any frame; returns the unsubscriber."""
+        return _subscribe(self._activation_listeners, listener)
 
     def _emit_if_changed(self) -> None:
         current = self.resolve()

@@ -7,7 +7,7 @@ the value (or the failure) back on the GUI thread.
 
 from __future__ import annotations
 
-from bridge.agent import AssistantInfo, ConversationMessage, TurnStream
+from bridge.agent import AssistantInfo, ConversationMessage, KeptProposal, TurnStream
 from renderer.qt.backend import BackendLink, WorkspaceLink
 
 
@@ -47,3 +47,12 @@ def fetch_conversation(link: WorkspaceLink, conversation: str) -> list[Conversat
 def clear_conversation(link: WorkspaceLink, conversation: str) -> None:
     """Worker thread: forget ``conversation`` on the backend (Assistant ▸ Clear)."""
     link.call(lambda client, key: client.clear_conversation(key, conversation))
+
+
+def report_proposal(
+    link: WorkspaceLink, conversation: str, proposal: str, outcome: str
+) -> KeptProposal:
+    """Worker thread: tell ``conversation`` its proposal was applied or discarded (R50)."""
+    return link.call(
+        lambda client, key: client.report_proposal(key, conversation, proposal, outcome)
+    )

@@ -8,11 +8,9 @@ run on a worker and come back as signals, so the GUI thread never waits.
 from __future__ import annotations
 
 import contextlib
-from functools import partial
-from typing import Literal, cast
+from typing import cast
 
 from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
     QPlainTextEdit,
     QStackedWidget,
@@ -24,33 +22,29 @@ from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
-from renderer.frames.inbox_conflict import ConflictBar, keep_copy, keep_saved_copy
-from renderer.frames.inbox_controls import LoadProblem, ViewSwitcher
+from renderer.frames.inbox_actions import EditorActions
+from renderer.frames.inbox_conflict import ConflictBar, ConflictChoices
+from renderer.frames.inbox_controls import (
+    BADGES,
+    LoadProblem,
+    ViewSwitcher,
+    build_pages,
+    show_save_badge,
+)
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.links import LinkOffer, link_target
-from renderer.frames.outline import Task
-from renderer.frames.shared_document import join, leave
+from renderer.frames.shared_document import PendingShare, join, leave
 from renderer.frames.view_drawing import ViewDrawing
-from renderer.frames.views import MindmapView, PreviewView, TodoView
+from renderer.frames.views import PreviewView
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.long_lines import wrap_mode_for
 from renderer.qt.tasks import TaskRunner
 
-_BADGES: dict[str, str] = {
-    "unsaved": "● Unsaved",
-    "saving": "Saving…",
-    "saved": "Saved",
-    "error": "Not saved",
-    "new": "New note",
-    "unopened": "Not opened",
-}
 _RERENDER_DELAY_MS = 150
 
-Position = int | Literal["end"]
 
-
-class InboxFrame(FrameBase):
+class InboxFrame(ConflictChoices, EditorActions, FrameBase):
     """A note editor with edit, preview, todo and mindmap views."""
 
     loaded = Signal()
@@ -59,6 +53,8 @@ class InboxFrame(FrameBase):
     load_failed = Signal(str)
     note_link_clicked = Signal(str)
     """A link in the preview to this workspace path was clicked: open it in a frame (R62)."""
+    load_abandoned = Signal()
+    """A load in progress will never finish here: the frame closed or opened another note."""
 
     def __init__(
         self,
@@ -87,7 +83,16 @@ class InboxFrame(FrameBase):
         self.is_new_note = False
         self.save_state = ""
         self.runtime = QtInboxRuntime(self)
-        self._build_views(path)
+        self.editor, self.preview, self.todo, self.mindmap = build_pages(self.body, path)
+        self.stack = QStackedWidget(self.body)
+        self._pages: dict[str, QWidget] = {
+            "edit": self.editor,
+            "preview": self.preview,
+            "todo": self.todo,
+            "mindmap": self.mindmap,
+        }
+        for page in self._pages.values():
+            self.stack.addWidget(page)
         self.problem = LoadProblem(path, self._load, self.body)
         self.problem_label = self.problem.label
         self.retry_button = self.problem.retry_button
@@ -111,36 +116,13 @@ class InboxFrame(FrameBase):
         self.owner: InboxFrame | None = None
         """The frame whose document this one shows and saves, when it shares one."""
         self.sharers: list[InboxFrame] = []
+        self._pending_share: PendingShare | None = None
         # Qt emits this when the selection changes, not for each keystroke of plain typing.
         self.editor.selectionChanged.connect(self._on_selection_changed)
         self.todo.task_toggled.connect(self._on_task_toggled)
         autosave.state_changed.connect(self._on_save_state)
         autosave.save_conflict.connect(self._on_save_conflict)
         self._show_view()
-
-    def _build_views(self, path: str) -> None:
-        """The editor and the three read-only views, as pages of one stack."""
-        self.editor = QPlainTextEdit(self.body)
-        self.editor.setObjectName("noteEditor")
-        self.editor.setAccessibleName(f"Note text of {path}")
-        self.editor.setReadOnly(True)
-        self.editor.setTabChangesFocus(False)
-        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
-        font.setPointSizeF(max(font.pointSizeF(), 10.5))
-        font.setStyleHint(QFont.StyleHint.SansSerif)
-        self.editor.setFont(font)
-        self.preview = PreviewView(self.body)
-        self.todo = TodoView(self.body)
-        self.mindmap = MindmapView(self.body)
-        self.stack = QStackedWidget(self.body)
-        self._pages: dict[str, QWidget] = {
-            "edit": self.editor,
-            "preview": self.preview,
-            "todo": self.todo,
-            "mindmap": self.mindmap,
-        }
-        for page in self._pages.values():
-            self.stack.addWidget(page)
 
     def _build_rendering(self, runner: TaskRunner) -> None:
         """The views' drawing: read off the GUI thread, drawn in slices under a busy label."""
@@ -189,20 +171,41 @@ class InboxFrame(FrameBase):
 
     # -- lifecycle -----------------------------------------------------------
 
-    def mount(self, share: InboxFrame | None = None) -> None:
+    def mount(self, share: InboxFrame | None = None, *, loading: InboxFrame | None = None) -> None:
         """Publish the live runtime (R1), start autosave tracking and load the note.
 
         With ``share`` (a loaded frame on the same note) this frame shows that frame's
-        document instead, which that frame keeps saving (R53).
+        document instead, which that frame keeps saving (R53); with ``loading`` (a frame
+        still loading it) it waits for that load and then does the same.
         """
         self._mounted = True
         self._store.publish(self.runtime)
-        if share is None:
-            self.take_ownership()
-            self._load()
-            return
-        join(self, share)
-        self._show_loaded(new=share.is_new_note)
+        if share is not None:
+            self._share(share)
+        elif loading is not None:
+            self._pending_share = PendingShare(
+                self._path, loading, on_ready=self._share, on_alone=self._load_alone
+            )
+        else:
+            self._load_alone()
+
+    def _share(self, owner: object) -> None:
+        self._pending_share = None
+        shared = cast(InboxFrame, owner)
+        join(self, shared)
+        self._show_loaded(new=shared.is_new_note)
+
+    def _load_alone(self) -> None:
+        self._pending_share = None
+        self.take_ownership()
+        self._load()
+
+    def _stop_waiting(self) -> bool:
+        """Stop waiting for another frame's load; whether this frame was waiting."""
+        pending, self._pending_share = self._pending_share, None
+        if pending is not None:
+            pending.cancel()
+        return pending is not None
 
     def take_ownership(self) -> None:
         """Watch this frame's document for edits and save it (alone, or for its sharers)."""
@@ -224,6 +227,9 @@ class InboxFrame(FrameBase):
 
     def teardown(self) -> None:
         super().teardown()
+        self._stop_waiting()
+        if not self.is_loaded:
+            self.load_abandoned.emit()
         self.withdraw()
         leave(self)
         self._rerender.stop()
@@ -262,6 +268,10 @@ class InboxFrame(FrameBase):
         check_workspace_path(path)
         if path == self._path:
             return
+        if self._stop_waiting():
+            self.take_ownership()
+        elif not self.is_loaded:
+            self.load_abandoned.emit()
         self._autosave.save_now(self.frame_id)
         leave(self)
         self._path = path
@@ -272,38 +282,6 @@ class InboxFrame(FrameBase):
 
     def pop_out(self) -> None:
         self.popout_requested.emit(self.frame_id)
-
-    def type_text(self, text: str, at: Position = "end") -> None:
-        """Move the cursor and insert ``text`` through the editor, as typing does."""
-        cursor = self.editor.textCursor()
-        if at == "end":
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-        else:
-            cursor.setPosition(self._clamp(int(at)))
-        self.editor.setTextCursor(cursor)
-        self.editor.insertPlainText(text)
-
-    def replace_text(self, text: str) -> None:
-        """Replace the whole note as one undoable edit (restoring kept text); autosave saves it."""
-        if text == self.read_text() and not self._autosave.is_dirty(self.frame_id):
-            # Nothing to save, yet the edit must reach the backend once to settle the note.
-            self.editor.document().setModified(True)
-            self._autosave.edited(self.frame_id)
-            return
-        cursor = self.editor.textCursor()
-        cursor.select(QTextCursor.SelectionType.Document)
-        cursor.insertText(text)
-        self.editor.setTextCursor(cursor)
-
-    def select(self, anchor: int, head: int) -> None:
-        """Select from ``anchor`` to ``head`` (UTF-16 offsets, clamped to the document)."""
-        cursor = self.editor.textCursor()
-        cursor.setPosition(self._clamp(anchor))
-        cursor.setPosition(self._clamp(head), QTextCursor.MoveMode.KeepAnchor)
-        self.editor.setTextCursor(cursor)
-
-    def _clamp(self, position: int) -> int:
-        return max(0, min(position, self.editor.document().characterCount() - 1))
 
     # -- loading -------------------------------------------------------------
 
@@ -361,7 +339,7 @@ class InboxFrame(FrameBase):
         message = error.message if isinstance(error, BackendError) else str(error)
         self.problem.show_message(message)
         # Nothing was typed here yet, so the badge says the note is not open, not "not saved".
-        self.title_bar.set_badge(_BADGES["unopened"], "error")
+        self.title_bar.set_badge(BADGES["unopened"], "error")
         self.load_failed.emit(message)
 
     # -- views ---------------------------------------------------------------
@@ -403,45 +381,6 @@ class InboxFrame(FrameBase):
         if modified and not self._applying_load and self.owner is None:  # one save (R53)
             self._autosave.edited(self.frame_id)
 
-    def _on_task_toggled(self, task: Task, checked: bool) -> None:
-        block = self.editor.document().findBlockByNumber(task.line)
-        if not block.isValid():
-            return
-        cursor = QTextCursor(block)
-        cursor.setPosition(block.position() + task.mark_column)
-        cursor.setPosition(block.position() + task.mark_column + 1, QTextCursor.MoveMode.KeepAnchor)
-        if cursor.selectedText() not in (" ", "x", "X"):
-            self._render_view()  # the note changed under the list: redraw instead of guessing
-            return
-        cursor.insertText("x" if checked else " ")
-
-    # -- a note changed elsewhere (R53) ---------------------------------------
-
-    def _on_save_conflict(self, workspace: str, path: str) -> None:
-        if workspace == self._link.workspace and path == self._path and self._mounted:
-            self.conflict.setVisible(True)
-
-    def keep_mine(self) -> None:
-        """Save this text over the other one, which is kept as a sibling note's kept text."""
-        link, path, frame_id = self._link, self._path, self.frame_id
-        keep_other = partial(keep_saved_copy, link, path, self._autosave.recovery)
-
-        def rebase(etag: object) -> None:
-            self.conflict.setVisible(False)
-            self._autosave.rebase(link.workspace, path, str(etag), frame_id)
-
-        self._runner.submit(keep_other, on_done=rebase, on_error=self._on_keep_failed)
-
-    def keep_other(self) -> None:
-        """Load the other text into the editor; this one is kept as a sibling note's kept text."""
-        keep_copy(self._autosave.recovery, self._link.workspace, self._path, self.read_text())
-        self._autosave.drop_pending(self.frame_id)
-        self._load()
-
-    def _on_keep_failed(self, error: BaseException) -> None:
-        message = error.message if isinstance(error, BackendError) else str(error)
-        self.conflict.label.setText(f"The other text could not be read: {message} Try again.")
-
     # -- save state ----------------------------------------------------------
 
     def _on_save_state(self, workspace: str, path: str, state: str) -> None:
@@ -449,9 +388,7 @@ class InboxFrame(FrameBase):
             self._set_save_state(state)
 
     def _set_save_state(self, state: str, *, announce: bool = True) -> None:
-        badge = _BADGES.get(state, "")
-        self.title_bar.set_badge(badge, state)
-        self.title_bar.badge.setAccessibleName(f"Save state: {badge}" if badge else "")
+        show_save_badge(self.title_bar, state)
         if state == "new":
             return
         if state != self.save_state:

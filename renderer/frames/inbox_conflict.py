@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from typing import Protocol
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from bridge.errors import BackendError
+from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.recovery import RecoveryStore
+from renderer.qt.tasks import TaskRunner
 
 CONFLICT_MESSAGE = (
     "This note was changed elsewhere (another window, app or device) since it was opened, "
@@ -72,3 +77,47 @@ class ConflictBar(QWidget):
         layout.addWidget(self.mine_button)
         layout.addWidget(self.other_button)
         self.setVisible(False)
+
+    def show_keep_failed(self, error: BaseException) -> None:
+        message = error.message if isinstance(error, BackendError) else str(error)
+        self.label.setText(f"The other text could not be read: {message} Try again.")
+
+
+class _ConflictedFrame(Protocol):
+    frame_id: str
+    conflict: ConflictBar
+    _link: WorkspaceLink
+    _path: str
+    _mounted: bool
+    _autosave: AutosaveCoordinator
+    _runner: TaskRunner
+
+    def read_text(self) -> str: ...
+
+    def _load(self) -> None: ...
+
+
+class ConflictChoices:
+    """An Inbox frame's side of the bar: show it on a refused save, carry out the choice."""
+
+    def _on_save_conflict(self: _ConflictedFrame, workspace: str, path: str) -> None:
+        if workspace == self._link.workspace and path == self._path and self._mounted:
+            self.conflict.setVisible(True)
+
+    def keep_mine(self: _ConflictedFrame) -> None:
+        """Save this text over the other one, which is kept as a sibling note's kept text."""
+        link, path, frame_id = self._link, self._path, self.frame_id
+        keep_other = partial(keep_saved_copy, link, path, self._autosave.recovery)
+        bar = self.conflict
+
+        def rebase(etag: object) -> None:
+            bar.setVisible(False)
+            self._autosave.rebase(link.workspace, path, str(etag), frame_id)
+
+        self._runner.submit(keep_other, on_done=rebase, on_error=bar.show_keep_failed)
+
+    def keep_other(self: _ConflictedFrame) -> None:
+        """Load the other text into the editor; this one is kept as a sibling note's kept text."""
+        keep_copy(self._autosave.recovery, self._link.workspace, self._path, self.read_text())
+        self._autosave.drop_pending(self.frame_id)
+        self._load()

@@ -1,15 +1,57 @@
-"""The Inbox frame's own controls: the view switcher in its title bar and the load problem bar."""
+"""The Inbox frame's own controls: its pages, the view switcher, the save badge, the problem bar."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
+from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QToolButton,
+    QWidget,
+)
 
 from bridge.pointer import VIEWS, View
 from renderer.frames.base import TitleBar, tool_button
+from renderer.frames.views import MindmapView, PreviewView, TodoView
+
+BADGES: dict[str, str] = {
+    "unsaved": "● Unsaved",
+    "saving": "Saving…",
+    "saved": "Saved",
+    "error": "Not saved",
+    "new": "New note",
+    "unopened": "Not opened",
+}
+
+
+def show_save_badge(title_bar: TitleBar, state: str) -> None:
+    """The title bar's save state ("Saved", "Saving…", "Not saved"…), read aloud too."""
+    badge = BADGES.get(state, "")
+    title_bar.set_badge(badge, state)
+    title_bar.badge.setAccessibleName(f"Save state: {badge}" if badge else "")
+
+
+def build_pages(
+    body: QWidget, path: str
+) -> tuple[QPlainTextEdit, PreviewView, TodoView, MindmapView]:
+    """The editor and the three read-only views of one note."""
+    editor = QPlainTextEdit(body)
+    editor.setObjectName("noteEditor")
+    editor.setAccessibleName(f"Note text of {path}")
+    editor.setReadOnly(True)
+    editor.setTabChangesFocus(False)
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
+    font.setPointSizeF(max(font.pointSizeF(), 10.5))
+    font.setStyleHint(QFont.StyleHint.SansSerif)
+    editor.setFont(font)
+    return editor, PreviewView(body), TodoView(body), MindmapView(body)
+
 
 VIEW_LABELS: dict[View, str] = {
     "edit": "Edit",

@@ -42,12 +42,23 @@ class ProposalView(QFrame):
     apply_requested = Signal(object)
     """The view itself: the window applies its proposal."""
     discarded = Signal(object)
+    settled = Signal(object)
+    """The view itself, once applied or discarded: its conversation is told which (R50)."""
 
-    def __init__(self, proposal: Proposal, workspace: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        proposal: Proposal,
+        workspace: str,
+        parent: QWidget | None = None,
+        *,
+        conversation: str = "",
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("proposal")
         self.proposal = proposal
         self.workspace = workspace
+        self.conversation = conversation
+        """The conversation whose reply made the proposal; "" when none keeps it."""
         self.base_text: str | None = None
         self.state: ProposalState = "waiting"
         self.applied_to: str | None = None
@@ -115,6 +126,8 @@ class ProposalView(QFrame):
         self.status.setVisible(True)
         self.apply_button.setEnabled(False)
         self.discard_button.setEnabled(False)
+        if state in ("applied", "discarded"):
+            self.settled.emit(self)
 
 
 def diff_html(base: str, proposal: Proposal) -> str:

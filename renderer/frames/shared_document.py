@@ -5,14 +5,18 @@ parent and its autosave watch saves it. A frame mounted later on the same note i
 the same window shows that document instead of loading a copy of its own, so an
 edit in one shows in the other at once and there is one save. When the owner
 closes or opens another note, the document and its save pass to the next frame
-that shows it. Frames follow their editor's own signals, which Qt moves to the
-editor's current document, so nothing needs reconnecting.
+that shows it. A frame mounted while the first one still loads waits for that
+load (:class:`PendingShare`) instead of loading a second copy. Frames follow
+their editor's own signals, which Qt moves to the editor's current document, so
+nothing needs reconnecting.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, Self, TypeVar
 
+from PySide6.QtCore import QObject, SignalInstance
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QPlainTextDocumentLayout, QPlainTextEdit
 
@@ -30,6 +34,20 @@ class SharingFrame(Protocol):
 
 
 FrameT = TypeVar("FrameT", bound=SharingFrame)
+
+
+class LoadingFrame(Protocol):
+    """What waiting for another frame's load needs of it."""
+
+    loaded: SignalInstance
+    load_failed: SignalInstance
+    load_abandoned: SignalInstance
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def owner(self) -> LoadingFrame | None: ...
 
 
 def join(frame: FrameT, owner: FrameT) -> None:
@@ -74,3 +92,47 @@ def _fresh_document(frame: SharingFrame) -> None:
         frame.editor.setDocument(fresh)
     finally:
         frame.editor.blockSignals(blocked)
+
+
+class PendingShare:
+    """A frame mounted while another frame of the window still loads the same note (R53).
+
+    It loads no copy of its own: once that load is done it shows the loaded document
+    (``on_ready`` gets the document's owner). When that load fails, or the loading
+    frame closes or opens another note first, ``on_alone`` has it load the note itself.
+    """
+
+    def __init__(
+        self,
+        path: str,
+        loading: LoadingFrame,
+        on_ready: Callable[[LoadingFrame], None],
+        on_alone: Callable[[], None],
+    ) -> None:
+        self._path = path
+        self._loading = loading
+        self._on_ready = on_ready
+        self._on_alone = on_alone
+        self._connections = [
+            loading.loaded.connect(self._loaded),
+            loading.load_failed.connect(self._alone),
+            loading.load_abandoned.connect(self._alone),
+        ]
+
+    def cancel(self) -> None:
+        """Stop waiting; neither callback runs."""
+        connections, self._connections = self._connections, []
+        for connection in connections:
+            QObject.disconnect(connection)
+
+    def _loaded(self) -> None:
+        self.cancel()
+        loading = self._loading
+        if loading.path != self._path:
+            self._on_alone()
+            return
+        self._on_ready(loading.owner or loading)
+
+    def _alone(self, *_reason: object) -> None:
+        self.cancel()
+        self._on_alone()

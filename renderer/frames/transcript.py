@@ -4,7 +4,8 @@ A kept turn comes back from the backend as the user's message and the final
 reply with the names and arguments of the tools it called, never their results.
 With the record the app kept of it (:mod:`renderer.frames.kept_records`) it shows
 as it was shown, its assistant and details included; without one, as the backend
-keeps it.
+keeps it. A reply's proposals show as what they changed and what became of them
+(applied, discarded, or not applied), never as their text (R50).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from html import escape
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from bridge.agent import ConversationMessage
+from bridge.agent import ConversationMessage, KeptProposal
 from renderer.frames.kept_records import kept_turn_pairs
 from renderer.frames.turn_text import tools_html
 from renderer.frames.turn_view import TurnView, markdown_html
@@ -27,8 +28,28 @@ WELCOME = (
 )
 
 
+_OUTCOME_WORDS = {"applied": "applied", "discarded": "discarded", "pending": "not applied"}
+
+
 def _rich(text: str) -> str:
     return escape(text).replace("\n", "<br>")
+
+
+def kept_proposals_text(proposals: Sequence[KeptProposal]) -> str:
+    """One line per kept proposal: its summary, its note and what became of it."""
+    lines = []
+    for proposal in proposals:
+        outcome = _OUTCOME_WORDS.get(proposal.outcome, proposal.outcome)
+        lines.append(f"Proposed: {proposal.summary or 'a change'} ({proposal.path}): {outcome}")
+    return "\n".join(lines)
+
+
+def kept_proposals_label(proposals: Sequence[KeptProposal], parent: QWidget) -> QLabel:
+    label = QLabel(kept_proposals_text(proposals), parent)
+    label.setObjectName("keptProposals")
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    return label
 
 
 class KeptTurnView(QFrame):
@@ -54,6 +75,13 @@ class KeptTurnView(QFrame):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             layout.addWidget(label)
+
+    def add_proposal(self, view: QWidget) -> None:
+        """What became of the reply's proposals, under it (R50)."""
+        view.setParent(self)
+        layout = self.layout()
+        if layout is not None:
+            layout.addWidget(view)
 
     def show_reply(self, message: ConversationMessage) -> None:
         self.tools.setText(tools_html(message.tool_calls))
@@ -138,6 +166,8 @@ class Transcript(QScrollArea):
             else:
                 view = self._turn_view(asked)
                 view.show_record(record)
+            if reply.proposals:
+                view.add_proposal(kept_proposals_label(reply.proposals, view))
             self._insert(self._first_turn_index() + position, view)
         self._update_welcome()
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QLabel
+
 from renderer.frames.proposal_view import ProposalView
+from renderer.frames.transcript import KeptTurnView
+from renderer.frames.turn_view import TurnView
 from tests.app.conftest import AppFactory, AppUnderTest
 
 TIMEOUT_MS = 10_000
@@ -89,3 +93,56 @@ def test_r52_a_proposal_never_applies_after_the_workspace_boundary(make_app: App
         view.apply_button.click()
     assert view.state == "conflict" and first in view.status.text()
     assert app.saved_text("notes/a.md") == NOTE  # the first workspace's note is untouched
+
+
+def _kept_outcomes(app: AppUnderTest) -> list[str]:
+    conversation = app.window.assistant.conversation
+    messages = app.session.link.call(lambda client, key: client.get_conversation(key, conversation))
+    return [proposal.outcome for message in messages for proposal in message.proposals]
+
+
+def test_r50_the_conversation_keeps_whether_each_proposal_was_applied(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    frame = app.mount("inbox-1", "notes/a.md")
+    applied = _proposal(app)
+    applied.apply_button.click()
+    assert frame.read_text() == TICKED
+    app.qtbot.waitUntil(lambda: _kept_outcomes(app) == ["applied"], timeout=TIMEOUT_MS)
+    discarded = _proposal(app, "untick done task")
+    discarded.discard_button.click()
+    app.qtbot.waitUntil(lambda: _kept_outcomes(app) == ["applied", "discarded"], timeout=TIMEOUT_MS)
+    app.quit()
+    window = make_app(restart=app, demo_layout=False).window
+
+    def shown() -> list[str]:
+        return [
+            label.text()
+            for view in window.assistant.transcript_view.turns()
+            for label in view.findChildren(QLabel, "keptProposals")
+            if isinstance(view, KeptTurnView | TurnView)
+        ]
+
+    app.qtbot.waitUntil(lambda: len(shown()) == 2, timeout=TIMEOUT_MS)
+    first, second = shown()
+    assert first.startswith("Proposed: ") and first.endswith("(notes/a.md): applied")
+    assert second.endswith("(notes/a.md): discarded")
+    assert "- [x]" not in first + second  # what it was, never the proposed text
+
+
+def test_r51_r52_typing_while_the_base_is_found_off_the_gui_thread_is_looked_at_again(
+    make_app: AppFactory,
+) -> None:
+    """The live text is hashed on a worker; a keystroke meanwhile makes the review look again."""
+    app = make_app()
+    frame = app.mount("inbox-1", "notes/a.md")
+    record = app.send("tick off the first task")
+    assert record.reply is not None and len(record.reply.proposals) == 1
+    (view,) = app.window.assistant.latest_proposals
+    assert view.state == "waiting"  # the digest is still being made off the GUI thread
+    frame.type_text("Intro\n", at=0)
+    app.qtbot.waitUntil(lambda: view.state == "ready", timeout=TIMEOUT_MS)
+    view.apply_button.click()
+    assert view.state == "applied"
+    assert frame.read_text() == "Intro\n" + TICKED

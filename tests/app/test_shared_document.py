@@ -46,3 +46,38 @@ def test_r53_a_frame_that_opens_another_note_stops_sharing(make_app: AppFactory)
         second.open_path("notes/b.md")
     assert second.editor.document() is not first.editor.document()
     assert second.read_text().startswith("# B") and first.read_text().startswith("# A")
+
+
+def test_r53_a_frame_opened_while_the_note_still_loads_shares_that_load(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    first = app.window.mount_inbox("inbox-1", "notes/a.md", "edit")
+    second = app.window.mount_inbox("inbox-2", "notes/a.md", "preview")
+    assert not first.is_loaded  # the second came while the first still loaded
+    app.qtbot.waitUntil(lambda: first.is_loaded and second.is_loaded, timeout=SAVE_TIMEOUT_MS)
+    assert second.editor.document() is first.editor.document()
+    assert second.owner is first and second.read_text() == app.saved_text("notes/a.md")
+    first.type_text("typed in the first\n", at="end")
+    assert second.read_text() == first.read_text()
+    autosave = app.session.autosave
+    assert autosave.is_dirty("inbox-1") and not autosave.is_dirty("inbox-2")  # one save
+    with app.qtbot.waitSignal(autosave.flush().finished, timeout=SAVE_TIMEOUT_MS):
+        pass
+    assert app.saved_text("notes/a.md").endswith("typed in the first\n")
+
+
+def test_r53_when_the_loading_frame_closes_first_the_waiting_one_loads_the_note(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    app.window.mount_inbox("inbox-1", "notes/a.md", "edit")
+    second = app.window.mount_inbox("inbox-2", "notes/a.md", "edit")
+    app.window.close_frame("inbox-1")
+    app.qtbot.waitUntil(lambda: second.is_loaded, timeout=SAVE_TIMEOUT_MS)
+    assert second.owner is None and second.read_text() == app.saved_text("notes/a.md")
+    second.type_text("after the close\n", at="end")
+    assert app.session.autosave.is_dirty("inbox-2")
+    with app.qtbot.waitSignal(app.session.autosave.flush().finished, timeout=SAVE_TIMEOUT_MS):
+        pass
+    assert app.saved_text("notes/a.md").endswith("after the close\n")

@@ -48,7 +48,7 @@ def test_r34_messages_replies_and_tool_names_are_kept_never_results(backend: Bac
         {"name": "read_active_note", "arguments": {}},
         {"name": "read_document", "arguments": {"path": "notes/b.md"}},
     ]
-    assert all(set(m) == {"role", "text", "at", "toolCalls"} for m in messages)
+    assert all(set(m) == {"role", "text", "at", "toolCalls", "proposals"} for m in messages)
     calls = messages[1]["toolCalls"]
     assert isinstance(calls, list)
     assert all("result" not in call for call in calls)

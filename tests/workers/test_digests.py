@@ -11,8 +11,12 @@ import hashlib
 import os
 from pathlib import Path
 
+import pytest
+
 from workers.digests import DigestCache, FileVersion
+from workers.document_files import WritePrecondition
 from workers.documents import Workspaces
+from workers.errors import DocumentRefused
 from workers.settings import Settings
 
 
@@ -81,3 +85,54 @@ def test_r26_a_partial_read_has_no_version(tmp_path: Path) -> None:
     workspaces = _workspaces(tmp_path, "notes/long.md", "x" * 70_000, DigestCache())
     read = workspaces.read("w", "notes/long.md", 65_536)
     assert read.partial and read.version is None
+
+
+def _full(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_r53_a_conditional_save_asks_the_remembered_digest_before_reading(
+    tmp_path: Path,
+) -> None:
+    """The check of If-Match takes the digest remembered for the file's very version.
+
+    A clock far ahead settles every file; the version is primed with the digest of
+    other bytes, so only a check that asked the cache refuses the real ones.
+    """
+    cache = DigestCache(clock_ns=lambda: 4_000_000_000_000_000_000)
+    workspaces = _workspaces(tmp_path, "notes/a.md", "alpha\n", cache)
+    version = workspaces.read("w", "notes/a.md").version
+    assert version is not None
+    cache.sha16(b"other\n", version)
+    real = WritePrecondition(matches=frozenset({_full(b"alpha\n")}))
+    with pytest.raises(DocumentRefused) as refused:
+        workspaces.write("w", "notes/a.md", "new\n", real)
+    assert refused.value.code == "note_changed"
+    workspaces.write("w", "notes/a.md", "new\n", WritePrecondition(frozenset({_full(b"other\n")})))
+    path = tmp_path / "workspaces" / "w" / "notes" / "a.md"
+    assert path.read_bytes() == b"new\n"
+
+
+def test_r53_a_same_size_rewrite_keeping_the_mtime_never_lets_a_stale_if_match_through(
+    tmp_path: Path,
+) -> None:
+    """The real clock: a rewrite in place, of the same size, with the old mtime put back.
+
+    The check is exact: the file was read (and its digest asked for) just before, and
+    the If-Match of the bytes it had then is refused; the one of its bytes now passes.
+    """
+    workspaces = _workspaces(tmp_path, "notes/a.md", "alpha\n", DigestCache())
+    first = workspaces.read("w", "notes/a.md")
+    assert first.version is not None and workspaces.sha16(first) == _sha16(b"alpha\n")
+    path = tmp_path / "workspaces" / "w" / "notes" / "a.md"
+    with path.open("r+b") as handle:
+        handle.write(b"omega\n")
+    os.utime(path, ns=(first.version.modified_ns, first.version.modified_ns))
+    assert path.stat().st_mtime_ns == first.version.modified_ns
+    stale = WritePrecondition(matches=frozenset({_full(b"alpha\n")}))
+    with pytest.raises(DocumentRefused) as refused:
+        workspaces.write("w", "notes/a.md", "mine\n", stale)
+    assert refused.value.code == "note_changed"
+    assert path.read_bytes() == b"omega\n"
+    workspaces.write("w", "notes/a.md", "mine\n", WritePrecondition(frozenset({_full(b"omega\n")})))
+    assert path.read_bytes() == b"mine\n"

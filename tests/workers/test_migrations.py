@@ -81,7 +81,7 @@ def test_migrating_twice_is_harmless(tmp_path: Path) -> None:
     database = _migrated(tmp_path)
     try:
         with database.engine.connect() as connection:
-            assert MigrationContext.configure(connection).get_current_revision() == "0003"
+            assert MigrationContext.configure(connection).get_current_revision() == "0004"
     finally:
         database.close()
 
@@ -124,6 +124,23 @@ def test_r67_an_older_schema_reads_as_not_current_and_is_upgraded(tmp_path: Path
         database.migrate()
         assert database.is_current()
         assert "agent_conversation_messages" in inspect(database.engine).get_table_names()
+    finally:
+        database.close()
+
+
+def test_r20_r50_proposal_outcomes_table_is_added_by_the_fourth_revision(tmp_path: Path) -> None:
+    """R50: what became of each proposal comes with revision 0004; no column holds its text."""
+    database = _migrated(tmp_path)
+    try:
+        with database.engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0003")
+            before = set(inspect(connection).get_table_names())
+            command.upgrade(alembic_config(connection), "head")
+            inspector = inspect(connection)
+            columns = [c["name"] for c in inspector.get_columns("agent_conversation_proposals")]
+        assert "agent_conversation_proposals" not in before
+        assert not {"edits", "text", "base"} & set(columns)
+        assert {"proposal_id", "path", "summary", "outcome"} <= set(columns)
     finally:
         database.close()
 
@@ -172,7 +189,7 @@ def test_migrations_run_from_any_working_directory(tmp_path: Path) -> None:
     database = Database(url)
     try:
         with database.engine.connect() as connection:
-            assert MigrationContext.configure(connection).get_current_revision() == "0003"
+            assert MigrationContext.configure(connection).get_current_revision() == "0004"
     finally:
         database.close()
 

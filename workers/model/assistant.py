@@ -18,24 +18,27 @@ each call runs on a connection of its own that a stop or a failure shuts
 
 from __future__ import annotations
 
-import json
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from workers import jsontext, messages
+from workers import jsontext
 from workers.assistants import MODEL, Delta, Done, ToolEvent, TurnEvent, TurnInput
-from workers.conversations import storable
 from workers.model import connection, failures
+from workers.model.answers import NOT_STREAMED, Answer, NotStreamed, streamed_answer, whole_answer
+from workers.model.client import key_headers, open_client
 from workers.model.endpoints import STREAMING
 from workers.model.prompt import TOOL_SCHEMAS, conversation_messages
+from workers.model.tool_calls import (
+    assistant_message,
+    failing_again,
+    run_tool,
+    signature,
+    tool_message,
+)
 from workers.offline.naming import open_note_use
 from workers.outcomes import ToolCall, TurnOutcome
-from workers.settings import MODEL_CONNECT_TIMEOUT_SECONDS, MODEL_READ_TIMEOUT_SECONDS
-from workers.tools import TOOLS, ToolContext, refusal
-
-if TYPE_CHECKING:
-    import openai
+from workers.settings import MODEL_READ_TIMEOUT_SECONDS
+from workers.tools import TOOLS
 
 MAX_MODEL_CALLS: Final = 8
 """R32: model calls per turn; then the turn ends with a plain-language reply."""
@@ -59,55 +62,9 @@ REPEATED_CALL: Final = (
     "directly; a larger model answers better."
 )
 EMPTY_REPLY: Final = "The model returned an empty answer. Try again, or rephrase the question."
-ARGUMENTS_NOT_JSON: Final = "The tool arguments are not valid JSON: send a JSON object."
 PART_SEPARATOR: Final = "\n\n"
 STOP_MESSAGES: Final = (TOO_MANY_CALLS, REPEATED_CALL, EMPTY_REPLY)
 """Replies the backend writes when the model gave none: never an answer of the model."""
-
-
-class _NotStreamed:
-    """The endpoint refused or dropped a streamed answer before any of its text arrived."""
-
-
-_NOT_STREAMED: Final = _NotStreamed()
-
-
-@dataclass
-class _RequestedCall:
-    id: str = ""
-    name: str = ""
-    arguments: str = ""
-
-
-@dataclass
-class _Answer:
-    content: str = ""
-    calls: list[_RequestedCall] = field(default_factory=list)
-
-
-def open_client(base_url: str, api_key: str | None, read_timeout: float) -> openai.OpenAI:
-    """An SDK client for the endpoint: no retries, connecting gives up within 10 s.
-
-    The SDK is imported here, when a model is configured: it takes longer to load than
-    the rest of the backend, and the offline assistant never needs it (R67).
-    """
-    import openai
-
-    return openai.OpenAI(
-        base_url=base_url,
-        # The SDK insists on a key; without one, key_headers() leaves Authorization out.
-        api_key=api_key or "unused",
-        timeout=openai.Timeout(read_timeout, connect=MODEL_CONNECT_TIMEOUT_SECONDS),
-        max_retries=0,  # a failure is reported at once (R36); the user retries
-        http_client=connection.http_client(),
-    )
-
-
-def key_headers(api_key: str | None) -> dict[str, Any]:
-    """Per-request headers: without a key no Authorization header is sent at all."""
-    import openai
-
-    return {} if api_key else {"Authorization": openai.Omit()}
 
 
 class ModelAssistant:
@@ -175,20 +132,20 @@ class ModelAssistant:
                 fallback = REPEATED_CALL.format(tool=repeated) if repeated else EMPTY_REPLY
                 yield from _finish(reply, calls, fallback)
                 return
-            again = [call.name for call in answer.calls if _signature(call) in made]
+            again = [call.name for call in answer.calls if signature(call) in made]
             if again:
                 # The model loops (small ones do): one last request, for text only.
                 repeated, choice = again[0] or "a tool", NO_TOOL
                 continue
-            history.append(_assistant_message(answer))
+            history.append(assistant_message(answer))
             for requested in answer.calls:
-                made.add(_signature(requested))
+                made.add(signature(requested))
                 call = run_tool(turn.context, requested.name, requested.arguments)
                 calls.append(call)
                 yield ToolEvent(call)
-                history.append(_tool_message(requested, call))
+                history.append(tool_message(requested, call))
             choice, then = self._after_tools(then, asked=choice, turn=turn), AUTO
-            failing = _failing_again(calls)
+            failing = failing_again(calls)
             if failing:  # the same tool refused twice in a row: the model is guessing
                 repeated, choice = failing, NO_TOOL
         stop = TOO_MANY_CALLS.format(calls=MAX_MODEL_CALLS)
@@ -208,7 +165,7 @@ class ModelAssistant:
 
     def _ask(
         self, history: list[dict[str, Any]], turn: TurnInput, tool_choice: str, *, separate: bool
-    ) -> Generator[TurnEvent, None, _Answer | None]:
+    ) -> Generator[TurnEvent, None, Answer | None]:
         """One model call; yields the reply's deltas and returns the answer (None: cancelled)."""
         choice: Any = tool_choice
         if tool_choice not in (AUTO, NO_TOOL):
@@ -229,7 +186,7 @@ class ModelAssistant:
         try:
             if turn.streaming and STREAMING.streams(base_url, kind):
                 streamed = yield from self._ask_streaming(request, turn, separator, call)
-                if not isinstance(streamed, _NotStreamed):
+                if not isinstance(streamed, NotStreamed):
                     return streamed
                 # llama-cpp-python's server drops a streamed request with tool choice
                 # "auto" once the model picks a tool; such an endpoint is asked without
@@ -251,20 +208,10 @@ class ModelAssistant:
 
     def _ask_once(
         self, request: dict[str, Any], separator: list[str], call: connection.CallConnection
-    ) -> Generator[TurnEvent, None, _Answer]:
+    ) -> Generator[TurnEvent, None, Answer]:
         with connection.calling(call):
             completion = self._client.chat.completions.create(**request, stream=False)
-        message = completion.choices[0].message
-        answer = _Answer(content=storable(message.content or ""))
-        for index, requested in enumerate(message.tool_calls or []):
-            function = getattr(requested, "function", None)
-            answer.calls.append(
-                _RequestedCall(
-                    id=requested.id or f"call_{index}",
-                    name=(function.name if function else "") or "",
-                    arguments=(function.arguments if function else "") or "",
-                )
-            )
+        answer = whole_answer(completion.choices[0].message)
         if answer.content:
             yield Delta(separator[0] + answer.content if separator else answer.content)
         return answer
@@ -275,51 +222,29 @@ class ModelAssistant:
         turn: TurnInput,
         separator: list[str],
         call: connection.CallConnection,
-    ) -> Generator[TurnEvent, None, _Answer | _NotStreamed | None]:
+    ) -> Generator[TurnEvent, None, Answer | NotStreamed | None]:
         try:
             with connection.calling(call):
                 stream = self._client.chat.completions.create(**request, stream=True)
         except Exception as error:
             if turn.cancellation.cancelled or not failures.refused_stream(error):
                 raise
-            return _NOT_STREAMED
-        answer = _Answer()
-        by_index: dict[int, _RequestedCall] = {}
-        pieces = 0
+            return NOT_STREAMED
+        answer = Answer()
         try:
-            for chunk in stream:
-                pieces += 1
-                if turn.cancellation.cancelled:
-                    return None
-                if not chunk.choices:
-                    continue  # usage or keep-alive pieces carry no choice
-                delta = chunk.choices[0].delta
-                if delta is None:
-                    continue
-                if delta.content:
-                    text = storable(delta.content)
-                    answer.content += text
-                    yield Delta(separator.pop() + text if separator else text)
-                for position, piece in enumerate(delta.tool_calls or []):
-                    index = piece.index if isinstance(piece.index, int) else position
-                    requested = by_index.setdefault(index, _RequestedCall(id=f"call_{index}"))
-                    requested.id = piece.id or requested.id
-                    if piece.function is not None:
-                        requested.name = _joined_name(requested.name, piece.function.name or "")
-                        requested.arguments += piece.function.arguments or ""
+            pieces = yield from streamed_answer(
+                stream, answer, separator, lambda: turn.cancellation.cancelled
+            )
         except Exception as error:
             # Dropped before any text was shown: asking again shows nothing twice.
             if answer.content or turn.cancellation.cancelled or not failures.refused_stream(error):
                 raise
-            return _NOT_STREAMED
+            return NOT_STREAMED
         finally:
             stream.close()
-        if turn.cancellation.cancelled:
+        if pieces is None or turn.cancellation.cancelled:
             return None  # a cut-off answer is not an answer
-        if pieces == 0:
-            return _NOT_STREAMED
-        answer.calls = [by_index[index] for index in sorted(by_index)]
-        return answer
+        return NOT_STREAMED if pieces == 0 else answer
 
     def _check_not_a_text_tool_call(self, content: str) -> None:
         """R36: a tool call written as text means the endpoint does not do tool calling."""
@@ -336,40 +261,9 @@ class ModelAssistant:
             )
 
 
-def _joined_name(name: str, piece: str) -> str:
-    """A streamed tool name: OpenAI sends it once, llama-cpp-python's server in every piece."""
-    return name if piece == name else name + piece
-
-
 def _choice_kind(tool_choice: str) -> str:
     """What an endpoint's streaming is remembered by: "auto", "none", or a named tool."""
     return tool_choice if tool_choice in (AUTO, NO_TOOL) else "named"
-
-
-def _signature(call: _RequestedCall) -> tuple[str, str]:
-    """A call's name and arguments, the same however the model spaced its JSON."""
-    try:
-        arguments = json.dumps(jsontext.loads_exact(call.arguments or "{}"), sort_keys=True)
-    except ValueError:
-        arguments = call.arguments.strip()
-    return call.name, arguments
-
-
-def _failing_again(calls: list[ToolCall]) -> str:
-    """The tool's name when its last two calls both failed, else ""."""
-    if len(calls) < 2 or calls[-1].name != calls[-2].name:
-        return ""
-    if any(call.result.get("status") == "ok" for call in calls[-2:]):
-        return ""
-    return calls[-1].name
-
-
-def _tool_message(requested: _RequestedCall, call: ToolCall) -> dict[str, Any]:
-    return {
-        "role": "tool",
-        "tool_call_id": requested.id,
-        "content": call.result_json().decode("utf-8"),
-    }
 
 
 def _finish(reply: list[str], calls: list[ToolCall], fallback: str) -> Iterator[TurnEvent]:
@@ -377,34 +271,3 @@ def _finish(reply: list[str], calls: list[ToolCall], fallback: str) -> Iterator[
         reply.append(fallback)
         yield Delta(fallback)
     yield Done(TurnOutcome(PART_SEPARATOR.join(reply), calls))
-
-
-def _assistant_message(answer: _Answer) -> dict[str, Any]:
-    """The model's tool-calling answer as sent back: ``content`` "" rather than null."""
-    return {
-        "role": "assistant",
-        "content": answer.content,
-        "tool_calls": [
-            {
-                "id": call.id,
-                "type": "function",
-                "function": {"name": call.name, "arguments": call.arguments or "{}"},
-            }
-            for call in answer.calls
-        ],
-    }
-
-
-def run_tool(context: ToolContext, name: str, arguments_text: str) -> ToolCall:
-    """One requested tool call; anything a model may send gets a result, never an error."""
-    if name not in TOOLS:
-        message = messages.UNKNOWN_TOOL.format(name=name, tools=", ".join(sorted(TOOLS)))
-        return ToolCall(storable(name), {}, refusal("invalid_argument", message))
-    try:
-        arguments = jsontext.loads_exact(arguments_text) if arguments_text.strip() else {}
-        jsontext.dumps_exact(arguments)  # echoed in toolCalls and kept: it must encode back
-    except ValueError:
-        return ToolCall(name, {}, refusal("invalid_argument", ARGUMENTS_NOT_JSON))
-    if not isinstance(arguments, dict):
-        return ToolCall(name, {}, refusal("invalid_argument", messages.ARGUMENTS_NOT_OBJECT))
-    return ToolCall(name, arguments, TOOLS[name](context, arguments))

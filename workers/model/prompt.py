@@ -15,10 +15,11 @@ from typing import Any, Final
 
 from bridge.markdown import locate_selection
 from bridge.pointer import AmbientPointer
+from bridge.reading import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
 from workers.conversations import StoredMessage
 from workers.errors import DocumentRefused
 from workers.messages import NO_ACTIVE_NOTE, NOTE_LEFT_OUT
-from workers.tools import DEFAULT_MAX_BYTES, MAX_MAX_BYTES, ToolContext
+from workers.tools import ToolContext
 
 _MAX_BYTES_SCHEMA: Final = {
     "type": "integer",

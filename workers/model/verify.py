@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from workers.model import failures
-from workers.model.assistant import key_headers, open_client
+from workers.model.client import key_headers, open_client
 from workers.model.prompt import TOOL_SCHEMAS
 
 LISTED: Final = "{endpoint} answers and offers {count} model(s)."

@@ -9,6 +9,7 @@ the repository. English is the message ids themselves.
 from __future__ import annotations
 
 import gettext
+from collections.abc import Collection, Mapping
 from functools import cache
 from io import BytesIO
 from pathlib import Path
@@ -19,6 +20,19 @@ from babel.messages.pofile import read_po
 
 DOMAIN: Final = "offline"
 LOCALE_DIR: Final = Path(__file__).with_name("locale")
+
+
+def message_ids(names: Mapping[str, object], *, pieces: Collection[str] = ()) -> tuple[str, ...]:
+    """The message ids of a phrases module: its upper-case strings, sorted by their names.
+
+    ``names`` is the module's ``globals()``; ``pieces`` are phrases only ever part of
+    other phrases, which the catalogue translates whole.
+    """
+    return tuple(
+        value
+        for name, value in sorted(names.items())
+        if name.isupper() and isinstance(value, str) and value not in pieces
+    )
 
 
 @cache

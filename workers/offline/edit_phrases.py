@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from workers.offline.catalogue import message_ids
+
 REVIEW: Final = "Review the change under this reply and apply it if it is right."
 PROPOSED_TICK: Final = "I can tick “{task}” in {path}. " + REVIEW
 PROPOSED_UNTICK: Final = "I can untick “{task}” in {path}. " + REVIEW
@@ -26,19 +28,5 @@ NO_TASKS: Final = "{path} has no tasks, so I changed nothing."
 WHICH_TASK: Final = "Which task in {path}? Name it by its words, for example: tick off the dentist."
 ADD_WHAT: Final = "What should the new task say? Ask, for example: add a task: buy milk."
 
-ALL: Final = (
-    PROPOSED_TICK,
-    PROPOSED_UNTICK,
-    PROPOSED_ADD,
-    PROPOSED_REMOVE,
-    SUMMARY_TICK,
-    SUMMARY_UNTICK,
-    SUMMARY_ADD,
-    SUMMARY_REMOVE,
-    AMBIGUOUS,
-    NO_MATCH,
-    CANDIDATES,
-    NO_TASKS,
-    WHICH_TASK,
-    ADD_WHAT,
-)
+ALL: Final = message_ids(globals(), pieces={REVIEW})
+"""Every message id: each ``edits`` catalogue translates all of them."""

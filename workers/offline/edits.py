@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from bridge.markdown import Task, read_note
+from bridge.reading import MAX_MAX_BYTES
 from workers.offline import edit_phrases as say
 from workers.offline import edit_words
 from workers.offline.catalogue import phrase
@@ -27,7 +28,7 @@ from workers.offline.intents import (
     named_paths,
 )
 from workers.outcomes import ToolCall, TurnOutcome
-from workers.tools import MAX_MAX_BYTES, TOOLS, ToolContext, ToolResult
+from workers.tools import TOOLS, ToolContext, ToolResult
 
 EditKind = Literal["tick", "untick", "add", "remove"]
 DOMAIN: Final = "edits"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from bridge import environment
+from workers.offline.catalogue import message_ids
 
 NO_NOTE: Final = (
     "No note is open, so I can't tell which note you mean. Name a note (for example "
@@ -85,7 +86,5 @@ MODEL: Final = (
     f"`{environment.MODEL_API_KEY_ENV}` if the server needs a key)."
 )
 
-ALL: Final = tuple(
-    value for name, value in sorted(globals().items()) if name.isupper() and isinstance(value, str)
-)
+ALL: Final = message_ids(globals())
 """Every message id: each catalogue translates all of them."""

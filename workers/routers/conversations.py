@@ -5,18 +5,29 @@ With ``X-Key-Session`` for the workspace:
   "turns"}]}``, the most recently used first;
 - ``GET /v1/agent/conversations/{conversation}`` → ``{"messages": [{"role", "text", "at",
   "toolCalls": [{"name", "arguments"}]}]}``, oldest first, never a tool result;
-- ``DELETE /v1/agent/conversations/{conversation}`` → 204, also when it was empty.
+- ``DELETE /v1/agent/conversations/{conversation}`` → 204, also when it was empty;
+- ``POST /v1/agent/conversations/{conversation}/proposals/{id}`` with ``{"outcome":
+  "applied"|"discarded"}`` → 200 ``{"id", "path", "summary", "outcome"}``: what the person
+  did with a proposal of that conversation's replies (R50); the same report again
+  changes nothing; an id the conversation does not hold → 404 ``proposal_not_found``.
+
+Each message read back carries ``"proposals": [{"id", "path", "summary", "outcome"}]``
+(``"pending"`` until reported; empty for the user's messages).
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict
 
 from bridge.headers import KEY_SESSION_HEADER
-from workers.dependencies import Account, State, access_error
-from workers.errors import AccessDenied
+from workers import messages
+from workers.dependencies import Account, State, access_error, read_json_model
+from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession
 
 router = APIRouter(prefix="/v1/agent/conversations", tags=["conversations"])
@@ -36,6 +47,32 @@ async def list_conversations(request: Request, state: State, account: Account) -
     session = await _session(request, state, account)
     found = await run_in_threadpool(state.conversations.summaries, account, session.workspace)
     return JSONResponse({"conversations": [item.to_json() for item in found]})
+
+
+class OutcomeReport(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    outcome: Literal["applied", "discarded"]
+
+
+# Declared before the ":path" routes, which would otherwise take ".../proposals/<id>" too.
+@router.post("/{conversation:path}/proposals/{proposal}")
+async def report_proposal(
+    conversation: str, proposal: str, request: Request, state: State, account: Account
+) -> JSONResponse:
+    session = await _session(request, state, account)
+    body = await read_json_model(request, OutcomeReport)
+    kept = await run_in_threadpool(
+        state.conversations.report_outcome,
+        account,
+        session.workspace,
+        conversation,
+        proposal,
+        body.outcome,
+    )
+    if kept is None:
+        raise ApiError(404, "proposal_not_found", messages.PROPOSAL_NOT_FOUND)
+    return JSONResponse(kept.to_json())
 
 
 # ":path" so a conversation name with "/" (allowed by the turn body) can be read back.

@@ -1,0 +1,258 @@
+"""The sidecar's MCP server: the official SDK over streamable HTTP on loopback (R58).
+
+It runs on a thread with its own event loop (uvicorn, as the embedded backend
+does) and never touches a widget: tool calls go to a :data:`ToolHandler` that asks
+the GUI thread. A guard in front of the SDK's app refuses any request without the
+bearer token (401); the SDK's transport security refuses a ``Host`` other than
+loopback on this port (421) and an ``Origin`` that is not loopback (403).
+
+A tool is counted as connected while its event stream (the GET on ``/mcp``) is
+open: that stream is where ``ide/contextUpdate`` and the diff notifications go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import secrets
+import socket
+import threading
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Final, cast
+
+import mcp_types as types
+import uvicorn
+from mcp.server.lowlevel.server import Server
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types import NotificationParams
+from pydantic import BaseModel
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+LOOPBACK: Final = "127.0.0.1"
+MCP_PATH: Final = "/mcp"
+TOKEN_BYTES: Final = 32  # token_urlsafe(32) gives 43 characters (contract 11: at least 32)
+SESSION_HEADER: Final = "mcp-session-id"
+STOP_SECONDS: Final = 5.0
+UNAUTHORIZED: Final = (
+    "This request needs the sidecar's token as 'Authorization: Bearer <token>'; "
+    "it is in active-note-pointer.json in the app's data folder."
+)
+
+ToolHandler = Callable[[str, Mapping[str, Any], str | None], Awaitable[types.CallToolResult]]
+"""(tool name, arguments, session id) → result; awaited on the server's loop."""
+
+
+class _Notification(BaseModel):
+    """A notification outside MCP's own set (``ide/contextUpdate`` and the diff answers)."""
+
+    method: str
+    params: dict[str, Any]
+
+
+class McpSidecarServer:
+    """One run of the server: a fresh token and port from :meth:`start` to :meth:`stop`."""
+
+    def __init__(
+        self,
+        tools: list[types.Tool],
+        call_tool: ToolHandler,
+        *,
+        streams_changed: Callable[[set[str]], None],
+        stream_opened: Callable[[str], None],
+    ) -> None:
+        self.token = secrets.token_urlsafe(TOKEN_BYTES)
+        self._tools = tools
+        self._call_tool = call_tool
+        self._streams_changed = streams_changed
+        self._stream_opened = stream_opened
+        self._sessions: dict[str, Any] = {}
+        """Session id → the SDK's ServerSession, kept from ``notifications/initialized``."""
+        self._open_streams: dict[str, int] = {}
+        self._socket = socket.create_server((LOOPBACK, 0))
+        self.port: int = self._socket.getsockname()[1]
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self.ended = threading.Event()
+        self.on_ended: Callable[[], None] = lambda: None
+        """Called on the server thread once it has stopped."""
+
+    @property
+    def url(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}{MCP_PATH}"
+
+    # -- life ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Serve on the bound port from a thread of its own; returns at once.
+
+        The socket already listens, so a tool that connects before the loop runs waits
+        in the backlog instead of being refused.
+        """
+        config = uvicorn.Config(
+            self._asgi_app(),
+            log_config=None,
+            access_log=False,
+            lifespan="on",
+            ws="none",
+            timeout_graceful_shutdown=1,  # off means off: open event streams end within 1 s
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._run, name="sidecar-mcp", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._serve())
+        finally:
+            self._socket.close()
+            self.ended.set()
+            self.on_ended()
+
+    async def _serve(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        assert self._server is not None
+        await self._server.serve(sockets=[self._socket])
+
+    def request_stop(self) -> None:
+        """Disconnect every tool and stop; the thread ends on its own (``ended`` is set)."""
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is None:
+            self._socket.close()
+            self.ended.set()
+
+    def stop(self, timeout: float = STOP_SECONDS) -> None:
+        """:meth:`request_stop` and wait for the thread (at quit)."""
+        self.request_stop()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    # -- notifications (any thread) ----------------------------------------------------
+
+    def notify(self, method: str, params: dict[str, Any], session_id: str | None = None) -> None:
+        """Send a notification to one session's stream, or to every open stream; no wait."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop stopped meanwhile
+            asyncio.run_coroutine_threadsafe(self._notify(method, params, session_id), loop)
+
+    async def _notify(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
+        targets = [session_id] if session_id is not None else list(self._open_streams)
+        message = cast(types.ServerNotification, _Notification(method=method, params=params))
+        for target in targets:
+            session = self._sessions.get(target)
+            if session is None or target not in self._open_streams:
+                continue
+            with contextlib.suppress(Exception):  # best effort: a tool that left hears nothing
+                await session.send_notification(message)
+
+    # -- the app -----------------------------------------------------------------------
+
+    def _asgi_app(self) -> ASGIApp:
+        server: Server[Any] = Server(
+            "ambient-notes",
+            title="Ambient Notes",
+            instructions=(
+                "Ambient Notes tells you which note the person has open: get_active_note "
+                "for where it is, read_active_note for its saved text."
+            ),
+            on_list_tools=self._list_tools,
+            on_call_tool=self._on_call_tool,
+        )
+        server.add_notification_handler(
+            "notifications/initialized", NotificationParams, self._on_initialized
+        )
+        loopback = [f"127.0.0.1:{self.port}", f"localhost:{self.port}", f"[::1]:{self.port}"]
+        security = TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=loopback,
+            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+        )
+        app = server.streamable_http_app(
+            streamable_http_path=MCP_PATH, transport_security=security, session_idle_timeout=None
+        )
+        return self._guard(app)
+
+    async def _list_tools(
+        self, _ctx: Any, _params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=self._tools)
+
+    async def _on_call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        return await self._call_tool(params.name, params.arguments or {}, _session_id(ctx))
+
+    async def _on_initialized(self, ctx: Any, _params: NotificationParams) -> None:
+        session_id = _session_id(ctx)
+        if session_id is not None:
+            self._sessions[session_id] = ctx.session
+
+    def _guard(self, app: ASGIApp) -> ASGIApp:
+        """The token check in front of the SDK, and the count of open event streams."""
+
+        async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] != "http":
+                await app(scope, receive, send)
+                return
+            headers = Headers(scope=scope)
+            if not _bearer_matches(headers.get("authorization"), self.token):
+                body = {"error": {"code": "unauthorized", "message": UNAUTHORIZED}}
+                response = JSONResponse(
+                    body, status_code=401, headers={"WWW-Authenticate": "Bearer"}
+                )
+                await response(scope, receive, send)
+                return
+            session_id = headers.get(SESSION_HEADER)
+            if scope["method"] == "DELETE" and session_id:
+                self._sessions.pop(session_id, None)
+            if scope["method"] != "GET" or not session_id:
+                await app(scope, receive, send)
+                return
+            await self._event_stream(app, scope, receive, send, session_id)
+
+        return guarded
+
+    async def _event_stream(
+        self, app: ASGIApp, scope: Scope, receive: Receive, send: Send, session_id: str
+    ) -> None:
+        opened = False
+
+        async def watched(message: Message) -> None:
+            nonlocal opened
+            await send(message)
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                opened = True
+                self._open_streams[session_id] = self._open_streams.get(session_id, 0) + 1
+                self._streams_changed(set(self._open_streams))
+                self._stream_opened(session_id)
+
+        try:
+            await app(scope, receive, watched)
+        finally:
+            if opened:
+                left = self._open_streams.pop(session_id, 1) - 1
+                if left > 0:
+                    self._open_streams[session_id] = left
+                self._streams_changed(set(self._open_streams))
+
+
+def _session_id(ctx: Any) -> str | None:
+    request = getattr(ctx, "request", None)
+    headers = getattr(request, "headers", None)
+    value = headers.get(SESSION_HEADER) if headers is not None else None
+    return value if isinstance(value, str) else None
+
+
+def _bearer_matches(header: str | None, token: str) -> bool:
+    if not header:
+        return False
+    scheme, _, value = header.partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(
+        value.strip().encode("utf-8", "surrogatepass"), token.encode()
+    )

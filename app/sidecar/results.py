@@ -1,0 +1,102 @@
+"""The sidecar's tool results as JSON objects, built from what the GUI thread answered.
+
+Pure functions over plain values: the pointer fields of R8 (never note text), the
+contract 5 shape of ``read_active_note`` with R25's caveat and R26's cut, and the
+document API's refusals in its own words (R28).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from app.sidecar.notes import CapturedNote
+from bridge.caveat import CAVEAT
+from bridge.documents import DocumentInfo
+from bridge.errors import AccessRefused, BackendError, NotFound, RequestRejected
+from bridge.pointer import fingerprint
+from bridge.reading import NO_ACTIVE_NOTE, cut_at_character
+
+Result = dict[str, Any]
+
+NOT_NOW: Final = {
+    "discarded": "The active note changed while it was being looked at. Ask again.",
+    "loading": "The active note is still opening. Ask again in a moment.",
+    "invalid": "The active note's path cannot be described. Ask for it by name instead.",
+}
+
+
+def pointer_result(captured: CapturedNote) -> Result:
+    """``get_active_note``: the pointer's fields and the absolute path, or why there is none."""
+    pointer = captured.pointer
+    if pointer is None:
+        if captured.dropped in NOT_NOW:
+            return {"status": "unavailable", "message": NOT_NOW[captured.dropped or ""]}
+        return {"status": "no_active_note", "message": NO_ACTIVE_NOTE}
+    fields = pointer.model_dump(mode="json", exclude_none=True)
+    fields.pop("v", None)
+    return {"status": "ok", **fields, "absolutePath": captured.absolute_path}
+
+
+def saved_copy_result(captured: CapturedNote, saved: object, limit: int) -> Result:
+    """``read_active_note`` (contract 5): the saved copy, cut at ``limit`` bytes (R24–R26)."""
+    pointer = captured.pointer
+    if pointer is None:
+        return _read_result("no_active_note", pointer_result(captured)["message"])
+    if not isinstance(saved, str):
+        status, message = refusal(saved)
+        return _read_result(status, message, path=pointer.path, view=pointer.view)
+    data = saved.encode("utf-8", errors="surrogatepass")
+    kept = cut_at_character(data, limit)
+    partial = len(kept) < len(data)
+    behind = (pointer.bytes, pointer.sha256) != fingerprint(saved) or not pointer.flushed
+    return _read_result(
+        "ok",
+        path=pointer.path,
+        view=pointer.view,
+        text=kept.decode("utf-8", errors="surrogatepass") if partial else saved,
+        size=len(data),
+        partial=partial,
+        caveat=CAVEAT if behind and not partial else None,  # R26: a partial read is not compared
+    )
+
+
+def listing_result(answer: object) -> Result:
+    if isinstance(answer, list):
+        documents = [item.to_json() for item in answer if isinstance(item, DocumentInfo)]
+        return {"status": "ok", "message": None, "documents": documents}
+    status, message = refusal(answer)
+    return {"status": status, "message": message, "documents": []}
+
+
+def refusal(error: object) -> tuple[str, str]:
+    """The contract 5 status and the backend's own plain-language message for a refusal."""
+    if isinstance(error, NotFound):
+        return "not_found", error.message
+    if isinstance(error, RequestRejected):
+        return "invalid_argument", error.message
+    if isinstance(error, AccessRefused | BackendError):
+        return "access_denied", error.message
+    return "access_denied", f"The workspace could not be reached: {error}"
+
+
+def _read_result(
+    status: str,
+    message: str | None = None,
+    *,
+    path: str | None = None,
+    view: str | None = None,
+    text: str | None = None,
+    size: int | None = None,
+    partial: bool = False,
+    caveat: str | None = None,
+) -> Result:
+    return {
+        "status": status,
+        "message": message,
+        "path": path,
+        "view": view,
+        "text": text,
+        "bytes": size,
+        "partial": partial,
+        "caveat": caveat,
+    }

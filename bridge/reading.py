@@ -1,0 +1,35 @@
+"""What both realms agree on about reading "this note": the limits and words of R21 and R27.
+
+The backend's ``read_active_note`` tool and the app's sidecar (R60) answer with the
+same limits and the same sentences, so they live here once.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+DEFAULT_MAX_BYTES: Final = 64 * 1024  # R21
+MAX_MAX_BYTES: Final = 256 * 1024  # R21: larger requests are clamped
+MAX_BYTES_INVALID: Final = "maxBytes must be a whole number of at least 1."
+NO_ACTIVE_NOTE: Final = (
+    'No note is open, so there is no "this note" to read. Ask the user to name a note '
+    "(a workspace path such as notes/today.md) or to ask for a listing of their notes."
+)
+
+
+def parse_max_bytes_value(value: object) -> int | None:
+    """R21: the clamped limit, or None for a non-integer or a value below 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return None
+    return min(value, MAX_MAX_BYTES)
+
+
+def cut_at_character(data: bytes, limit: int) -> bytes:
+    """The longest prefix of ``data`` (UTF-8) within ``limit`` bytes that ends a character (R26)."""
+    if len(data) <= limit:
+        return data
+    end = limit
+    # Continuation bytes are 0b10xxxxxx: step back over at most three of them.
+    while end > 0 and data[end] & 0xC0 == 0x80:
+        end -= 1
+    return data[:end]
