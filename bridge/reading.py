@@ -6,7 +6,7 @@ same limits and the same sentences, so they live here once.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 DEFAULT_MAX_BYTES: Final = 64 * 1024  # R21
 MAX_MAX_BYTES: Final = 256 * 1024  # R21: larger requests are clamped
@@ -33,3 +33,29 @@ def cut_at_character(data: bytes, limit: int) -> bytes:
     while end > 0 and data[end] & 0xC0 == 0x80:
         end -= 1
     return data[:end]
+
+
+def read_result(
+    status: str,
+    message: str | None = None,
+    *,
+    path: str | None = None,
+    view: str | None = None,
+    text: str | None = None,
+    size: int | None = None,
+    partial: bool = False,
+    caveat: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A reading tool's result as contract 5 shapes it: every field present, unset ones null."""
+    return {
+        "status": status,
+        "message": message,
+        "path": path,
+        "view": view,
+        "text": text,
+        "bytes": size,
+        "partial": partial,
+        "caveat": caveat,
+        **extra,
+    }

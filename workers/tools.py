@@ -17,7 +17,7 @@ from typing import Any, Final, TypeVar
 
 from bridge.caveat import CAVEAT
 from bridge.markdown import locate_selection
-from bridge.reading import DEFAULT_MAX_BYTES, parse_max_bytes_value
+from bridge.reading import DEFAULT_MAX_BYTES, parse_max_bytes_value, read_result
 from workers import messages, search
 from workers.deliveries import DeliveryCredential, DeliveryCredentials
 from workers.document_files import DocumentRead
@@ -59,31 +59,6 @@ class ToolContext:
         return row
 
 
-def _result(
-    status: str,
-    message: str | None = None,
-    *,
-    path: str | None = None,
-    view: str | None = None,
-    text: str | None = None,
-    size: int | None = None,
-    partial: bool = False,
-    caveat: str | None = None,
-    **extra: Any,
-) -> ToolResult:
-    return {
-        "status": status,
-        "message": message,
-        "path": path,
-        "view": view,
-        "text": text,
-        "bytes": size,
-        "partial": partial,
-        "caveat": caveat,
-        **extra,
-    }
-
-
 class ToolArgumentError(ValueError):
     """Arguments a tool cannot use; the message is plain language."""
 
@@ -111,7 +86,7 @@ def _read(
         status = {"not_found": "not_found", "outside": "access_denied"}.get(
             refusal.kind, "invalid_argument"
         )
-        return _result(status, refusal.message, path=path)
+        return read_result(status, refusal.message, path=path)
 
 
 def _arguments_and_access(
@@ -134,12 +109,12 @@ def _arguments_and_access(
         _check_names(tool, arguments, allowed)
         parsed = parse(arguments)
     except ToolArgumentError as error:
-        return _result("invalid_argument", str(error), **(empty or {}))
+        return read_result("invalid_argument", str(error), **(empty or {}))
     try:
         return parsed, context.open_access()
     except AccessDenied as denied:
         named = denied_fields(parsed) if denied_fields else {}
-        return _result("access_denied", denied.message, **(empty or {}), **named)
+        return read_result("access_denied", denied.message, **(empty or {}), **named)
 
 
 def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> ToolResult:
@@ -152,8 +127,8 @@ def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> Tool
     limit, row = opened
     if row.ambient_path is None:
         if context.note_left_out:  # R48: there may well be a note open; it was left out
-            return _result("no_active_note", messages.NOTE_LEFT_OUT)
-        return _result("no_active_note", messages.NO_ACTIVE_NOTE)  # R27
+            return read_result("no_active_note", messages.NOTE_LEFT_OUT)
+        return read_result("no_active_note", messages.NO_ACTIVE_NOTE)  # R27
     read = _read(context, row.workspace, row.ambient_path, limit)
     if not isinstance(read, DocumentRead):
         read["view"] = row.ambient_view
@@ -161,7 +136,7 @@ def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> Tool
     meta = row.ambient_meta or {}
     behind = read.partial or _saved_copy_is_behind(context.workspaces, read, meta)
     text = read.text  # decoded once: the property decodes on every access
-    return _result(
+    return read_result(
         "ok",
         path=read.path,
         view=row.ambient_view,
@@ -229,7 +204,7 @@ def read_document(context: ToolContext, arguments: Mapping[str, Any]) -> ToolRes
     read = _read(context, row.workspace, path, limit)
     if not isinstance(read, DocumentRead):
         return read
-    return _result("ok", path=read.path, text=read.text, size=read.size, partial=read.partial)
+    return read_result("ok", path=read.path, text=read.text, size=read.size, partial=read.partial)
 
 
 def _prefix_argument(arguments: Mapping[str, Any]) -> str:
@@ -248,7 +223,7 @@ def list_documents(context: ToolContext, arguments: Mapping[str, Any]) -> ToolRe
         return opened
     prefix, row = opened
     listing = context.workspaces.list(row.workspace, prefix)
-    return _result("ok", documents=[info.to_json() for info in listing])
+    return read_result("ok", documents=[info.to_json() for info in listing])
 
 
 def _search_arguments(arguments: Mapping[str, Any]) -> tuple[str, str]:
@@ -274,7 +249,7 @@ def search_documents(context: ToolContext, arguments: Mapping[str, Any]) -> Tool
         return opened
     (query, prefix), row = opened
     found = search.search_workspace(context.workspaces, row.workspace, query, prefix)
-    return _result("ok", matches=[match.to_json() for match in found])
+    return read_result("ok", matches=[match.to_json() for match in found])
 
 
 def _proposal_arguments(arguments: Mapping[str, Any]) -> tuple[str | None, Any, str]:
@@ -310,7 +285,7 @@ def propose_note_edit(context: ToolContext, arguments: Mapping[str, Any]) -> Too
     if path is None:
         if row.ambient_path is None:
             left_out = context.note_left_out
-            return _result(
+            return read_result(
                 "no_active_note", messages.NOTE_LEFT_OUT if left_out else messages.NO_ACTIVE_NOTE
             )
         path = row.ambient_path
@@ -321,9 +296,9 @@ def propose_note_edit(context: ToolContext, arguments: Mapping[str, Any]) -> Too
     try:
         edits = locate_edits(text, pairs)
     except ProposalError as error:
-        return _result("invalid_argument", str(error), path=path)
+        return read_result("invalid_argument", str(error), path=path)
     proposal = make_proposal(read.path, read.data, edits, summary)
-    return _result("proposed", path=read.path, proposal=proposal)
+    return read_result("proposed", path=read.path, proposal=proposal)
 
 
 Tool = Callable[[ToolContext, Mapping[str, Any]], ToolResult]
@@ -339,4 +314,4 @@ TOOLS: Final[Mapping[str, Tool]] = {
 
 def refusal(status: str, message: str) -> ToolResult:
     """A tool result that refuses a call before any tool ran (an unknown tool, bad JSON)."""
-    return _result(status, message)
+    return read_result(status, message)

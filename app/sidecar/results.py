@@ -14,7 +14,7 @@ from bridge.caveat import CAVEAT
 from bridge.documents import DocumentInfo
 from bridge.errors import AccessRefused, BackendError, NotFound, RequestRejected
 from bridge.pointer import fingerprint
-from bridge.reading import NO_ACTIVE_NOTE, cut_at_character
+from bridge.reading import NO_ACTIVE_NOTE, cut_at_character, read_result
 
 Result = dict[str, Any]
 
@@ -41,15 +41,15 @@ def saved_copy_result(captured: CapturedNote, saved: object, limit: int) -> Resu
     """``read_active_note`` (contract 5): the saved copy, cut at ``limit`` bytes (R24–R26)."""
     pointer = captured.pointer
     if pointer is None:
-        return _read_result("no_active_note", pointer_result(captured)["message"])
+        return read_result("no_active_note", pointer_result(captured)["message"])
     if not isinstance(saved, str):
         status, message = refusal(saved)
-        return _read_result(status, message, path=pointer.path, view=pointer.view)
+        return read_result(status, message, path=pointer.path, view=pointer.view)
     data = saved.encode("utf-8", errors="surrogatepass")
     kept = cut_at_character(data, limit)
     partial = len(kept) < len(data)
     behind = (pointer.bytes, pointer.sha256) != fingerprint(saved) or not pointer.flushed
-    return _read_result(
+    return read_result(
         "ok",
         path=pointer.path,
         view=pointer.view,
@@ -77,26 +77,3 @@ def refusal(error: object) -> tuple[str, str]:
     if isinstance(error, AccessRefused | BackendError):
         return "access_denied", error.message
     return "access_denied", f"The workspace could not be reached: {error}"
-
-
-def _read_result(
-    status: str,
-    message: str | None = None,
-    *,
-    path: str | None = None,
-    view: str | None = None,
-    text: str | None = None,
-    size: int | None = None,
-    partial: bool = False,
-    caveat: str | None = None,
-) -> Result:
-    return {
-        "status": status,
-        "message": message,
-        "path": path,
-        "view": view,
-        "text": text,
-        "bytes": size,
-        "partial": partial,
-        "caveat": caveat,
-    }
