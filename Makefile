@@ -60,8 +60,7 @@ test-mcp-clients: $(INSTALLED)
 	@command -v node >/dev/null 2>&1 || { echo "make test-mcp-clients needs node (and npm)."; exit 1; }
 	$(MAKE) --no-print-directory $(GEMINI_INSTALLED)
 	QT_QPA_PLATFORM=offscreen AMBIENT_TEST_MCP_CLIENTS_REQUIRED=1 $(VENV)/bin/pytest \
-		tests/app/test_sidecar_server.py tests/app/test_sidecar_tools.py \
-		tests/app/test_sidecar_diffs.py tests/app/test_sidecar_gemini.py
+		tests/app/sidecar
 
 # The model-assistant tests against a real model server on loopback; a missing server fails.
 test-model: $(MODEL_INSTALLED)

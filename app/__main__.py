@@ -132,6 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         window = MainWindow(session, demo_layout=True)
         fit_to_screen(window)  # R46: all of it on a 1280×800 screen
         window.show()
+        # Ctrl+C or SIGTERM closes the window the normal way (saves land first, shared
+        # files go); set before sharing is announced, so a signal after it is handled.
+        wake = close_on_signal(window, *QUIT_SIGNALS)
         if args.share_active_note:
             window.sharing.turn_on()
             sharing = window.sharing
@@ -141,8 +144,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             quit_when_ready(window, lambda: any(f.is_loaded for f in window.inbox_frames()))
         if args.quit_after is not None:
             QTimer.singleShot(round(args.quit_after * 1000), window.close)
-        # Ctrl+C or SIGTERM closes the window the normal way (saves land first).
-        wake = close_on_signal(window, *QUIT_SIGNALS)
         code = application.exec()
         wake.stop()
     finally:

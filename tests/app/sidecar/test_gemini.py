@@ -21,7 +21,7 @@ import pytest
 
 from tests.app.conftest import WORKSPACE_NOTES, AppFactory, AppUnderTest
 
-CLIENT_DIR = Path(__file__).resolve().parents[1] / "sidecar" / "gemini"
+CLIENT_DIR = Path(__file__).resolve().parents[2] / "sidecar" / "gemini"
 SCRIPT = CLIENT_DIR / "gemini_ide_client.mjs"
 REQUIRED = os.environ.get("AMBIENT_TEST_MCP_CLIENTS_REQUIRED") == "1"
 WAIT_MS = 30_000

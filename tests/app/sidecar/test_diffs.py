@@ -3,37 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import mcp_types as types
 import pytest
 
 from app.scenario.sidecar_client import SdkClient
 from renderer.frames.proposal_view import ProposalView
-from tests.app.conftest import WORKSPACE_NOTES, AppFactory, AppUnderTest
+from tests.app.conftest import WORKSPACE_NOTES, AppUnderTest
 
 WAIT_MS = 10_000
 NOTE_A = WORKSPACE_NOTES["notes/a.md"]
 NOTE_B = WORKSPACE_NOTES["notes/b.md"]
-
-
-@pytest.fixture(autouse=True)
-def own_tmpdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = tmp_path / "tmp"
-    folder.mkdir()
-    monkeypatch.setenv("TMPDIR", str(folder))
-
-
-@pytest.fixture
-def shared(make_app: AppFactory) -> Iterator[tuple[AppUnderTest, SdkClient]]:
-    app = make_app()
-    app.window.sharing.turn_on()
-    server = app.window.sharing.server
-    assert server is not None
-    client = SdkClient(app.qtbot, server.url, server.token)
-    yield app, client
-    client.close()
 
 
 def _review(app: AppUnderTest) -> ProposalView:

@@ -9,7 +9,6 @@ import stat
 from pathlib import Path
 
 import httpx2
-import pytest
 
 from app.scenario.sidecar_client import SdkClient
 from app.sidecar.sharing import ActiveNoteSharing
@@ -27,15 +26,6 @@ INITIALIZE = {
     },
 }
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-
-
-@pytest.fixture(autouse=True)
-def own_tmpdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The Gemini CLI companion file goes to $TMPDIR/gemini/ide: one of this test's own."""
-    folder = tmp_path / "tmp"
-    folder.mkdir()
-    monkeypatch.setenv("TMPDIR", str(folder))
-    return folder
 
 
 def _sharing(app: AppUnderTest) -> ActiveNoteSharing:
