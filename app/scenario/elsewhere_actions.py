@@ -17,23 +17,16 @@ from app.scenario.elsewhere_steps import (
     KeepStep,
     KeptExpectation,
 )
+from app.scenario.lookup import note_frame
 from app.scenario.other_instance import TOKEN_VARIABLE
 from app.scenario.report import Mismatch
 from app.scenario.waiting import StepError, WaitTimeout, wait_until
-from renderer.frames.inbox import InboxFrame
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
 
 WRITE_TIMEOUT_SECONDS = 30.0
 BAR_TIMEOUT_SECONDS = 5.0
-
-
-def _inbox(window: MainWindow, frame_id: str) -> InboxFrame:
-    frame = window.frames.get(frame_id)
-    if not isinstance(frame, InboxFrame):
-        raise StepError(f"there is no note frame named '{frame_id}'")
-    return frame
 
 
 def write_elsewhere(window: MainWindow, step: ExternalWriteStep) -> None:
@@ -78,7 +71,7 @@ def write_elsewhere(window: MainWindow, step: ExternalWriteStep) -> None:
 
 
 def keep(window: MainWindow, step: KeepStep) -> None:
-    bar = _inbox(window, step.frame).conflict
+    bar = note_frame(window, step.frame).conflict
     if bar.isHidden():
         raise StepError(f"'{step.frame}' does not say its note changed elsewhere")
     (bar.mine_button if step.choice == "mine" else bar.other_button).click()
@@ -89,7 +82,7 @@ def check_elsewhere(
 ) -> list[Mismatch]:
     mismatches: list[Mismatch] = []
     if bar is not None:
-        conflict = _inbox(window, bar.frame).conflict
+        conflict = note_frame(window, bar.frame).conflict
         try:
             wait_until(
                 lambda: conflict.isHidden() != bar.shown,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from app.scenario.lookup import note_frame
 from app.scenario.proposal_steps import (
     ApplyStep,
     DiscardStep,
@@ -18,7 +19,6 @@ from app.scenario.proposal_steps import (
 from app.scenario.report import Mismatch
 from app.scenario.waiting import StepError, WaitTimeout, wait_until
 from bridge.errors import BackendError
-from renderer.frames.inbox import InboxFrame
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
@@ -27,13 +27,6 @@ if TYPE_CHECKING:
 PROPOSAL_TIMEOUT_SECONDS = 10.0
 SAVED_TIMEOUT_SECONDS = 5.0
 """Contract 10: ``saved`` waits up to 5 s for the saved copy."""
-
-
-def _inbox(window: MainWindow, frame_id: str) -> InboxFrame:
-    frame = window.frames.get(frame_id)
-    if not isinstance(frame, InboxFrame):
-        raise StepError(f"there is no note frame named '{frame_id}'")
-    return frame
 
 
 def proposal_view(window: MainWindow, index: int) -> ProposalView:
@@ -49,7 +42,7 @@ def proposal_view(window: MainWindow, index: int) -> ProposalView:
 
 def act_on_proposal(window: MainWindow, step: ApplyStep | DiscardStep | UndoStep) -> None:
     if isinstance(step, UndoStep):
-        _inbox(window, step.frame).editor.undo()
+        note_frame(window, step.frame).editor.undo()
         return
     view = proposal_view(window, step.proposal)
     if isinstance(step, DiscardStep):
@@ -82,7 +75,7 @@ def check_proposals(
         if len(actual) != len(expected) or shown != expected:
             mismatches.append(Mismatch("proposals", expected, actual))
     if note is not None:
-        problem = note.mismatch("note", _inbox(window, note.frame).read_text())
+        problem = note.mismatch("note", note_frame(window, note.frame).read_text())
         mismatches += [problem] if problem else []
     if saved is not None:
         mismatches += _check_saved(window, saved)
