@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from markdown_it.token import Token
 
@@ -226,9 +226,12 @@ def find_lines(reading: NoteReading, term: str) -> list[tuple[int, str]]:
     ]
 
 
-@dataclass(frozen=True)
-class SelectedText:
-    """The text between two UTF-16 offsets and the lines it covers."""
+class SelectedText(NamedTuple):
+    """The text between two UTF-16 offsets and the lines it covers.
+
+    A named tuple: every send with a selection makes one, and a frozen dataclass
+    costs several times as much to build.
+    """
 
     text: str
     first_line: int

@@ -14,7 +14,7 @@ import contextlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
@@ -26,11 +26,12 @@ from app.sidecar import discovery
 from app.sidecar.context import ContextFeed
 from app.sidecar.diffs import DiffReviews
 from app.sidecar.gui_calls import GuiCalls
-from app.sidecar.http import McpSidecarServer
 from app.sidecar.notes import NoteAccess
-from app.sidecar.tools import TOOLS, SidecarTools
 from bridge.private_files import OwnFileRefused, parse_json, read_own_file
 from renderer.qt.files import write_atomically
+
+if TYPE_CHECKING:
+    from app.sidecar.http import McpSidecarServer
 
 SETTING_FILE: Final = "sharing.json"
 MENU_TITLE: Final = "Share the active note with other tools"
@@ -105,6 +106,10 @@ class ActiveNoteSharing(QObject):
     def turn_on(self) -> None:
         if self.server is not None:
             return
+        # The MCP SDK is imported only by a window that shares: it is most of a second.
+        from app.sidecar.http import McpSidecarServer
+        from app.sidecar.tools import TOOLS, SidecarTools
+
         self.gui.closed = False
         tools = SidecarTools(self.gui, self.notes, self.diffs)
         server = McpSidecarServer(
