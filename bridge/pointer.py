@@ -37,7 +37,7 @@ MAX_POINTER_NUMBER = 2**53 - 1
 NonNegative = Annotated[int, Field(ge=0, le=MAX_POINTER_NUMBER)]
 _RECEIVED = "received"
 _UTC_MILLISECONDS = "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ"
-"""ISO-8601 in UTC with milliseconds and a ``Z``, as isoformat(timespec="milliseconds") writes it."""
+"""ISO-8601 in UTC with milliseconds and a ``Z``, as isoformat(timespec="milliseconds") has it."""
 _URLSAFE = bytes.maketrans(b"+/", b"-_")
 """Standard base64 to base64url (RFC 4648 §5)."""
 
