@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMenu
 from app.sidecar.sharing import MENU_TITLE, ActiveNoteSharing
 
 OFF_TEXT: Final = ""
+STARTING_TEXT: Final = "Starting to share the active note…"
 ON_TEXT: Final = "Sharing the active note with other tools · {count}"
 
 
@@ -39,15 +40,18 @@ class SharingControls:
         self.refresh()
 
     def _on_toggled(self, checked: bool) -> None:
-        if checked != self._sharing.is_on:
+        if checked != self._sharing.chosen:
             self._sharing.choose(checked)
 
     def refresh(self) -> None:
         sharing = self._sharing
         self.action.blockSignals(True)
-        self.action.setChecked(sharing.is_on)
+        self.action.setChecked(sharing.chosen)
         self.action.blockSignals(False)
         server = sharing.server
-        self.label.setText(connected_text(sharing.connected) if sharing.is_on else OFF_TEXT)
+        if sharing.is_on:
+            self.label.setText(connected_text(sharing.connected))
+        else:
+            self.label.setText(STARTING_TEXT if sharing.chosen else OFF_TEXT)
         self.label.setToolTip(f"Tools connect to {server.url}" if server is not None else "")
-        self.label.setVisible(sharing.is_on)
+        self.label.setVisible(sharing.chosen)

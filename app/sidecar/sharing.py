@@ -11,8 +11,11 @@ own thread; quitting (and SIGTERM, which quits) waits for that.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
+import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -35,6 +38,8 @@ if TYPE_CHECKING:
 
 SETTING_FILE: Final = "sharing.json"
 MENU_TITLE: Final = "Share the active note with other tools"
+SDK_MODULE: Final = "app.sidecar.http"
+"""The server module; it imports the MCP SDK, which only a window that shares needs."""
 
 
 class ActiveNoteSharing(QObject):
@@ -45,6 +50,7 @@ class ActiveNoteSharing(QObject):
     _streams = Signal(object)  # from the server thread: the session ids with open streams
     _opened = Signal(str)  # from the server thread: a tool's stream just opened
     _ended = Signal(object)  # from the server thread: that server has stopped
+    _loaded = Signal()  # from the loading thread: the MCP SDK is imported
 
     def __init__(
         self,
@@ -66,6 +72,10 @@ class ActiveNoteSharing(QObject):
         self._streams.connect(self._on_streams)
         self._opened.connect(lambda session_id: self.feed.send_now(session_id))
         self._ended.connect(self._on_ended)
+        self._loaded.connect(self._on_loaded)
+        self.loading = False
+        """The menu asked for sharing and the MCP SDK is still being imported off this thread."""
+        self._wanted = False
         self.stale_removed = discovery.remove_stale(session.data_dir)
         """Discovery files of processes that no longer run, deleted at start (R59)."""
 
@@ -87,13 +97,40 @@ class ActiveNoteSharing(QObject):
         """The menu: turn it on or off and keep the choice for the next start."""
         with contextlib.suppress(OSError):  # unsaved, the choice still applies to this run
             write_atomically(self.setting_path, json.dumps({"shareActiveNote": on}))
-        self.turn_on() if on else self.turn_off()
+        self._wanted = on
+        if not on:
+            self.turn_off()
+        elif SDK_MODULE in sys.modules:
+            self.turn_on()
+        elif not self.loading:
+            # Importing the MCP SDK takes most of a second: never on the GUI thread (R67).
+            self.loading = True
+            self.state_changed.emit()
+            threading.Thread(target=self._load_sdk, name="sidecar-load", daemon=True).start()
+
+    def _load_sdk(self) -> None:
+        try:
+            importlib.import_module(SDK_MODULE)
+        finally:
+            with contextlib.suppress(RuntimeError):  # the window went while it loaded
+                self._loaded.emit()
+
+    def _on_loaded(self) -> None:
+        self.loading = False
+        if self._wanted:
+            self.turn_on()
+        self.state_changed.emit()
 
     # -- on and off ----------------------------------------------------------------------
 
     @property
     def is_on(self) -> bool:
         return self.server is not None
+
+    @property
+    def chosen(self) -> bool:
+        """On, or about to be: the menu asked and the SDK is loading."""
+        return self.is_on or (self.loading and self._wanted)
 
     @property
     def server_url(self) -> str | None:
@@ -127,6 +164,7 @@ class ActiveNoteSharing(QObject):
 
     def turn_off(self) -> None:
         """Delete the files now; the server disconnects every tool and stops on its thread."""
+        self._wanted = False  # a menu choice still loading the SDK is taken back too
         server = self.server
         if server is None:
             return

@@ -6,12 +6,15 @@ import json
 import os
 import socket
 import stat
+import sys
 from pathlib import Path
 
 import httpx2
+import pytest
 
 from app.scenario.sidecar_client import SdkClient
-from app.sidecar.sharing import ActiveNoteSharing
+from app.sidecar.controls import STARTING_TEXT
+from app.sidecar.sharing import SDK_MODULE, ActiveNoteSharing
 from tests.app.conftest import AppFactory, AppUnderTest
 
 WAIT_MS = 10_000
@@ -137,7 +140,7 @@ def test_r58_the_menu_choice_is_kept_for_the_next_start(
 ) -> None:
     app = make_app()
     app.window.sharing_controls.action.trigger()  # Assistant ▸ Share the active note…
-    assert _sharing(app).is_on
+    app.qtbot.waitUntil(lambda: _sharing(app).is_on, timeout=WAIT_MS)
     app.quit()
     assert not (app.data_dir / "active-note-pointer.json").exists()  # R59: quit removes them
     assert _companion_files(own_tmpdir) == []
@@ -177,3 +180,33 @@ def test_r59_a_workspace_switch_rewrites_the_pointer_file(make_app: AppFactory) 
     listing = json.loads(pointer_file.read_text(encoding="utf-8"))
     assert listing["workspace"] == "other"
     assert listing["workspacePath"].endswith("other")
+
+
+def test_r67_the_menu_loads_the_mcp_sdk_off_the_gui_thread(
+    make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A window that never shared has not imported the SDK; the menu imports it on a thread."""
+    app = make_app()
+    sharing, controls = _sharing(app), app.window.sharing_controls
+    monkeypatch.delitem(sys.modules, SDK_MODULE, raising=False)
+    controls.action.trigger()
+    assert sharing.loading and not sharing.is_on  # the GUI thread went on at once
+    assert controls.action.isChecked() and controls.label.text() == STARTING_TEXT
+    app.qtbot.waitUntil(lambda: sharing.is_on, timeout=WAIT_MS)
+    assert not sharing.loading and controls.label.text().startswith("Sharing the active note")
+    assert (app.data_dir / "active-note-pointer.json").exists()
+    sharing.turn_off()
+    app.qtbot.waitUntil(lambda: sharing.stopped, timeout=WAIT_MS)
+
+
+def test_r67_turning_sharing_off_while_the_sdk_loads_keeps_it_off(
+    make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app()
+    sharing, controls = _sharing(app), app.window.sharing_controls
+    monkeypatch.delitem(sys.modules, SDK_MODULE, raising=False)
+    controls.action.trigger()
+    controls.action.trigger()  # taken back before the SDK is in
+    assert not controls.action.isChecked()
+    app.qtbot.waitUntil(lambda: not sharing.loading, timeout=WAIT_MS)
+    assert not sharing.is_on and not (app.data_dir / "active-note-pointer.json").exists()
