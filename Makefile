@@ -13,7 +13,7 @@ GEMINI_CLIENT := tests/sidecar/gemini
 GEMINI_INSTALLED := $(GEMINI_CLIENT)/node_modules/.installed
 NPM_CI := npm ci --ignore-scripts --omit=optional --no-audit --no-fund --loglevel=error
 
-.PHONY: run test test-postgres test-model test-mcp-clients run-model lint bench stress demo screenshots clean
+.PHONY: bytecode run test test-postgres test-model test-mcp-clients run-model lint bench stress demo screenshots clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,7 +27,12 @@ $(MODEL_INSTALLED): $(INSTALLED)
 		-e '.[dev,postgres,model-server]'
 	touch $(MODEL_INSTALLED)
 
-run: $(INSTALLED)
+# Where PYTHONDONTWRITEBYTECODE is set, Python compiles every module afresh at each start;
+# compiled here once (and again only for what changed), start-up is half a second shorter.
+bytecode: $(INSTALLED)
+	$(PY) -m compileall -q -j 0 app bridge renderer workers
+
+run: bytecode
 	$(PY) -m app.system_packages
 	$(PY) -m app
 
@@ -68,7 +73,7 @@ test-model: $(MODEL_INSTALLED)
 		$(VENV)/bin/pytest -m model tests/model
 
 # The app with the bundled small model answering: the pointer, the tool call, the stream.
-run-model: $(MODEL_INSTALLED)
+run-model: $(MODEL_INSTALLED) bytecode
 	$(PY) -m app.system_packages
 	$(MODEL_SERVER) $(PY) -m app --model-base-url '{base_url}' --model '{model}'
 
@@ -82,7 +87,7 @@ screenshots: $(INSTALLED)
 	$(PY) -m app.screenshot docs/proposal.png --part assistant --size 1360x820 --no-details \
 		--message "tick off watering the plants" --message "add a task: buy milk"
 
-bench: $(INSTALLED)
+bench: bytecode
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks
 
 # The reliability suite at full size (minutes); prints one figure per part, fails on any loss.
@@ -92,5 +97,5 @@ stress: $(INSTALLED)
 clean:
 	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache $(GEMINI_CLIENT)/node_modules
 
-demo: $(INSTALLED)
+demo: bytecode
 	QT_QPA_PLATFORM=offscreen $(PY) -m app scenario demo --out out/demo

@@ -6,13 +6,21 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from bridge.errors import BackendError
 
+if TYPE_CHECKING:
+    from app.session import AppSession
+
 READY_POLL_MS = 10
+WINDOW_SHOWN = "window"
+"""Printed with --quit-when-ready once the starting window is painted (start-up timing)."""
+READY = "ready"
+"""Printed with --quit-when-ready once the first note is shown."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--quit-when-ready",
         action="store_true",
-        help="print 'ready' once the first note is shown, then quit (for start-up timing)",
+        help="print 'window' once a window shows and 'ready' once the first note does, then quit"
+        " (for start-up timing)",
     )
     return parser
 
@@ -78,7 +87,7 @@ def quit_when_ready(window: QWidget, first_note_shown: Callable[[], bool]) -> QT
     def check() -> None:
         if first_note_shown():
             timer.stop()
-            print("ready", flush=True)
+            print(READY, flush=True)
             window.close()
 
     timer.timeout.connect(check)
@@ -100,13 +109,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     application = QApplication.instance() or QApplication(sys.argv[:1])
     application.setApplicationName("Ambient Notes")
     starting = show_starting_window()
+    if args.quit_when_ready:
+        print(WINDOW_SHOWN, flush=True)
     # The backend and the frames load after the window is up: they take most of start-up.
+    from app.session import SessionError
+
+    try:
+        session = start_session(args)
+    except (SessionError, BackendError, OSError) as error:
+        starting.close()
+        print(f"Ambient Notes could not start: {error}", file=sys.stderr)
+        return 1
+    try:
+        return run_window(application, session, args, starting)
+    finally:
+        session.close()
+
+
+def start_session(args: argparse.Namespace) -> AppSession:
+    """The backend reached or started, and the workspace of the command line opened."""
     from app.demo import default_data_dir
     from app.layout_state import LayoutStore
-    from app.main_window import MainWindow
-    from app.popout_place import fit_to_screen
-    from app.session import AppSession, SessionError
-    from app.shutdown import QUIT_SIGNALS, close_on_signal
+    from app.session import AppSession
 
     # Embedded backend: --workspace is a folder served as the workspace. A remote backend
     # keeps its own folders, so there --workspace names the workspace (a path's last part).
@@ -115,39 +139,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.workspace:
         # R45: without --workspace the app opens the workspace it was quit in.
         workspace_name = LayoutStore(args.data_dir or default_data_dir()).last_workspace()
-    try:
-        session = AppSession.start(
-            backend_url=args.backend,
-            workspace_dir=workspace_dir,
-            data_dir=args.data_dir,
-            workspace=workspace_name,
-            model_base_url=args.model_base_url,
-            model=args.model,
-        )
-    except (SessionError, BackendError, OSError) as error:
-        starting.close()
-        print(f"Ambient Notes could not start: {error}", file=sys.stderr)
-        return 1
-    try:
-        window = MainWindow(session, demo_layout=True)
-        fit_to_screen(window)  # R46: all of it on a 1280×800 screen
-        window.show()
-        # Ctrl+C or SIGTERM closes the window the normal way (saves land first, shared
-        # files go); set before sharing is announced, so a signal after it is handled.
-        wake = close_on_signal(window, *QUIT_SIGNALS)
-        if args.share_active_note:
-            window.sharing.turn_on()
-            sharing = window.sharing
-            print(f"sharing the active note at {sharing.server_url} ({sharing.pointer_file})")
-        starting.close()
-        if args.quit_when_ready:
-            quit_when_ready(window, lambda: any(f.is_loaded for f in window.inbox_frames()))
-        if args.quit_after is not None:
-            QTimer.singleShot(round(args.quit_after * 1000), window.close)
-        code = application.exec()
-        wake.stop()
-    finally:
-        session.close()
+    return AppSession.start(
+        backend_url=args.backend,
+        workspace_dir=workspace_dir,
+        data_dir=args.data_dir,
+        workspace=workspace_name,
+        model_base_url=args.model_base_url,
+        model=args.model,
+    )
+
+
+def run_window(
+    application: QCoreApplication,
+    session: AppSession,
+    args: argparse.Namespace,
+    starting: QWidget,
+) -> int:
+    """Show the main window in place of the starting one and run until it closes."""
+    from app.main_window import MainWindow
+    from app.popout_place import fit_to_screen
+    from app.shutdown import QUIT_SIGNALS, close_on_signal
+
+    window = MainWindow(session, demo_layout=True)
+    fit_to_screen(window)  # R46: all of it on a 1280×800 screen
+    window.show()
+    # Ctrl+C or SIGTERM closes the window the normal way (saves land first, shared
+    # files go); set before sharing is announced, so a signal after it is handled.
+    wake = close_on_signal(window, *QUIT_SIGNALS)
+    if args.share_active_note:
+        window.sharing.turn_on()
+        sharing = window.sharing
+        print(f"sharing the active note at {sharing.server_url} ({sharing.pointer_file})")
+    starting.close()
+    if args.quit_when_ready:
+        quit_when_ready(window, lambda: any(f.is_loaded for f in window.inbox_frames()))
+    if args.quit_after is not None:
+        QTimer.singleShot(round(args.quit_after * 1000), window.close)
+    code = application.exec()
+    wake.stop()
     return int(code)
 
 

@@ -151,7 +151,9 @@ def test_the_chips_lines_read_from_the_selection_agree_with_the_whole_note_R48_R
     assert chip.lines is None  # a caret has no lines
 
 
-def test_the_app_shows_its_first_note_without_loading_the_model_sdk_R67(tmp_path: Path) -> None:
+def test_the_app_shows_its_first_note_without_loading_the_model_or_mcp_sdk_R67(
+    tmp_path: Path,
+) -> None:
     environment = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     completed = subprocess.run(
         [sys.executable, "-m", "app", "--data-dir", str(tmp_path), "--quit-when-ready"],
@@ -163,12 +165,14 @@ def test_the_app_shows_its_first_note_without_loading_the_model_sdk_R67(tmp_path
         check=False,
     )
     assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.strip().splitlines()[-1] == "ready"
+    lines = completed.stdout.strip().splitlines()
+    assert lines[0] == "window" and lines[-1] == "ready"  # the window shows before the note
     imported = subprocess.run(
         [
             sys.executable,
             "-c",
-            "import sys, app.session, app.main_window; print('openai' in sys.modules)",
+            "import sys, app.session, app.main_window;"
+            " print('openai' in sys.modules, 'mcp' in sys.modules)",
         ],
         cwd=PROJECT_ROOT,
         env=environment,
@@ -177,4 +181,4 @@ def test_the_app_shows_its_first_note_without_loading_the_model_sdk_R67(tmp_path
         timeout=120,
         check=True,
     )
-    assert imported.stdout.strip() == "False"
+    assert imported.stdout.strip() == "False False"  # only a model, or sharing, needs them
