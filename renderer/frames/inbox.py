@@ -83,6 +83,17 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self.is_new_note = False
         self.save_state = ""
         self.runtime = QtInboxRuntime(self)
+        self.owner: InboxFrame | None = None
+        """The frame whose document this one shows and saves, when it shares one."""
+        self.sharers: list[InboxFrame] = []
+        self._pending_share: PendingShare | None = None
+        self._build_body(path, runner)
+        self._build_title_controls(frame_id, can_pop_out=can_pop_out)
+        self._connect_signals(autosave)
+        self._show_view()
+
+    def _build_body(self, path: str, runner: TaskRunner) -> None:
+        """The four views in a stack, with the load problem, conflict and link bars around."""
         self.editor, self.preview, self.todo, self.mindmap = build_pages(self.body, path)
         self.stack = QStackedWidget(self.body)
         self._pages: dict[str, QWidget] = {
@@ -103,26 +114,21 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self.body_layout.addWidget(self.stack, 1)
         self.link_offer = LinkOffer(self.body)
         self.body_layout.addWidget(self.link_offer)
-        self.preview.anchorClicked.connect(self._on_link_clicked)
-        self._build_title_controls(frame_id, can_pop_out=can_pop_out)
 
+    def _connect_signals(self, autosave: AutosaveCoordinator) -> None:
         self._rerender = QTimer(self)
         self._rerender.setSingleShot(True)
         self._rerender.setInterval(_RERENDER_DELAY_MS)
         self._rerender.timeout.connect(self._render_view)
+        self.preview.anchorClicked.connect(self._on_link_clicked)
         # The editor's own signals follow its current document, shared or not (R53).
         self.editor.modificationChanged.connect(self._on_modification_changed)
         self.editor.textChanged.connect(self._rerender.start)
-        self.owner: InboxFrame | None = None
-        """The frame whose document this one shows and saves, when it shares one."""
-        self.sharers: list[InboxFrame] = []
-        self._pending_share: PendingShare | None = None
         # Qt emits this when the selection changes, not for each keystroke of plain typing.
         self.editor.selectionChanged.connect(self._on_selection_changed)
         self.todo.task_toggled.connect(self._on_task_toggled)
         autosave.state_changed.connect(self._on_save_state)
         autosave.save_conflict.connect(self._on_save_conflict)
-        self._show_view()
 
     def _build_rendering(self, runner: TaskRunner) -> None:
         """The views' drawing: read off the GUI thread, drawn in slices under a busy label."""
