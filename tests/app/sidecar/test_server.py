@@ -182,13 +182,16 @@ def test_r59_a_workspace_switch_rewrites_the_pointer_file(make_app: AppFactory) 
     assert listing["workspacePath"].endswith("other")
 
 
-def test_r67_the_menu_loads_the_mcp_sdk_off_the_gui_thread(
-    make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A window that never shared has not imported the SDK; the menu imports it on a thread."""
+@pytest.fixture
+def sdk_not_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in a window that never shared: the server module (and so the SDK) is not imported."""
+    monkeypatch.delitem(sys.modules, SDK_MODULE, raising=False)
+
+
+@pytest.mark.usefixtures("sdk_not_loaded")
+def test_r67_the_menu_loads_the_mcp_sdk_off_the_gui_thread(make_app: AppFactory) -> None:
     app = make_app()
     sharing, controls = _sharing(app), app.window.sharing_controls
-    monkeypatch.delitem(sys.modules, SDK_MODULE, raising=False)
     controls.action.trigger()
     assert sharing.loading and not sharing.is_on  # the GUI thread went on at once
     assert controls.action.isChecked() and controls.label.text() == STARTING_TEXT
@@ -199,12 +202,10 @@ def test_r67_the_menu_loads_the_mcp_sdk_off_the_gui_thread(
     app.qtbot.waitUntil(lambda: sharing.stopped, timeout=WAIT_MS)
 
 
-def test_r67_turning_sharing_off_while_the_sdk_loads_keeps_it_off(
-    make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.usefixtures("sdk_not_loaded")
+def test_r67_turning_sharing_off_while_the_sdk_loads_keeps_it_off(make_app: AppFactory) -> None:
     app = make_app()
     sharing, controls = _sharing(app), app.window.sharing_controls
-    monkeypatch.delitem(sys.modules, SDK_MODULE, raising=False)
     controls.action.trigger()
     controls.action.trigger()  # taken back before the SDK is in
     assert not controls.action.isChecked()
