@@ -87,8 +87,10 @@ def quit_when_ready(window: QWidget, first_note_shown: Callable[[], bool]) -> QT
     def check() -> None:
         if first_note_shown():
             timer.stop()
-            print(READY, flush=True)
-            window.close()
+            try:
+                print(READY, flush=True)
+            finally:  # a reader that went away must not keep the app running
+                window.close()
 
     timer.timeout.connect(check)
     timer.start()
