@@ -40,6 +40,8 @@ _UTC_MILLISECONDS = "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ"
 """ISO-8601 in UTC with milliseconds and a ``Z``, as isoformat(timespec="milliseconds") has it."""
 _URLSAFE = bytes.maketrans(b"+/", b"-_")
 """Standard base64 to base64url (RFC 4648 §5)."""
+FRAME_ID_MIN_CHARS = 1
+FRAME_ID_MAX_CHARS = 256
 
 
 class Selection(BaseModel):
@@ -59,7 +61,7 @@ class AmbientPointer(BaseModel):
     v: Literal[1] = POINTER_VERSION
     path: str
     view: View
-    frameId: str = Field(min_length=1, max_length=256)
+    frameId: str = Field(min_length=FRAME_ID_MIN_CHARS, max_length=FRAME_ID_MAX_CHARS)
     selection: Selection | None = None
     bytes: NonNegative
     sha256: str = Field(pattern=SHA_PREFIX_PATTERN)
@@ -147,6 +149,91 @@ def format_captured_at(moment: datetime) -> str:
         moment.second,
         moment.microsecond // 1000,
     )
+
+
+_CAPTURED_FIELDS = frozenset(AmbientPointer.model_fields) - {"v"}
+"""The fields a capture sets, as :func:`capture_pointer`'s validated route records them."""
+_new_object = object.__new__
+_set_slot = object.__setattr__
+
+
+def capture_pointer(
+    text: str,
+    *,
+    path: str,
+    view: View,
+    frame_id: str,
+    selection: Selection | None,
+    flushed: bool,
+    moment: datetime,
+) -> AmbientPointer:
+    """The pointer to the note ``text`` read now; refuses what :class:`AmbientPointer` refuses.
+
+    Raises :class:`pydantic.ValidationError` for a value the model refuses, with the
+    model's own message. The fingerprint and ``capturedAt`` are made here, by the
+    functions whose output the model's rules describe; of what comes from outside,
+    the usual values (plain strings, an ASCII frame id, a path the workspace rules
+    accept) are checked against the model's own rules and constants and stored as
+    they are, and anything else goes through the model's validation in full. Every
+    send makes one: validation would cost a third of a small capture (R67).
+    """
+    size, digest = fingerprint(text)
+    captured_at = format_captured_at(moment)
+    if size <= MAX_POINTER_NUMBER and _usual_capture(path, view, frame_id, selection, flushed):
+        # What BaseModel.model_construct stores, without its loop over every field's
+        # default and alias; the tests hold it equal, state for state, to the validated model.
+        pointer = _new_object(AmbientPointer)
+        _set_slot(
+            pointer,
+            "__dict__",
+            {
+                "v": POINTER_VERSION,
+                "path": path,
+                "view": view,
+                "frameId": frame_id,
+                "selection": selection,
+                "bytes": size,
+                "sha256": digest,
+                "flushed": flushed,
+                "capturedAt": captured_at,
+            },
+        )
+        _set_slot(pointer, "__pydantic_fields_set__", set(_CAPTURED_FIELDS))
+        _set_slot(pointer, "__pydantic_extra__", None)
+        _set_slot(pointer, "__pydantic_private__", None)
+        return pointer
+    return AmbientPointer(
+        path=path,
+        view=view,
+        frameId=frame_id,
+        selection=selection,
+        bytes=size,
+        sha256=digest,
+        flushed=flushed,
+        capturedAt=captured_at,
+    )
+
+
+def _usual_capture(
+    path: object, view: object, frame_id: object, selection: object, flushed: object
+) -> bool:
+    """True when the model's rules plainly accept these values as they are (strict types).
+
+    False sends them through the model's validation, which accepts or refuses them.
+    """
+    if type(path) is not str or type(view) is not str or type(frame_id) is not str:
+        return False
+    if view not in VIEWS or not frame_id.isascii():
+        return False  # a non-ASCII id may hold a lone surrogate, which the model refuses
+    if not FRAME_ID_MIN_CHARS <= len(frame_id) <= FRAME_ID_MAX_CHARS:
+        return False
+    if type(flushed) is not bool or not (selection is None or type(selection) is Selection):
+        return False
+    try:
+        check_workspace_path(path)  # the model's path rule, remembered for an accepted path
+    except WorkspacePathError:
+        return False
+    return True
 
 
 def encode_header(pointer: AmbientPointer) -> str | None:
