@@ -6,6 +6,7 @@ model's validation; these tests hold it to the model for any input, good or bad.
 
 from __future__ import annotations
 
+import base64
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -15,8 +16,10 @@ from pydantic import ValidationError
 
 from bridge.pointer import (
     AmbientPointer,
+    HeaderRejection,
     Selection,
     capture_pointer,
+    decode_header,
     encode_header,
     fingerprint,
     format_captured_at,
@@ -196,3 +199,54 @@ def test_r67_a_capture_pointer_behaves_as_a_model() -> None:
     assert hash(pointer) == hash(
         modelled("body", "notes/a.md", "edit", "inbox-1", pointer.selection, False)
     )
+
+
+offsets = (
+    st.integers(min_value=-3, max_value=2**53 + 3)
+    | st.sampled_from([0, 2**53 - 1, 2**53, -1, True, False, 1.0, "1", None, 2**64])
+    | st.floats(allow_nan=False)
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    data=st.fixed_dictionaries({"anchor": offsets, "head": offsets})
+    | st.dictionaries(st.sampled_from(["anchor", "head", "tail"]), offsets, max_size=3)
+)
+def test_r65_a_selection_is_made_as_the_model_validates_it(data: dict[str, object]) -> None:
+    # Selection(...) stores two plain in-range integers itself; it must agree with
+    # the model's own validation for any input (R65: 0 ≤ offset ≤ 2^53 − 1).
+    try:
+        expected = Selection.model_validate(data)
+    except ValidationError as refusal:
+        with pytest.raises(ValidationError) as made:
+            Selection(**data)  # type: ignore[arg-type]  # bad values on purpose
+        assert made.value.errors() == refusal.errors()
+        return
+    made_directly = Selection(**data)  # type: ignore[arg-type]
+    assert made_directly.__getstate__() == expected.__getstate__()
+    assert made_directly.model_dump_json() == expected.model_dump_json()
+
+
+def test_r65_a_received_selection_is_still_validated_by_the_model() -> None:
+    # The received header's selection never takes the editor's shortcut.
+    base = capture_pointer(
+        "body",
+        path="notes/a.md",
+        view="edit",
+        frame_id="inbox-1",
+        selection=Selection(anchor=0, head=4),
+        flushed=True,
+        moment=MOMENT,
+    )
+    header = encode_header(base)
+    assert header is not None
+    assert decode_header(header) == base
+    raw = base.to_json().replace('"head":4', '"head":-1')
+    rejected = decode_header(base64.urlsafe_b64encode(raw.encode()).rstrip(b"=").decode())
+    assert isinstance(rejected, HeaderRejection)
+    assert "'selection.head'" in rejected.reason
+    raw = base.to_json().replace('"head":4', '"head":4,"tail":1')
+    rejected = decode_header(base64.urlsafe_b64encode(raw.encode()).rstrip(b"=").decode())
+    assert isinstance(rejected, HeaderRejection)
+    assert "'selection.tail'" in rejected.reason
