@@ -62,6 +62,7 @@ __all__ = [
     "release",
     "render_html",
     "render_html_pieces",
+    "selection_line_span",
     "utf16_length",
 ]
 
@@ -263,7 +264,28 @@ def locate_selection(
     of a ``str`` or ``bytes`` method, so the cost follows the selection's end, not
     the note's size.
     """
-    start, end = min(anchor, head), max(anchor, head)
+    halves = _selection_halves(text, anchor, head, clamp)
+    if halves is None:
+        return None
+    first, last = _covered_lines(*halves)
+    return SelectedText(halves[1], first, last)
+
+
+def selection_line_span(
+    text: str, anchor: int, head: int, *, clamp: bool = False
+) -> tuple[int, int] | None:
+    """The 0-based first and last line :func:`locate_selection` gives, without its text.
+
+    The same count, for a caller that needs only the lines: every send with a
+    selection names them (R48).
+    """
+    halves = _selection_halves(text, anchor, head, clamp)
+    return None if halves is None else _covered_lines(*halves)
+
+
+def _selection_halves(text: str, anchor: int, head: int, clamp: bool) -> tuple[str, str] | None:
+    """The text before the selection and the selected text, by :func:`locate_selection`'s rules."""
+    start, end = (anchor, head) if anchor <= head else (head, anchor)
     if start < 0:
         return None
     # The first ``end`` characters after normalisation hold at least ``end`` code
@@ -275,17 +297,20 @@ def locate_selection(
     if prefix.isascii():  # one code unit per character
         if end > len(prefix) and not clamp:
             return None
-        before, selected = prefix[:start], prefix[start:end]
-    else:
-        units = prefix.encode(_UTF16, errors="surrogatepass")
-        if 2 * end > len(units) and not clamp:
-            return None
-        # An offset inside a surrogate pair splits it; the halves are never a line
-        # break, so the counts stay right, and the selected text shows a half as U+FFFD.
-        before = units[: 2 * start].decode(_UTF16, errors="surrogatepass")
-        selected = units[2 * start : 2 * end].decode(_UTF16, errors="replace")
+        return prefix[:start], prefix[start:end]
+    units = prefix.encode(_UTF16, errors="surrogatepass")
+    if 2 * end > len(units) and not clamp:
+        return None
+    # An offset inside a surrogate pair splits it; the halves are never a line
+    # break, so the counts stay right, and the selected text shows a half as U+FFFD.
+    before = units[: 2 * start].decode(_UTF16, errors="surrogatepass")
+    return before, units[2 * start : 2 * end].decode(_UTF16, errors="replace")
+
+
+def _covered_lines(before: str, selected: str) -> tuple[int, int]:
+    """0-based lines of a selection's start and of its last selected character."""
     first = before.count("\n")
     last = first + selected.count("\n")
     if selected.endswith("\n"):
         last -= 1  # the line after a final line break has nothing selected
-    return SelectedText(selected, first, last)
+    return first, last

@@ -16,13 +16,7 @@ from typing import NamedTuple
 from pydantic import ValidationError
 
 from bridge.drops import DropReason
-from bridge.pointer import (
-    MAX_HEADER_BYTES,
-    AmbientPointer,
-    encode_header,
-    fingerprint,
-    format_captured_at,
-)
+from bridge.pointer import MAX_HEADER_BYTES, AmbientPointer, capture_pointer, encode_header
 from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.lines import LineRange, selection_lines
 from renderer.ambient.runtime import InboxRuntime
@@ -61,6 +55,9 @@ class CaptureResult(NamedTuple):
 
 class PendingCapture:
     """A capture begun on the owner thread, waiting for its preparation to end."""
+
+    # Slots: every send makes one, and they are set and read faster than a dict's keys.
+    __slots__ = ("_clock", "_epoch", "_resolution", "_store", "early_result", "started_at")
 
     def __init__(
         self,
@@ -113,20 +110,17 @@ class PendingCapture:
         # R11: read through the handle at this moment, after the flush, so keystrokes
         # typed while it ran are counted; nothing here holds the text beyond this call.
         text = runtime.read_text()
-        size, digest = fingerprint(text)
         view = runtime.current_view()
-        selection = runtime.read_selection() if view == "edit" else None
         path = resolution.path  # _live_runtime just checked the frame still shows it
         try:
-            pointer = AmbientPointer(
+            pointer = capture_pointer(
+                text,
                 path=path,
                 view=view,
-                frameId=runtime.frame_id,
-                selection=selection,
-                bytes=size,
-                sha256=digest,
+                frame_id=runtime.frame_id,
+                selection=runtime.read_selection() if view == "edit" else None,
                 flushed=flushed,
-                capturedAt=format_captured_at(self._clock.now()),
+                moment=self._clock.now(),
             )
         except ValidationError:
             if _cannot_fit(path):
@@ -135,8 +129,7 @@ class PendingCapture:
         header = encode_header(pointer)
         if header is None:
             return CaptureResult.without_header("oversize", pointer)  # R15: omit, never truncate
-        lines = selection_lines(text, pointer.selection)
-        return CaptureResult(pointer=pointer, header=header, dropped=None, selection_lines=lines)
+        return CaptureResult(pointer, header, None, None, selection_lines(text, pointer.selection))
 
 
 def _cannot_fit(path: str) -> bool:

@@ -1,16 +1,17 @@
 """A selection's lines: the 1-based line numbers its UTF-16 offsets fall on (R48).
 
 The chip and a turn's details say which lines a send's selection covers
-(``notes/a.md:3–7``). The count is :func:`bridge.markdown.locate_selection`, the
-same one the backend uses for ``read_active_note`` and the model's system message,
-so the app and the assistant name the same lines.
+(``notes/a.md:3–7``). The count is :func:`bridge.markdown.locate_selection`'s (through
+:func:`bridge.markdown.selection_line_span`, its lines without its text), the same
+one the backend uses for ``read_active_note`` and the model's system message, so the
+app and the assistant name the same lines.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from bridge.markdown import locate_selection
+from bridge.markdown import selection_line_span
 from bridge.pointer import Selection
 
 
@@ -44,10 +45,11 @@ def span_lines(span: SelectedSpan | None) -> LineRange | None:
     """The lines a non-empty selection covers, counted in its span as in the whole note."""
     if span is None or span.anchor == span.head:
         return None
-    found = locate_selection(span.text, span.anchor, span.head, clamp=True)
+    found = selection_line_span(span.text, span.anchor, span.head, clamp=True)
     if found is None:
         return None
-    return LineRange(span.first_line + found.first_line + 1, span.first_line + found.last_line + 1)
+    first, last = found
+    return LineRange(span.first_line + first + 1, span.first_line + last + 1)
 
 
 def selection_lines(text: str, selection: Selection | None) -> LineRange | None:
@@ -58,9 +60,13 @@ def selection_lines(text: str, selection: Selection | None) -> LineRange | None:
     Offsets past the end of the text count as the end: text and selection come from
     the same read of the editor.
     """
-    if selection is None or selection.anchor == selection.head:
+    if selection is None:
         return None
-    found = locate_selection(text, selection.anchor, selection.head, clamp=True)
+    anchor, head = selection.anchor, selection.head
+    if anchor == head:
+        return None
+    found = selection_line_span(text, anchor, head, clamp=True)
     if found is None:
         return None
-    return LineRange(found.first_line + 1, found.last_line + 1)
+    first, last = found
+    return LineRange(first + 1, last + 1)

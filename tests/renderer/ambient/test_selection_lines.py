@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from bridge.markdown import SelectedText, locate_selection
+from bridge.markdown import SelectedText, locate_selection, selection_line_span
 from bridge.pointer import Selection
 from renderer.ambient import AmbientStore, LineRange, selection_lines
 from tests.renderer.ambient.fakes import FakeClock, FakeEditor, send_flushed
@@ -99,3 +101,26 @@ def test_r38_r48_the_one_count_of_a_selection_in_the_contract_package() -> None:
     assert locate_selection("a\nb", -1, 2) is None
     assert locate_selection("a\r\nb\rc", 2, 5) == SelectedText("b\nc", 1, 2)
     assert locate_selection("😀\n", 1, 3) == SelectedText("\ufffd\n", 0, 0)  # half a pair
+
+
+@given(
+    text=st.text(alphabet="ab\n\r😀一", max_size=40),
+    anchor=st.integers(min_value=-2, max_value=90),
+    head=st.integers(min_value=0, max_value=90),
+    clamp=st.booleans(),
+)
+def test_r48_the_line_span_is_the_located_selections_lines(
+    text: str, anchor: int, head: int, clamp: bool
+) -> None:
+    # The capture's lines (selection_line_span) are locate_selection's, offsets in either order.
+    found = locate_selection(text, anchor, head, clamp=clamp)
+    expected = None if found is None else (found.first_line, found.last_line)
+    assert selection_line_span(text, anchor, head, clamp=clamp) == expected
+    assert selection_line_span(text, head, anchor, clamp=clamp) == expected
+
+
+def test_r48_the_line_span_at_a_glance() -> None:
+    assert selection_line_span("a\n\n\nb\n", 0, 3) == (0, 1)
+    assert selection_line_span("a\r\nb\rc", 5, 2) == (1, 2)
+    assert selection_line_span("a\nb", 1, 4) is None
+    assert selection_line_span("a\nb", 1, 4, clamp=True) == (0, 1)
