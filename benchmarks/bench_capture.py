@@ -12,7 +12,7 @@ import hashlib
 import itertools
 
 from benchmarks.measure import CPU_CLOCK, Measurement, median, paired_ratios
-from bridge.pointer import Selection, View
+from bridge.pointer import Selection, View, editor_selection
 from renderer.ambient import AmbientStore, Resolution, SystemClock, begin_capture
 from renderer.ambient.lines import SelectedSpan
 
@@ -69,7 +69,7 @@ class NoteRuntime:
         return True
 
     def read_selection(self) -> Selection | None:
-        return Selection(anchor=0, head=12)
+        return editor_selection(0, 12)  # as the app's runtime reads its editor's cursor
 
     def read_selected_span(self) -> SelectedSpan | None:
         return SelectedSpan(self._text[:12], 0, 0, 12)  # the selection is on the first line

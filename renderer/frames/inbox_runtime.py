@@ -11,7 +11,7 @@ from typing import Protocol
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
-from bridge.pointer import Selection, View
+from bridge.pointer import Selection, View, editor_selection
 from renderer.ambient.lines import SelectedSpan
 
 BLOCK_SEPARATOR = "\u2029"
@@ -70,7 +70,7 @@ class QtInboxRuntime:
     def read_selection(self) -> Selection | None:
         # Qt positions count QString characters, which are UTF-16 code units (R8).
         cursor = self._frame.editor.textCursor()
-        return Selection(anchor=cursor.anchor(), head=cursor.position())
+        return editor_selection(cursor.anchor(), cursor.position())
 
     def read_selected_span(self) -> SelectedSpan | None:
         cursor = self._frame.editor.textCursor()
