@@ -42,7 +42,13 @@ class SharingPeer:
             self.close()
             sharing.choose(False)
             return
-        sharing.choose(True)
+        sharing.choose(True)  # as the menu does: the SDK may load on a thread first
+        wait_until(
+            lambda: not sharing.loading,
+            timeout=SETTLE_SECONDS,
+            what="sharing to start",
+            wake_on=(sharing.state_changed,),
+        )
         server = sharing.server
         if server is None:
             raise StepError("Sharing the active note did not start.")
