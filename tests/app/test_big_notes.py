@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtGui import QTextCursor, QTextDocument
+from PySide6.QtGui import QTextCursor, QTextDocument, QTextOption
 from PySide6.QtWidgets import QApplication
 
 from renderer.ambient.lines import selection_lines
@@ -113,6 +113,41 @@ def test_the_preview_and_todo_keep_the_readers_place_when_the_note_changes_R67(
         with app.qtbot.waitSignal(frame.renders.finished, timeout=DRAW_TIMEOUT_MS):
             frame.type_text("\n- [ ] one more\n", at="end")  # the view is drawn again
         assert bar.value() == place, view
+
+
+def test_a_switch_to_the_preview_leaves_the_note_it_shows_laid_out_R67(
+    make_app: AppFactory,
+) -> None:
+    """The next drawing's wrap mode is not set on the note shown: Qt would lay all of it
+    out again, from a timer, in steps of up to 200,000 characters at a time."""
+    app = make_app(NOTES)
+    frame = app.mount("inbox-1", "notes/big.md", "preview")
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    shown = frame.preview.document()
+    relaid: list[int] = []
+    shown.documentLayout().update.connect(lambda *_: relaid.append(1))
+    frame.set_view("edit")
+    frame.type_text("\n- [ ] one more\n", at="end")
+    frame.set_view("preview")  # draws again: its wrap mode is chosen now
+    assert frame.renders.busy and relaid == []
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    assert "one more" in frame.preview.toPlainText()
+
+
+def test_the_preview_of_a_note_with_an_endless_run_wraps_anywhere_R63_R67(
+    make_app: AppFactory,
+) -> None:
+    run = "# Run\n\n" + "x" * 3_000 + "\n\n" + _big_note()
+    app = make_app({**NOTES, "notes/run.md": run})
+    endless = app.mount("inbox-1", "notes/run.md", "preview")
+    plain = app.mount("inbox-2", "notes/big.md", "preview")
+    for frame in (endless, plain):
+        app.qtbot.waitUntil(lambda frame=frame: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    wrap = QTextOption.WrapMode
+    assert endless.preview.document().defaultTextOption().wrapMode() == wrap.WrapAnywhere
+    assert plain.preview.document().defaultTextOption().wrapMode() == (
+        wrap.WrapAtWordBoundaryOrAnywhere
+    )
 
 
 def test_the_preview_of_a_long_list_is_laid_out_as_short_lists_R67(
