@@ -15,7 +15,14 @@ from PySide6.QtGui import QTextCursor, QTextDocument, QTextOption
 from PySide6.QtWidgets import QApplication
 
 from renderer.ambient.lines import selection_lines
-from renderer.frames.rendering import INLINE_CHARACTERS, RAW_CHARACTERS_PER_STEP, raw_text_steps
+from renderer.frames.inbox_runtime import BLOCK_SEPARATOR
+from renderer.frames.rendering import (
+    INLINE_CHARACTERS,
+    RAW_CHARACTERS_PER_STEP,
+    ReadingProcess,
+    raw_text_chunks,
+    raw_text_steps,
+)
 from tests.app.conftest import AppFactory
 
 DRAW_TIMEOUT_MS = 60_000
@@ -63,6 +70,24 @@ def test_a_big_notes_text_is_taken_in_steps_exactly_as_at_once_R67(qapp: QApplic
     assert steps >= 3
     assert "".join(pieces) == document.toRawText()
     assert len(pieces[0]) <= RAW_CHARACTERS_PER_STEP  # whole blocks, no more than a step
+
+
+def test_a_big_notes_text_reaches_the_reading_process_as_the_editor_holds_it_R67(
+    qapp: QApplication,
+) -> None:
+    """Encoded a step at a time and shared through memory, not a pipe: emoji, line and
+    block separators and accents arrive exactly, the blocks joined by line breaks."""
+    line = "- [ ] a task 🙂 with\u2028a line separator and ünïcode\n"
+    document = QTextDocument()
+    document.setPlainText(line * (3 * RAW_CHARACTERS_PER_STEP // len(line)))
+    chunks: list[bytes] = []
+    assert sum(1 for _ in raw_text_chunks(document, chunks)) >= 3
+    ReadingProcess.join()
+    try:
+        text = ReadingProcess.read(str, chunks)  # ``str`` of the text is the text itself
+    finally:
+        ReadingProcess.leave()
+    assert text == document.toRawText().replace(BLOCK_SEPARATOR, "\n")
 
 
 def test_a_switch_while_a_view_draws_cancels_it_R67(make_app: AppFactory) -> None:
