@@ -96,10 +96,11 @@ class ReadingProcess:
         size = sum(len(chunk) for chunk in chunks)
         block = SharedMemory(create=True, size=max(size, 1))
         try:
-            offset = 0
-            for chunk in chunks:
-                block.buf[offset : offset + len(chunk)] = chunk
-                offset += len(chunk)
+            with _memory(block) as memory:
+                offset = 0
+                for chunk in chunks:
+                    memory[offset : offset + len(chunk)] = chunk
+                    offset += len(chunk)
             return cls._run(_read_shared_text, function, block.name, size, *args)
         finally:
             block.close()
@@ -126,11 +127,19 @@ class ReadingProcess:
                 cls._running -= 1
 
 
+def _memory(block: SharedMemory) -> memoryview:
+    """The block's memory, a view to release (``with``) before the block is closed."""
+    memory = block.buf
+    if memory is None:  # only once closed
+        raise ValueError("the shared memory block is closed")
+    return memory[:]
+
+
 def _read_shared_text(function: Reading, name: str, size: int, *args: object) -> object:
     """``function`` of the editor's raw text that :meth:`ReadingProcess.read` shared."""
     block = SharedMemory(name=name)
     try:
-        with block.buf[:size] as shared:
+        with _memory(block) as memory, memory[:size] as shared:
             raw = str(shared, "utf-8", "surrogatepass")
     finally:
         block.close()
