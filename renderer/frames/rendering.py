@@ -25,6 +25,7 @@ the latest request waits for it instead of piling up behind it.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -41,6 +42,15 @@ from renderer.frames.inbox_runtime import BLOCK_SEPARATOR
 from renderer.qt import collector
 from renderer.qt.tasks import TaskRunner
 
+READING_NICENESS: Final = 10
+"""The reading process's scheduling niceness: the cores go to the window's threads first.
+
+A reading keeps a core busy for seconds. On a machine whose cores are all busy,
+a thread of the app waiting for one meanwhile also holds the GUI thread up: it
+asked for the interpreter lock, and the GUI thread, having let go of it, sleeps
+until that thread has run. Niced, the reading runs as fast on an idle core and
+gives way on a busy one.
+"""
 SLICE_SECONDS: Final = 0.008
 """Drawing done in one go before the event loop runs again: well under a 16 ms frame."""
 INLINE_CHARACTERS: Final = 4096
@@ -112,7 +122,12 @@ class ReadingProcess:
             if cls._pool is None:
                 # Spawned, not forked: a fork of a process running Qt and threads is unsafe.
                 context = multiprocessing.get_context("spawn")
-                cls._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+                cls._pool = ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=context,
+                    initializer=os.nice,
+                    initargs=(READING_NICENESS,),
+                )
             pool = cls._pool
             cls._running += 1
         try:

@@ -19,6 +19,7 @@ from renderer.frames.inbox_runtime import BLOCK_SEPARATOR
 from renderer.frames.rendering import (
     INLINE_CHARACTERS,
     RAW_CHARACTERS_PER_STEP,
+    READING_NICENESS,
     ReadingProcess,
     raw_text_chunks,
     raw_text_steps,
@@ -85,9 +86,16 @@ def test_a_big_notes_text_reaches_the_reading_process_as_the_editor_holds_it_R67
     ReadingProcess.join()
     try:
         text = ReadingProcess.read(str, chunks)  # ``str`` of the text is the text itself
+        niceness = ReadingProcess.read(_niceness_of, [b""])
     finally:
         ReadingProcess.leave()
     assert text == document.toRawText().replace(BLOCK_SEPARATOR, "\n")
+    assert niceness == min(19, os.nice(0) + READING_NICENESS)  # the cores go to the window first
+
+
+def _niceness_of(_text: str) -> int:
+    """The niceness of the process it runs in (sent to the reading process by name)."""
+    return os.nice(0)
 
 
 def test_a_switch_while_a_view_draws_cancels_it_R67(make_app: AppFactory) -> None:
