@@ -11,6 +11,11 @@ steps through a slice at a time, each slice a few milliseconds, returning to the
 event loop between slices:
 typing, scrolling and a click on another view go on while a big note draws.
 
+The note's text reaches the reading process through shared memory, taken from
+the editor and encoded a step at a time on the GUI thread: sent down a pipe,
+5 MiB of text was encoded and written by a feeder thread that held the
+interpreter lock against the GUI thread for 50-150 ms at a time on a busy machine.
+
 A new render (another view, or new text) cancels the one under way: its
 drawing stops at the next slice, and the result of a reading still on its
 worker is dropped when it arrives. At most one reading per frame runs at a time;
@@ -20,12 +25,14 @@ the latest request waits for it instead of piling up behind it.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.shared_memory import SharedMemory
 from typing import Any, Final
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -35,6 +42,15 @@ from renderer.frames.inbox_runtime import BLOCK_SEPARATOR
 from renderer.qt import collector
 from renderer.qt.tasks import TaskRunner
 
+READING_NICENESS: Final = 10
+"""The reading process's scheduling niceness: the cores go to the window's threads first.
+
+A reading keeps a core busy for seconds. On a machine whose cores are all busy,
+a thread of the app waiting for one meanwhile also holds the GUI thread up: it
+asked for the interpreter lock, and the GUI thread, having let go of it, sleeps
+until that thread has run. Niced, the reading runs as fast on an idle core and
+gives way on a busy one.
+"""
 SLICE_SECONDS: Final = 0.008
 """Drawing done in one go before the event loop runs again: well under a 16 ms frame."""
 INLINE_CHARACTERS: Final = 4096
@@ -80,9 +96,25 @@ class ReadingProcess:
             pool.shutdown(wait=idle, cancel_futures=True)
 
     @classmethod
-    def read(cls, function: Reading, *args: object) -> object:
-        """``function(*args)`` in the reading process (blocks: call on a worker thread)."""
-        return cls._run(_read_editor_text, function, *args)
+    def read(cls, function: Reading, chunks: list[bytes], *args: object) -> object:
+        """``function(text, *args)`` in the reading process (blocks: call on a worker thread).
+
+        ``chunks`` is the editor's raw text, UTF-8 encoded a step at a time
+        (:func:`raw_text_chunks`); it is copied into a shared memory block, a chunk
+        at a time, and only the block's name goes down the pipe.
+        """
+        size = sum(len(chunk) for chunk in chunks)
+        block = SharedMemory(create=True, size=max(size, 1))
+        try:
+            with _memory(block) as memory:
+                offset = 0
+                for chunk in chunks:
+                    memory[offset : offset + len(chunk)] = chunk
+                    offset += len(chunk)
+            return cls._run(_read_shared_text, function, block.name, size, *args)
+        finally:
+            block.close()
+            block.unlink()
 
     @classmethod
     def _run(cls, function: Reading, *args: object) -> object:
@@ -90,7 +122,12 @@ class ReadingProcess:
             if cls._pool is None:
                 # Spawned, not forked: a fork of a process running Qt and threads is unsafe.
                 context = multiprocessing.get_context("spawn")
-                cls._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+                cls._pool = ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=context,
+                    initializer=os.nice,
+                    initargs=(READING_NICENESS,),
+                )
             pool = cls._pool
             cls._running += 1
         try:
@@ -103,6 +140,25 @@ class ReadingProcess:
         finally:
             with cls._lock:
                 cls._running -= 1
+
+
+def _memory(block: SharedMemory) -> memoryview:
+    """The block's memory, a view to release (``with``) before the block is closed."""
+    memory = block.buf
+    if memory is None:  # only once closed
+        raise ValueError("the shared memory block is closed")
+    return memory[:]
+
+
+def _read_shared_text(function: Reading, name: str, size: int, *args: object) -> object:
+    """``function`` of the editor's raw text that :meth:`ReadingProcess.read` shared."""
+    block = SharedMemory(name=name)
+    try:
+        with _memory(block) as memory, memory[:size] as shared:
+            raw = str(shared, "utf-8", "surrogatepass")
+    finally:
+        block.close()
+    return _read_editor_text(function, raw, *args)
 
 
 def _read_editor_text(function: Reading, raw: str, *args: object) -> object:
@@ -133,6 +189,17 @@ def raw_text_steps(document: QTextDocument, pieces: list[str]) -> Iterator[None]
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         pieces.append(cursor.selectedText())
         start = end
+        yield
+
+
+def raw_text_chunks(document: QTextDocument, chunks: list[bytes]) -> Iterator[None]:
+    """:func:`raw_text_steps`, each step's text UTF-8 encoded as it is taken.
+
+    ``surrogatepass`` carries a lone surrogate the editor may hold, as pickling would.
+    """
+    pieces: list[str] = []
+    for _ in raw_text_steps(document, pieces):
+        chunks.append(pieces.pop().encode("utf-8", "surrogatepass"))
         yield
 
 
@@ -174,51 +241,42 @@ class SlicedRender(QObject):
     def busy(self) -> bool:
         return self._busy
 
-    def render(self, read: Reading, raw: str, *args: object, draw: Drawing) -> None:
-        """Cancel the render under way and start this one.
-
-        ``raw`` is the editor's raw text (``QTextDocument.toRawText``).
-        ``read(text, *args)`` runs in the reading process unless the note has at most
-        :data:`INLINE_CHARACTERS`; ``draw`` gets its result on the GUI thread.
-        """
-        self.cancel()
-        self._begin(read, raw, args, draw)
-
     def render_document(
         self, read: Reading, document: QTextDocument, *args: object, draw: Drawing
     ) -> None:
-        """:meth:`render` of ``document``'s raw text, a big note's taken a slice at a time.
+        """Cancel the render under way and start this one, of ``document``'s raw text.
 
-        A note edited while its text is taken is taken again from the start.
+        ``read(text, *args)`` runs in the reading process unless the note has at most
+        :data:`INLINE_CHARACTERS`; ``draw`` gets its result on the GUI thread. A big
+        note's text is taken a slice at a time; a note edited meanwhile is taken
+        again from the start.
         """
         self.cancel()
         if document.characterCount() - 1 <= INLINE_CHARACTERS:
-            self._begin(read, document.toRawText(), args, draw)
+            for _ in draw(_read_editor_text(read, document.toRawText(), *args)):
+                pass
+            self.finished.emit()
             return
         self._set_busy(True)
-        pieces: list[str] = []
+        chunks: list[bytes] = []
         revision = document.revision()
 
         def taken() -> None:
             if document.revision() != revision:
                 self.render_document(read, document, *args, draw=draw)
             else:
-                self._begin(read, "".join(pieces), args, draw)
+                self._begin(read, chunks, args, draw)
 
-        self._steps, self._then = raw_text_steps(document, pieces), taken
+        self._steps, self._then = raw_text_chunks(document, chunks), taken
         self._draw_slice()
 
-    def _begin(self, read: Reading, raw: str, args: tuple[object, ...], draw: Drawing) -> None:
-        if len(raw) <= INLINE_CHARACTERS:
-            for _ in draw(_read_editor_text(read, raw, *args)):
-                pass
-            self._set_busy(False)  # busy when its text was taken in steps
-            self.finished.emit()
-            return
+    def _begin(
+        self, read: Reading, chunks: list[bytes], args: tuple[object, ...], draw: Drawing
+    ) -> None:
         if not self._joined:
             self._joined = True
             ReadingProcess.join()
-        request = _Request(self._generation, lambda: ReadingProcess.read(read, raw, *args), draw)
+        request = _Request(self._generation, lambda: ReadingProcess.read(read, chunks, *args), draw)
         self._set_busy(True)
         if self._reading is not None:
             self._waiting = request  # starts when the reading under way comes back

@@ -125,12 +125,17 @@ class PreviewView(InertBrowser):
         self.document().setUndoRedoEnabled(False)
         self._retired: list[QTextDocument] = []
         """Documents shown before, still to be emptied and deleted."""
+        self._wrap_mode = self.wordWrapMode()
 
     def set_wrap_mode(self, mode: QTextOption.WrapMode) -> None:
-        """How the next drawing wraps its lines (R63: anywhere, for endless runs)."""
-        option = self.document().defaultTextOption()
-        option.setWrapMode(mode)
-        self.document().setDefaultTextOption(option)  # a fresh document copies it
+        """How the next drawing wraps its lines (R63: anywhere, for endless runs).
+
+        The next drawing's fresh document takes it, while still empty. A wrap mode
+        or any text option set on the document shown makes Qt lay all of it out
+        again, from a timer in steps that grow to 200,000 characters: on a big note
+        100-270 ms at a time on the GUI thread, for as long as the reading takes.
+        """
+        self._wrap_mode = mode
 
     def draw(self, pieces: list[str]) -> Iterator[None]:
         """Draw the HTML pieces :func:`~bridge.markdown.render_html_pieces` read.
@@ -144,6 +149,8 @@ class PreviewView(InertBrowser):
         if shown.parent() is self:  # Qt's first document is its own, deleted when replaced
             self._retired.append(shown)
         self.setDocument(_fresh_document(shown, self))
+        # The view's own mode, which it gives every document it shows, and now this one.
+        self.setWordWrapMode(self._wrap_mode)
         cursor = QTextCursor(self.document())
         for index, piece in enumerate(pieces):
             self._append(cursor, piece.rstrip(), first=index == 0)

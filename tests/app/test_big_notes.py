@@ -11,11 +11,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtGui import QTextCursor, QTextDocument
+from PySide6.QtGui import QTextCursor, QTextDocument, QTextOption
 from PySide6.QtWidgets import QApplication
 
 from renderer.ambient.lines import selection_lines
-from renderer.frames.rendering import INLINE_CHARACTERS, RAW_CHARACTERS_PER_STEP, raw_text_steps
+from renderer.frames.inbox_runtime import BLOCK_SEPARATOR
+from renderer.frames.rendering import (
+    INLINE_CHARACTERS,
+    RAW_CHARACTERS_PER_STEP,
+    READING_NICENESS,
+    ReadingProcess,
+    raw_text_chunks,
+    raw_text_steps,
+)
 from tests.app.conftest import AppFactory
 
 DRAW_TIMEOUT_MS = 60_000
@@ -63,6 +71,31 @@ def test_a_big_notes_text_is_taken_in_steps_exactly_as_at_once_R67(qapp: QApplic
     assert steps >= 3
     assert "".join(pieces) == document.toRawText()
     assert len(pieces[0]) <= RAW_CHARACTERS_PER_STEP  # whole blocks, no more than a step
+
+
+def test_a_big_notes_text_reaches_the_reading_process_as_the_editor_holds_it_R67(
+    qapp: QApplication,
+) -> None:
+    """Encoded a step at a time and shared through memory, not a pipe: emoji, line and
+    block separators and accents arrive exactly, the blocks joined by line breaks."""
+    line = "- [ ] a task 🙂 with\u2028a line separator and ünïcode\n"
+    document = QTextDocument()
+    document.setPlainText(line * (3 * RAW_CHARACTERS_PER_STEP // len(line)))
+    chunks: list[bytes] = []
+    assert sum(1 for _ in raw_text_chunks(document, chunks)) >= 3
+    ReadingProcess.join()
+    try:
+        text = ReadingProcess.read(str, chunks)  # ``str`` of the text is the text itself
+        niceness = ReadingProcess.read(_niceness_of, [b""])
+    finally:
+        ReadingProcess.leave()
+    assert text == document.toRawText().replace(BLOCK_SEPARATOR, "\n")
+    assert niceness == min(19, os.nice(0) + READING_NICENESS)  # the cores go to the window first
+
+
+def _niceness_of(_text: str) -> int:
+    """The niceness of the process it runs in (sent to the reading process by name)."""
+    return os.nice(0)
 
 
 def test_a_switch_while_a_view_draws_cancels_it_R67(make_app: AppFactory) -> None:
@@ -113,6 +146,41 @@ def test_the_preview_and_todo_keep_the_readers_place_when_the_note_changes_R67(
         with app.qtbot.waitSignal(frame.renders.finished, timeout=DRAW_TIMEOUT_MS):
             frame.type_text("\n- [ ] one more\n", at="end")  # the view is drawn again
         assert bar.value() == place, view
+
+
+def test_a_switch_to_the_preview_leaves_the_note_it_shows_laid_out_R67(
+    make_app: AppFactory,
+) -> None:
+    """The next drawing's wrap mode is not set on the note shown: Qt would lay all of it
+    out again, from a timer, in steps of up to 200,000 characters at a time."""
+    app = make_app(NOTES)
+    frame = app.mount("inbox-1", "notes/big.md", "preview")
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    shown = frame.preview.document()
+    relaid: list[int] = []
+    shown.documentLayout().update.connect(lambda *_: relaid.append(1))
+    frame.set_view("edit")
+    frame.type_text("\n- [ ] one more\n", at="end")
+    frame.set_view("preview")  # draws again: its wrap mode is chosen now
+    assert frame.renders.busy and relaid == []
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    assert "one more" in frame.preview.toPlainText()
+
+
+def test_the_preview_of_a_note_with_an_endless_run_wraps_anywhere_R63_R67(
+    make_app: AppFactory,
+) -> None:
+    run = "# Run\n\n" + "x" * 3_000 + "\n\n" + _big_note()
+    app = make_app({**NOTES, "notes/run.md": run})
+    endless = app.mount("inbox-1", "notes/run.md", "preview")
+    plain = app.mount("inbox-2", "notes/big.md", "preview")
+    for frame in (endless, plain):
+        app.qtbot.waitUntil(lambda frame=frame: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    wrap = QTextOption.WrapMode
+    assert endless.preview.document().defaultTextOption().wrapMode() == wrap.WrapAnywhere
+    assert plain.preview.document().defaultTextOption().wrapMode() == (
+        wrap.WrapAtWordBoundaryOrAnywhere
+    )
 
 
 def test_the_preview_of_a_long_list_is_laid_out_as_short_lists_R67(
