@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from workers.documents import Workspaces
 
@@ -35,19 +35,47 @@ class NoteMatch:
         }
 
 
-def byte_needle(query: str) -> bytes | None:
+LETTERS_RAREST_FIRST: Final = b"zqxjkvbpygfwmucldrhsnioate"
+"""ASCII letters from the rarest to the commonest in English text, for :class:`ByteNeedle`."""
+
+
+class ByteNeedle(NamedTuple):
+    """An ASCII query as :func:`may_hold` looks for it in a note's bytes."""
+
+    folded: bytes
+    """The query, ASCII case-folded (lower case)."""
+    rare: bytes
+    """The query's rarest letter (or, with none, its first byte), in lower case."""
+    rare_upper: bytes
+    """The same byte in upper case (itself when it is not a letter)."""
+
+
+def byte_needle(query: str) -> ByteNeedle | None:
     """What :func:`may_hold` looks for in a note's bytes; None when it needs the text.
 
     An ASCII query is looked for in the bytes with ASCII case folding, as ``grep -i``
     does in the C locale (UTF-8 keeps every other character out of the ASCII bytes);
     any other query needs the text, decoded and case-folded.
     """
-    return query.lower().encode() if query.isascii() else None
+    if not query.isascii():
+        return None
+    folded = query.lower().encode()
+    rare = next((bytes([b]) for b in LETTERS_RAREST_FIRST if b in folded), folded[:1])
+    return ByteNeedle(folded, rare, rare.upper())
 
 
-def may_hold(data: bytes, needle: bytes | None) -> bool:
-    """Whether a note's bytes may mention the query: a quick test before any decoding."""
-    return needle is None or needle in data.lower()
+def may_hold(data: bytes, needle: ByteNeedle | None) -> bool:
+    """Whether a note's bytes may mention the query: a quick test before any decoding.
+
+    A note that holds the query holds its rarest letter in one case or the other,
+    and most notes hold neither: two byte scans then spare case-folding the note (as
+    grep and ripgrep look for a needle's rarest byte first).
+    """
+    if needle is None:
+        return True
+    if needle.rare not in data and needle.rare_upper not in data:
+        return False
+    return needle.folded in data.lower()
 
 
 def matching_lines(text: str, query: str) -> list[tuple[int, str]]:
