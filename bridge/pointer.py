@@ -216,29 +216,20 @@ def capture_pointer(
     """
     size, digest = fingerprint(text)
     captured_at = format_captured_at(moment)
+    fields: dict[str, Any] = {
+        "path": path,
+        "view": view,
+        "frameId": frame_id,
+        "selection": selection,
+        "bytes": size,
+        "sha256": digest,
+        "flushed": flushed,
+        "capturedAt": captured_at,
+    }
     if size <= MAX_POINTER_NUMBER and _usual_capture(path, view, frame_id, selection, flushed):
-        fields = {
-            "v": POINTER_VERSION,
-            "path": path,
-            "view": view,
-            "frameId": frame_id,
-            "selection": selection,
-            "bytes": size,
-            "sha256": digest,
-            "flushed": flushed,
-            "capturedAt": captured_at,
-        }
-        return _holding(_new_object(AmbientPointer), fields, set(_CAPTURED_FIELDS))
-    return AmbientPointer(
-        path=path,
-        view=view,
-        frameId=frame_id,
-        selection=selection,
-        bytes=size,
-        sha256=digest,
-        flushed=flushed,
-        capturedAt=captured_at,
-    )
+        stored = {"v": POINTER_VERSION, **fields}
+        return _holding(_new_object(AmbientPointer), stored, set(_CAPTURED_FIELDS))
+    return AmbientPointer.model_validate(fields)
 
 
 def _usual_capture(

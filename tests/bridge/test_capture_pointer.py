@@ -182,16 +182,21 @@ def test_r8_a_capture_pointer_fingerprints_the_text_and_stamps_the_moment() -> N
     assert pointer.model_fields_set == set(AmbientPointer.model_fields) - {"v"}
 
 
-def test_r67_a_capture_pointer_behaves_as_a_model() -> None:
-    pointer = capture_pointer(
+def a_body_pointer(*, flushed: bool) -> AmbientPointer:
+    """The capture of a small note with the editor's first four characters selected."""
+    return capture_pointer(
         "body",
         path="notes/a.md",
         view="edit",
         frame_id="inbox-1",
         selection=Selection(anchor=0, head=4),
-        flushed=False,
+        flushed=flushed,
         moment=MOMENT,
     )
+
+
+def test_r67_a_capture_pointer_behaves_as_a_model() -> None:
+    pointer = a_body_pointer(flushed=False)
     with pytest.raises(ValidationError):
         pointer.path = "other.md"  # frozen, as the model is
     moved = pointer.model_copy(update={"path": "notes/b.md"})
@@ -232,15 +237,7 @@ def test_r65_an_editor_selection_is_made_as_the_model_validates_it(
 
 def test_r65_a_received_selection_is_still_validated_by_the_model() -> None:
     # A received header's selection is validated by the model, never stored as it is.
-    base = capture_pointer(
-        "body",
-        path="notes/a.md",
-        view="edit",
-        frame_id="inbox-1",
-        selection=Selection(anchor=0, head=4),
-        flushed=True,
-        moment=MOMENT,
-    )
+    base = a_body_pointer(flushed=True)
     header = encode_header(base)
     assert header is not None
     assert decode_header(header) == base
