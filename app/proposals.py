@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import cast
 
 from PySide6.QtCore import QObject, Signal
+from shiboken6 import isValid
 
 from app.frame_registry import FrameRegistry
 from app.session import AppSession
@@ -75,6 +76,8 @@ class ProposalApplier(QObject):
             return (-1, text) if proposal.is_base(text) else None
 
         def found(value: object) -> None:
+            if not isValid(view):  # its review window closed while the base was looked for
+                return
             if value is None:
                 view.show_unavailable()
                 return
@@ -92,9 +95,11 @@ class ProposalApplier(QObject):
             for frame in self._registry.showing(path)[:1]:
                 self._track(view, frame, text, frame.read_text())
 
-        self._session.runner.submit(
-            find, on_done=found, on_error=lambda _e: view.show_unavailable()
-        )
+        def failed(_error: BaseException) -> None:
+            if isValid(view):
+                view.show_unavailable()
+
+        self._session.runner.submit(find, on_done=found, on_error=failed)
 
     def _track(self, view: ProposalView, frame: InboxFrame, base: str, live: str) -> None:
         """Follow the edits in the frame's document from now on (not when already touched)."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel
+import shiboken6
+from PySide6.QtWidgets import QApplication, QLabel
 
 from renderer.frames.proposal_view import ProposalView
 from renderer.frames.transcript import KeptTurnView
@@ -146,3 +147,20 @@ def test_r51_r52_typing_while_the_base_is_found_off_the_gui_thread_is_looked_at_
     view.apply_button.click()
     assert view.state == "applied"
     assert frame.read_text() == "Intro\n" + TICKED
+
+
+def test_r51_a_proposal_closed_while_its_base_is_found_is_left_alone(
+    make_app: AppFactory,
+) -> None:
+    """The review's window may close before the worker finds the base: nothing breaks."""
+    app = make_app()
+    app.mount("inbox-1", "notes/a.md")
+    record = app.send("tick off the first task")
+    assert record.reply is not None and len(record.reply.proposals) == 1
+    (view,) = app.window.assistant.latest_proposals
+    assert view.state == "waiting"
+    shiboken6.delete(view)  # as a closed review window's deleteLater does
+    runner = app.session.runner
+    app.qtbot.waitUntil(lambda: not runner.busy, timeout=TIMEOUT_MS)
+    QApplication.processEvents()  # the worker's answer arrives for a view that is gone
+    assert not shiboken6.isValid(view)
