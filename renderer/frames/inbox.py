@@ -11,11 +11,7 @@ import contextlib
 from typing import cast
 
 from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtWidgets import (
-    QPlainTextEdit,
-    QStackedWidget,
-    QWidget,
-)
+from PySide6.QtWidgets import QPlainTextEdit, QStackedWidget, QWidget
 
 from bridge.errors import BackendError, NotFound
 from bridge.paths import check_workspace_path
@@ -108,7 +104,12 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self.problem_label = self.problem.label
         self.retry_button = self.problem.retry_button
         self.body_layout.addWidget(self.problem)
-        self._build_rendering(runner)
+        # The views' drawing: read off the GUI thread, drawn in slices under a busy label.
+        self.drawing = ViewDrawing(
+            runner, (self.preview, self.todo, self.mindmap), self.stack, self
+        )
+        self.renders = self.drawing.renders
+        self.busy_label = self.drawing.busy_label
         self.conflict = ConflictBar(path, self.keep_mine, self.keep_other, self.body)
         self.body_layout.addWidget(self.conflict)
         self.body_layout.addWidget(self.stack, 1)
@@ -121,6 +122,8 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self._rerender.setInterval(_RERENDER_DELAY_MS)
         self._rerender.timeout.connect(self._render_view)
         self.preview.anchorClicked.connect(self._on_link_clicked)
+        # After the drawing has forgotten the preview (connected first): drawn again if shown.
+        self.preview.rewrap_wanted.connect(self._render_view)
         # The editor's own signals follow its current document, shared or not (R53).
         self.editor.modificationChanged.connect(self._on_modification_changed)
         self.editor.textChanged.connect(self._rerender.start)
@@ -129,13 +132,6 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self.todo.task_toggled.connect(self._on_task_toggled)
         autosave.state_changed.connect(self._on_save_state)
         autosave.save_conflict.connect(self._on_save_conflict)
-
-    def _build_rendering(self, runner: TaskRunner) -> None:
-        """The views' drawing: read off the GUI thread, drawn in slices under a busy label."""
-        views = (self.preview, self.todo, self.mindmap)
-        self.drawing = ViewDrawing(runner, views, self.stack, self)
-        self.renders = self.drawing.renders
-        self.busy_label = self.drawing.busy_label
 
     def _build_title_controls(self, frame_id: str, *, can_pop_out: bool) -> None:
         """The view buttons, pop out (↗) and close, in the title bar."""

@@ -39,6 +39,8 @@ class ViewDrawing:
         self.renders.finished.connect(self._on_drawn)
         self._drawn: dict[View, TextVersion] = {}
         self._drawing: View | None = None
+        # A new width for a long preview: its next show draws it again, for that width.
+        self.preview.rewrap_wanted.connect(lambda: self._drawn.pop("preview", None))
 
     def show(
         self,

@@ -24,7 +24,8 @@ from renderer.frames.rendering import (
     raw_text_chunks,
     raw_text_steps,
 )
-from tests.app.conftest import AppFactory
+from renderer.frames.views import REWRAP_LATER_CHARS
+from tests.app.conftest import AppFactory, AppUnderTest
 
 DRAW_TIMEOUT_MS = 60_000
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -250,3 +251,43 @@ def test_the_app_shows_its_first_note_without_loading_the_model_or_mcp_sdk_R67(
         check=True,
     )
     assert imported.stdout.strip() == "False False"  # only a model, or sharing, needs them
+
+
+def _window_narrower(app: AppUnderTest, by: int) -> None:
+    window = app.window
+    window.resize(window.width() - by, window.height())
+    QApplication.processEvents()  # the layouts hand the new width down
+
+
+def test_a_long_preview_keeps_its_layout_while_resized_and_is_drawn_again_after_R67(
+    make_app: AppFactory,
+) -> None:
+    """Qt would lay all of it out again for each width, in steps of up to 200,000 characters."""
+    app = make_app({"notes/long.md": _big_note() * 11})
+    frame = app.mount("inbox-1", "notes/long.md", "preview")
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    preview, shown = frame.preview, frame.preview.document()
+    assert shown.characterCount() >= REWRAP_LATER_CHARS
+    width = preview.laid_out_width()
+    assert width == preview.viewport().width()
+    relaid: list[int] = []
+    shown.documentLayout().update.connect(lambda *_: relaid.append(1))
+    with app.qtbot.waitSignal(frame.renders.finished, timeout=DRAW_TIMEOUT_MS):
+        _window_narrower(app, 200)
+        assert preview.viewport().width() < width
+        assert preview.document() is shown and preview.laid_out_width() == width
+        assert relaid == []  # nothing laid out again on the GUI thread
+    assert preview.document() is not shown  # drawn afresh once the width stayed put
+    assert preview.laid_out_width() == preview.viewport().width() < width
+    assert preview.toPlainText().count("☐ task 59.11") == 11
+
+
+def test_a_short_preview_follows_a_new_width_at_once_R67(make_app: AppFactory) -> None:
+    app = make_app({"notes/short.md": "# Short\n\nA few words.\n"})
+    frame = app.mount("inbox-1", "notes/short.md", "preview")
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    preview, shown = frame.preview, frame.preview.document()
+    width = preview.laid_out_width()
+    _window_narrower(app, 200)
+    assert preview.document() is shown
+    assert preview.laid_out_width() == preview.viewport().width() < width
