@@ -21,10 +21,10 @@ from workers.offline import edit_words
 from workers.offline.catalogue import phrase
 from workers.offline.intents import (
     REQUEST_CHARS,
-    _is_cjk,
     _marker_at,
     _quoted,
     _words,
+    is_cjk,
     named_paths,
 )
 from workers.outcomes import ToolCall, TurnOutcome
@@ -198,7 +198,7 @@ def matching_tasks(target: str, tasks: Sequence[Task]) -> list[Task]:
 
 
 def _score(target: str, task: str) -> int:
-    if _is_cjk(target):
+    if is_cjk(target):
         pairs = {target[i : i + 2] for i in range(len(target) - 1)}
         return sum(1 for pair in pairs if pair in task)
     task_words = _words(task).split()

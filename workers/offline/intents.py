@@ -75,15 +75,19 @@ def words_of(text: str) -> str:
     return _words(text)
 
 
-def _is_cjk(phrase: str) -> bool:
-    return any(ord(char) >= 0x2E80 for char in phrase)
+CJK_START: Final = "\u2e80"
+"""The first CJK radical: any character from here on is read as CJK, without spaces."""
+
+
+def is_cjk(phrase: str) -> bool:
+    return bool(phrase) and max(phrase) >= CJK_START  # one pass in C, not a Python loop
 
 
 @functools.cache
 def _prepared(phrases: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A phrase list made ready once: CJK phrases as they are, the others as padded words."""
-    cjk = tuple(phrase for phrase in phrases if _is_cjk(phrase))
-    others = tuple(_words(phrase) for phrase in phrases if not _is_cjk(phrase))
+    cjk = tuple(phrase for phrase in phrases if is_cjk(phrase))
+    others = tuple(_words(phrase) for phrase in phrases if not is_cjk(phrase))
     return cjk, others
 
 
@@ -211,9 +215,9 @@ def _before(text: str, lowered: str, marker: str) -> str | None:
 
 def _marker_at(lowered: str, marker: str) -> int:
     """Where ``marker`` starts as whole words (Latin) or anywhere (CJK); -1 when absent."""
-    if _is_cjk(marker):
-        return lowered.find(marker)
     start = lowered.find(marker)
+    if start < 0 or is_cjk(marker):  # most markers are absent: asked about once found
+        return start
     while start >= 0:
         before_ok = start == 0 or not lowered[start - 1].isalnum()
         end = start + len(marker)
@@ -229,7 +233,7 @@ def _is_a_term(term: str) -> bool:
     parts = term.casefold().split()
     if not parts or len(parts) > words.TERM_MAX_WORDS or parts[0] in words.NOT_A_TERM:
         return False
-    return not _is_cjk(term)  # "東京タワーはどこ？" asks for the world unless it says "note"
+    return not is_cjk(term)  # "東京タワーはどこ？" asks for the world unless it says "note"
 
 
 def find_term(text: str, padded: str, lowered: str) -> str | None:

@@ -21,7 +21,7 @@ from bridge.markdown import read_note
 from workers.errors import AccessDenied, DocumentRefused
 from workers.offline import words
 from workers.offline.dates import DATE_WORDS
-from workers.offline.intents import NOTE_INTENTS, classify, words_of
+from workers.offline.intents import CJK_START, NOTE_INTENTS, classify, is_cjk, words_of
 from workers.tools import ToolContext
 
 TITLE_BYTES: Final = 4096
@@ -58,7 +58,7 @@ def _distinctive(name: str) -> list[str]:
 
 def _matches(name: str, padded: str, lowered: str) -> int:
     """How many words of ``name`` the request holds, 0 unless it holds all distinctive ones."""
-    if any(ord(char) >= 0x2E80 for char in name):
+    if is_cjk(name):
         folded = name.casefold().strip()
         return len(folded) if len(folded) > 1 and folded in lowered else 0
     distinctive = _distinctive(name)
@@ -70,7 +70,7 @@ def _matches(name: str, padded: str, lowered: str) -> int:
 def points_at_the_open_note(message: str) -> bool:
     padded, lowered = words_of(message), message.casefold()
     return any(
-        (reference in lowered) if ord(reference[0]) >= 0x2E80 else (f" {reference} " in padded)
+        (reference in lowered) if reference[0] >= CJK_START else (f" {reference} " in padded)
         for reference in words.OPEN_NOTE_REFERENCES
     )
 

@@ -102,7 +102,7 @@ def _about_a_note(context: ToolContext, request: Request) -> TurnOutcome:
     path = request.paths[0] if request.paths else None
     if path is None and request.intent != "find":  # a find term may be a note's words
         named = named_notes(context, request.text)
-        open_path = _open_path(context)
+        open_path = _open_path(context) if named else None  # a delivery read only when needed
         if len(named) > 1 and all(candidate.path != open_path for candidate in named):
             return TurnOutcome(_which_note(language, named))
         if len(named) == 1 and named[0].path != open_path:
