@@ -134,8 +134,6 @@ class PreviewView(InertBrowser):
         self._retired: list[QTextDocument] = []
         """Documents shown before, still to be emptied and deleted."""
         self._wrap_mode = self.wordWrapMode()
-        # A scroll bar that came and went would change the width, and so the layout.
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self._settle = QTimer(self)
         self._settle.setSingleShot(True)
         self._settle.setInterval(REWRAP_SETTLE_MS)
