@@ -29,6 +29,7 @@ from renderer.frames.inbox_controls import (
 )
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.links import LinkOffer, link_target
+from renderer.frames.note_fetch import LoadedNote, fetch_note
 from renderer.frames.shared_document import PendingShare, join, leave
 from renderer.frames.view_drawing import ViewDrawing
 from renderer.frames.views import PreviewView
@@ -255,7 +256,7 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         if view not in VIEWS:
             raise ValueError(f"Unknown view {view!r}; use one of {', '.join(VIEWS)}.")
         if view == self._view:
-            self._sync_view_buttons()
+            self._view_switcher.show(self._view)
             return
         self._view = view
         self._show_view()
@@ -295,26 +296,21 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self.editor.setReadOnly(True)
         self.problem.setVisible(False)
 
-        def fetch() -> tuple[str, str]:
-            return link.call(lambda client, session: client.get_document_tagged(session, path))
-
         self._runner.submit(
-            fetch,
-            on_done=lambda tagged: self._on_loaded(
-                generation, *cast(tuple[str, str], tagged), new=False
-            ),
+            lambda: fetch_note(link, path),
+            on_done=lambda note: self._on_loaded(generation, note, new=False),
             on_error=lambda error: self._on_load_error(generation, error),
         )
 
-    def _on_loaded(self, generation: int, text: str, etag: str | None, *, new: bool) -> None:
+    def _on_loaded(self, generation: int, note: LoadedNote, *, new: bool) -> None:
         if generation != self._load_generation:
             return
-        self._autosave.loaded(self._link.workspace, self._path, etag)
+        self._autosave.loaded(self._link.workspace, self._path, note.etag)
         self.conflict.setVisible(False)
         self._applying_load = True
         try:
-            self.editor.setWordWrapMode(wrap_mode_for(text))  # R63: linear for endless lines
-            self.editor.setPlainText(text)
+            self.editor.setWordWrapMode(note.wrap)  # R63: linear for endless lines
+            self.editor.setPlainText(note.text)
             self.editor.document().setModified(False)
         finally:
             self._applying_load = False
@@ -336,7 +332,7 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
             return
         if isinstance(error, NotFound):
             # A path with no saved copy yet is a new note: it is created by its first save.
-            self._on_loaded(generation, "", None, new=True)
+            self._on_loaded(generation, LoadedNote("", None, wrap_mode_for("")), new=True)
             return
         message = error.message if isinstance(error, BackendError) else str(error)
         self.problem.show_message(message)
@@ -356,11 +352,8 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
 
     def _show_view(self) -> None:
         self.stack.setCurrentWidget(self._pages[self._view])
-        self._sync_view_buttons()
-        self._render_view()
-
-    def _sync_view_buttons(self) -> None:
         self._view_switcher.show(self._view)
+        self._render_view()
 
     def _render_view(self) -> None:
         """Draw the shown view from the live text, unless it shows that text already."""
