@@ -314,8 +314,7 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self._autosave.loaded(self._link.workspace, self._path, note.etag)
         self.conflict.setVisible(False)
         self._applying_load = True
-        shared = self.owner is not None or bool(self.sharers)  # keeping the other text (R53)
-        self._text_load.start(self.editor, note, lambda: self._end_load(new=new), in_place=shared)
+        self._text_load.start(self.editor, note, done=lambda: self._end_load(new=new))
 
     def _end_load(self, *, new: bool) -> None:
         self.editor.document().setModified(False)

@@ -67,21 +67,10 @@ class TextLoad(QObject):
         """True while a long text is still being built."""
         return self._steps is not None
 
-    def start(
-        self,
-        editor: QPlainTextEdit,
-        note: LoadedNote,
-        done: Callable[[], None],
-        *,
-        in_place: bool = False,
-    ) -> None:
-        """Show ``note`` in ``editor``, then call ``done``: at once for a short text.
-
-        ``in_place``: the editor's document is shared with other frames (R53), which
-        must go on showing it, so it is filled at once whatever its length.
-        """
+    def start(self, editor: QPlainTextEdit, note: LoadedNote, done: Callable[[], None]) -> None:
+        """Show ``note`` in ``editor``, then call ``done``: at once for a short text."""
         self.cancel()
-        if in_place or len(note.text) <= LOAD_SLICE_CHARS:
+        if len(note.text) <= LOAD_SLICE_CHARS:
             editor.setWordWrapMode(note.wrap)  # R63: linear for endless lines
             editor.setPlainText(note.text)
             done()

@@ -95,24 +95,3 @@ def test_a_frame_mounted_on_a_big_note_being_built_shares_its_document_R53_R67(
     app.qtbot.waitUntil(lambda: first.is_loaded and second.is_loaded, timeout=LOAD_TIMEOUT_MS)
     assert second.editor.document() is first.editor.document()
     assert second.read_text() == text
-
-
-def test_a_big_shared_note_reloaded_for_the_other_text_stays_shared_R53_R67(
-    make_app: AppFactory,
-) -> None:
-    """Keeping the other text reloads a document other frames show: it is refilled in place."""
-    text, elsewhere = _big_note("mine"), _big_note("elsewhere")
-    for chooser in (0, 1):  # the owner, then a sharer, keeps the other text
-        app = make_app({"notes/big.md": text})
-        frames = [app.mount("inbox-1", "notes/big.md"), app.mount("inbox-2", "notes/big.md")]
-        assert frames[1].editor.document() is frames[0].editor.document()
-        (app.workspace_dir / "notes/big.md").write_text(elsewhere, encoding="utf-8")
-        frames[0].type_text("typed ", at=0)
-        with app.qtbot.waitSignal(app.session.autosave.save_conflict, timeout=LOAD_TIMEOUT_MS):
-            pass
-        with app.qtbot.waitSignal(frames[chooser].loaded, timeout=LOAD_TIMEOUT_MS):
-            frames[chooser].conflict.other_button.click()
-        assert frames[1].editor.document() is frames[0].editor.document()
-        assert [frame.read_text() for frame in frames] == [elsewhere, elsewhere]
-        assert all(frame.is_loaded for frame in frames)
-        app.quit()
