@@ -2,8 +2,7 @@
 
 The frame's :class:`QtInboxRuntime` is a handle that reads the editor when asked
 (R1, R11): nothing caches the text. Edits go to the autosave coordinator; loads
-run on a worker and come back as signals, so the GUI thread never waits; a big note
-is built aside a slice at a time (:mod:`renderer.frames.text_load`).
+run on a worker and come back as signals, so the GUI thread never waits.
 """
 
 from __future__ import annotations
@@ -32,7 +31,6 @@ from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.links import LinkOffer, link_target
 from renderer.frames.note_fetch import LoadedNote, fetch_note
 from renderer.frames.shared_document import PendingShare, join, leave
-from renderer.frames.text_load import TextLoad
 from renderer.frames.view_drawing import ViewDrawing
 from renderer.frames.views import PreviewView
 from renderer.qt.autosave import AutosaveCoordinator
@@ -77,7 +75,6 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self._view: View = view
         self._load_generation = 0
         self._applying_load = False
-        self._text_load = TextLoad(self)
         self._mounted = False
         self.is_loaded = False
         self.is_new_note = False
@@ -241,7 +238,6 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self._rerender.stop()
         self.drawing.close()
         self._load_generation += 1
-        self._text_load.cancel()
         with contextlib.suppress(RuntimeError, TypeError):
             self._autosave.state_changed.disconnect(self._on_save_state)
         with contextlib.suppress(RuntimeError, TypeError):
@@ -296,9 +292,7 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self._load_generation += 1
         generation = self._load_generation
         link, path = self._link, self._path
-        self._text_load.cancel()  # a note still being built here is not the one to show
-        self.drawing.cancel()  # nor is a drawing of the note shown before
-        self._applying_load = self.is_loaded = False
+        self.is_loaded = False
         self.editor.setReadOnly(True)
         self.problem.setVisible(False)
 
@@ -314,11 +308,12 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self._autosave.loaded(self._link.workspace, self._path, note.etag)
         self.conflict.setVisible(False)
         self._applying_load = True
-        self._text_load.start(self.editor, note, done=lambda: self._end_load(new=new))
-
-    def _end_load(self, *, new: bool) -> None:
-        self.editor.document().setModified(False)
-        self._applying_load = False
+        try:
+            self.editor.setWordWrapMode(note.wrap)  # R63: linear for endless lines
+            self.editor.setPlainText(note.text)
+            self.editor.document().setModified(False)
+        finally:
+            self._applying_load = False
         self._rerender.stop()  # the load draws its view once, just below
         self._show_loaded(new=new)
 

@@ -19,7 +19,6 @@ from typing import Protocol, Self, TypeVar
 from PySide6.QtCore import QObject, SignalInstance
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QPlainTextDocumentLayout, QPlainTextEdit
-from shiboken6 import isValid
 
 
 class SharingFrame(Protocol):
@@ -84,33 +83,15 @@ def leave(frame: FrameT) -> None:
 
 
 def _fresh_document(frame: SharingFrame) -> None:
-    show_document(frame.editor, fresh_document(frame.editor))
-
-
-def fresh_document(editor: QPlainTextEdit) -> QTextDocument:
-    """An empty document laid out, lettered and wrapped as ``editor`` shows its own."""
-    document = QTextDocument(editor)
-    document.setDocumentLayout(QPlainTextDocumentLayout(document))
-    document.setDefaultFont(editor.font())
-    document.setDefaultTextOption(editor.document().defaultTextOption())
-    return document
-
-
-def show_document(editor: QPlainTextEdit, document: QTextDocument) -> None:
-    """Show ``document`` in ``editor``; the one shown before goes if it was the editor's.
-
-    Quietly: the editor's "text changed" would restart a save timer for text nobody
-    typed. A document another frame owns, or one handed to an heir, stays; Qt deletes
-    the editor's first document itself.
-    """
-    shown = editor.document()
-    blocked = editor.blockSignals(True)
+    fresh = QTextDocument(frame.editor)
+    fresh.setDocumentLayout(QPlainTextDocumentLayout(fresh))
+    fresh.setDefaultFont(frame.editor.font())
+    # Quietly: the editor's "text changed" would restart a save timer that is going away.
+    blocked = frame.editor.blockSignals(True)
     try:
-        editor.setDocument(document)
+        frame.editor.setDocument(fresh)
     finally:
-        editor.blockSignals(blocked)
-    if isValid(shown) and shown.parent() is editor:
-        shown.deleteLater()
+        frame.editor.blockSignals(blocked)
 
 
 class PendingShare:

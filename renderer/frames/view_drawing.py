@@ -74,13 +74,6 @@ class ViewDrawing:
         else:
             render(map_tree, document, title, draw=self.mindmap.draw)
 
-    def cancel(self) -> None:
-        """Stop a drawing under way; its view is drawn again at its next show."""
-        if self._drawing is not None:
-            self._drawn.pop(self._drawing, None)
-            self._drawing = None
-            self.renders.cancel()
-
     def close(self) -> None:
         self.renders.close()
 
