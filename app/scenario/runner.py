@@ -31,6 +31,7 @@ from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
 from app.scenario.sends import observe_send
 from app.scenario.sharing import SharingPeer
 from app.scenario.steps import PopoutStep, RestartStep, SendStep, ShareStep, Step
+from app.scenario.trace import StepTrace, describe_resolution, take_trace
 from app.scenario.waiting import StepError, WaitTimeout, connected, wait_until
 from app.session import AppSession
 
@@ -182,6 +183,7 @@ class ScenarioReplay:
                 outcome.error = _failure(error)
                 stopped = True
             outcome.duration_ms = (time.monotonic() - began) * 1000
+            outcome.trace = self._trace()
             if self.shots is not None:
                 outcome.screenshot = self._screenshot(number, step)
 
@@ -211,6 +213,9 @@ class ScenarioReplay:
         before = len(assistant.records)
         ran_during_flush: list[bool] = []
         nested: list[StepResult] = []
+        resolution = self.window.store.resolve() if step.include_ambient else None
+        resolved = describe_resolution(resolution) or "no note"
+        pending = f"step {outcome.number} ({step.message!r}), resolved at its start to {resolved}"
 
         def on_flush_started() -> None:
             if ran_during_flush:
@@ -226,7 +231,9 @@ class ScenarioReplay:
                 except Exception as error:
                     inner_outcome.status = "failed"
                     inner_outcome.error = _failure(error)
+                    inner_outcome.trace = self._trace(pending)
                     return
+                inner_outcome.trace = self._trace(pending)
 
         listening = (
             connected(assistant.flush_started, on_flush_started)
@@ -261,6 +268,13 @@ class ScenarioReplay:
     def _check(self, step: ExpectStep) -> list[Mismatch]:
         mismatches = check_expectations(step, self.latest, self.window)
         return mismatches + self.peer.check(step, self.window)
+
+    def _trace(self, pending: str | None = None) -> StepTrace | None:
+        """The trace after a step; a window too broken to read gives none, not a crash."""
+        try:
+            return take_trace(self.window, pending=pending)
+        except Exception:
+            return None
 
     # -- screenshots and teardown ----------------------------------------------
 
