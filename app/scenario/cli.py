@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from app.scenario.html_report import write_html_report
+from app.scenario.html_report import wants_picture, write_html_report
 from app.scenario.junit import write_junit
 from app.scenario.model import load_all
 from app.scenario.problems import Problem, ScenarioFileError
@@ -113,12 +113,15 @@ def _run(args: argparse.Namespace) -> int:
 
     with contextlib.ExitStack() as stack:
         screenshots: Path | None = args.screenshots
+        pictures = None  # --screenshots: a picture after every step
         if screenshots is None and args.html is not None:
-            # The HTML report embeds the pictures; they need a folder only while it is written.
+            # The HTML report embeds the pictures; they need a folder only while it is written,
+            # and only the ones it shows are taken (each costs a grab and a PNG).
             scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="scenario-shots-"))
             screenshots = Path(scratch)
+            pictures = wants_picture
         with _offscreen():
-            results = run_scenarios(scenarios, screenshots=screenshots, log=_log)
+            results = run_scenarios(scenarios, screenshots=screenshots, log=_log, pictures=pictures)
         written = _write_reports(args, results)
     passed = sum(result.passed for result in results)
     print(f"{passed} of {len(results)} scenarios passed.")

@@ -99,6 +99,13 @@ def picture_uri(path: str | None) -> str | None:
     return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 
 
+def wants_picture(step: StepResult, *, every_picture: bool = False) -> bool:
+    """Whether the report shows the window after this step (so whether a run must take it)."""
+    if every_picture:
+        return step.verb not in ("expect", "caption")  # an expect changes nothing on screen
+    return step.verb == "send" or step.status == "failed"
+
+
 def _status(result: ScenarioResult) -> str:
     if result.error is not None:
         return "error"
@@ -308,11 +315,7 @@ def _scenario(index: int, result: ScenarioResult, *, every_picture: bool) -> lis
     failing = not result.passed
     lines.append('<ol class="steps">')
     for step in result.steps:
-        picture = (
-            step.verb not in ("expect", "caption")
-            if every_picture
-            else step.verb == "send" or step.status == "failed"
-        )
+        picture = wants_picture(step, every_picture=every_picture)
         lines += _step(step, sends.get(step.number), picture=picture, traced=failing)
     lines.append("</ol>")
     if failing and result.steps:

@@ -39,6 +39,8 @@ TURN_TIMEOUT_SECONDS = 40.0
 WINDOW_SIZE = (1360, 860)
 
 Log = Callable[[str], None]
+PictureWhen = Callable[[StepResult], bool]
+"""Which steps get a picture, given the step's outcome; None: every step."""
 
 
 def _quiet(_line: str) -> None:
@@ -61,7 +63,11 @@ def ensure_application() -> QApplication:
 
 
 def run_scenarios(
-    scenarios: Sequence[Scenario], *, screenshots: Path | None = None, log: Log = _quiet
+    scenarios: Sequence[Scenario],
+    *,
+    screenshots: Path | None = None,
+    log: Log = _quiet,
+    pictures: PictureWhen | None = None,
 ) -> list[ScenarioResult]:
     """Run each scenario on its own fresh app and backend, one after another."""
     ensure_application()
@@ -73,7 +79,7 @@ def run_scenarios(
             folder += "-again"
         folders.add(folder)
         shots = None if screenshots is None else screenshots / folder
-        result = run_scenario(scenario, screenshots=shots)
+        result = run_scenario(scenario, screenshots=shots, pictures=pictures)
         verdict = "PASS" if result.passed else "FAIL"
         seconds = result.duration_ms / 1000
         log(f"{verdict} {scenario.label} ({len(result.steps)} steps, {seconds:.1f} s)")
@@ -81,7 +87,9 @@ def run_scenarios(
     return results
 
 
-def run_scenario(scenario: Scenario, *, screenshots: Path | None = None) -> ScenarioResult:
+def run_scenario(
+    scenario: Scenario, *, screenshots: Path | None = None, pictures: PictureWhen | None = None
+) -> ScenarioResult:
     """Replay one scenario; never raises for what the app does (failures go in the result).
 
     ``screenshots`` is the folder this scenario's pictures go into.
@@ -96,7 +104,7 @@ def run_scenario(scenario: Scenario, *, screenshots: Path | None = None) -> Scen
     )
     with tempfile.TemporaryDirectory(prefix="ambient-scenario-") as scratch:
         try:
-            replay = ScenarioReplay(scenario, Path(scratch), result, screenshots)
+            replay = ScenarioReplay(scenario, Path(scratch), result, screenshots, pictures)
         except Exception as error:  # the app could not even start: report, do not crash
             result.error = f"the app could not start: {error}"
         else:
@@ -116,11 +124,17 @@ class ScenarioReplay:
     """One scenario's run: the session, the window, the sends seen so far."""
 
     def __init__(
-        self, scenario: Scenario, scratch: Path, result: ScenarioResult, shots: Path | None
+        self,
+        scenario: Scenario,
+        scratch: Path,
+        result: ScenarioResult,
+        shots: Path | None,
+        pictures: PictureWhen | None = None,
     ) -> None:
         self.scenario = scenario
         self.result = result
         self.shots = shots
+        self.pictures = pictures
         workspace_dir = scratch / "workspace"
         self._workspace_dir = workspace_dir
         self._data_dir = scratch / "data"
@@ -184,7 +198,7 @@ class ScenarioReplay:
                 stopped = True
             outcome.duration_ms = (time.monotonic() - began) * 1000
             outcome.trace = self._trace()
-            if self.shots is not None:
+            if self.shots is not None and (self.pictures is None or self.pictures(outcome)):
                 outcome.screenshot = self._screenshot(number, step)
 
     def _perform(self, step: Step, outcome: StepResult) -> None:

@@ -262,3 +262,31 @@ def test_r79_k_through_the_cli_runs_only_what_it_selects(
     assert "-k 'beta': 1 of 3 scenarios selected." in capsys.readouterr().out
     assert cli.main(["run", *files, "--rules", "R99"]) == cli.EXIT_INVALID
     assert "No scenario matches --rules R99 (of 3)." in capsys.readouterr().err
+
+
+def test_r79_a_failed_action_step_is_named_and_the_rest_marked_skipped(
+    qapp: QApplication, tmp_path: Path
+) -> None:
+    case = write(
+        tmp_path,
+        "stops.yaml",
+        f"name: stops at a frame that is not there\n{WORKSPACE}steps:\n"
+        "  - mount: {frame: inbox-1, path: notes/a.md}\n"
+        "  - activate: inbox-9\n"
+        "  - send: summarise this\n",
+    )
+    junit, page = tmp_path / "junit.xml", tmp_path / "report.html"
+    arguments = ["run", str(case), "--junit", str(junit), "--html", str(page)]
+    assert cli.main(arguments) == cli.EXIT_FAILED
+    [result] = next(iter(JUnitXml.fromfile(str(junit))))
+    [failure] = result.result
+    assert isinstance(failure, Failure)
+    assert failure.message is not None
+    assert failure.message.startswith("step 2 (activate): ")
+    assert "inbox-9" in failure.message
+    assert failure.text is not None and "step 3 (send) skipped" in failure.text
+    text = page.read_text(encoding="utf-8")
+    opened = [item for item in read_links(text).details if "open" in item]
+    assert [item.get("class") for item in opened] == ["step failed"]
+    assert '<details class="step skipped">' in text
+    assert len(read_links(text).images) == 1  # the failed step's picture; nothing was sent
