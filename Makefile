@@ -103,6 +103,8 @@ demo: bytecode
 # QA's CI job (R79): every shipped scenario, the JUnit XML and one HTML report into out/qa/.
 # QA_ARGS narrows it: make qa QA_ARGS="-k popped" or QA_ARGS="--rules R29".
 QA_ARGS ?=
+QA_OUT ?= out/qa
 qa: bytecode
 	QT_QPA_PLATFORM=offscreen $(PY) -m app scenario run scenarios scenarios/demo \
-		--junit out/qa/junit.xml --html out/qa/report.html --report out/qa/report.json $(QA_ARGS)
+		--junit $(QA_OUT)/junit.xml --html $(QA_OUT)/report.html --report $(QA_OUT)/report.json \
+		$(QA_ARGS)

@@ -2,6 +2,9 @@
 
 Exit codes of ``run`` and ``demo`` (contract section 1): 0 every scenario
 passed, 1 any failed, 2 a file could not be read or validated (nothing ran).
+``run`` also exits 2 when ``-k``/``--rules`` select nothing, so a mistyped filter
+is not a green run. Its reports (R79): ``--report`` JSON, ``--junit`` XML for CI,
+``--html`` one self-contained page for people.
 """
 
 from __future__ import annotations

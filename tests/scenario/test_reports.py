@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import subprocess
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -26,6 +27,7 @@ from app.scenario.report import Mismatch, ScenarioResult, StepResult
 from app.scenario.runner import WINDOW_SIZE
 from app.scenario.selection import rule_names, select
 
+REPO = Path(__file__).resolve().parents[2]
 WORKSPACE = """\
 workspace:
   notes/a.md: "# A\\nalpha\\n"
@@ -290,3 +292,25 @@ def test_r79_a_failed_action_step_is_named_and_the_rest_marked_skipped(
     assert [item.get("class") for item in opened] == ["step failed"]
     assert '<details class="step skipped">' in text
     assert len(read_links(text).images) == 1  # the failed step's picture; nothing was sent
+
+
+def test_r79_make_qa_runs_the_shipped_scenarios_into_both_reports(tmp_path: Path) -> None:
+    # The real target, narrowed to one shipped file; -o bytecode: the venv is already built.
+    out = tmp_path / "qa"
+    target = ["make", "--no-print-directory", "-o", "bytecode", "qa", f"QA_OUT={out}"]
+    completed = subprocess.run(
+        [*target, "QA_ARGS=-k r29-popped-out --rules R29"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    [suite] = list(JUnitXml.fromfile(str(out / "junit.xml")))
+    assert [case.classname for case in suite] == [
+        "scenarios/r29-popped-out-note-is-not-ambient.yaml"
+    ]
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "1 of 1 scenarios passed" in page
+    assert (out / "report.json").is_file()
