@@ -232,7 +232,9 @@ def _step_trace(step: StepResult) -> str:
     return f'<h3>Right after this step</h3><table class="trace">{rows}</table>'
 
 
-def _step(step: StepResult, send: SendRecord | None, *, picture: bool, traced: bool) -> list[str]:
+def _step(
+    step: StepResult, send: SendRecord | None, *, picture: bool, traced: bool, tour: bool
+) -> list[str]:
     if step.verb == "caption":
         return [f'<li><p class="caption">{_e(step.summary)}</p></li>']
     failed = step.status == "failed"
@@ -256,7 +258,8 @@ def _step(step: StepResult, send: SendRecord | None, *, picture: bool, traced: b
         body.append(f'<img class="shot" alt="The window after step {_e(step.number)}" src="{uri}">')
     if not body:
         body.append("<p>Done.</p>" if step.status == "passed" else "<p>Not run.</p>")
-    opened = " open" if failed else ""
+    # A tour is read top to bottom: its sends stand open; a run opens only what failed.
+    opened = " open" if failed or (tour and send is not None) else ""
     return [
         f'<li><details class="step {step.status}"{opened}>{head}<div class="body">',
         *body,
@@ -316,7 +319,8 @@ def _scenario(index: int, result: ScenarioResult, *, every_picture: bool) -> lis
     lines.append('<ol class="steps">')
     for step in result.steps:
         picture = wants_picture(step, every_picture=every_picture)
-        lines += _step(step, sends.get(step.number), picture=picture, traced=failing)
+        send = sends.get(step.number)
+        lines += _step(step, send, picture=picture, traced=failing, tour=every_picture)
     lines.append("</ol>")
     if failing and result.steps:
         lines += _trace_table(result.steps)
@@ -335,7 +339,8 @@ def html_report(
     """The whole report as one HTML document.
 
     Pictures are embedded at each send and each failed step, or, with
-    ``every_picture`` (the demo's tour), after every step that acts.
+    ``every_picture`` (the demo's tour), after every step that acts, and the
+    tour's sends are shown open.
     """
     invalid = invalid or {}
     passed = sum(result.passed for result in results)

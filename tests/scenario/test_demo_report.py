@@ -61,3 +61,4 @@ def test_r29_demo_writes_a_readable_report_with_every_picture(
     assert all(source.startswith("data:image/png;base64,") for source in sources)
     assert not re.search(r'(?:src|href)="(?!data:|#)', page)
     assert "Only the alpha note is left in the main window." in page
+    assert page.count(" open>") == 1  # the tour's one send stands open, read top to bottom
