@@ -8,10 +8,21 @@ ambient pointer and never goes near ``X-Ambient-Note``.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, cast
 from urllib.parse import quote
 
+from bridge.agent import (
+    EVENT_DELTA,
+    EVENT_DONE,
+    EVENT_ERROR,
+    DeltaEvent,
+    ErrorEvent,
+    TurnStream,
+    not_understood,
+)
 from bridge.transport import workspace_url
 
 MAX_SELECTION_BYTES: Final = 16 * 1024
@@ -185,3 +196,42 @@ class InlineRecord:
             at=str(body["at"]),
             outcome=str(body["outcome"]),
         )
+
+
+@dataclass(frozen=True)
+class InlineDoneEvent:
+    """The stream's ``done``: the whole answer, as the JSON call returns it."""
+
+    answer: InlineAnswer
+
+
+InlineEvent = DeltaEvent | InlineDoneEvent | ErrorEvent
+
+
+def inline_event(event: str, data: str) -> InlineEvent | None:
+    """One parsed event of an inline stream, or None for one this client does not know."""
+    try:
+        body = json.loads(data)
+        if event == EVENT_DELTA:
+            return DeltaEvent(str(body["text"]))
+        if event == EVENT_DONE:
+            return InlineDoneEvent(InlineAnswer.from_json(body))
+        if event == EVENT_ERROR:
+            return ErrorEvent(str(body["error"]["code"]), str(body["error"]["message"]))
+    except (ValueError, KeyError, TypeError) as error:
+        raise not_understood() from error
+    return None
+
+
+class InlineStream(TurnStream):
+    """A streamed inline request: :meth:`events` in order; ``cancel()`` from any thread."""
+
+    def _parse(self, event: str, data: str) -> Any:
+        return inline_event(event, data)
+
+    def _ends(self, event: object) -> bool:
+        return isinstance(event, InlineDoneEvent | ErrorEvent)
+
+    def events(self) -> Iterator[InlineEvent]:
+        for event in self:
+            yield cast(InlineEvent, event)
