@@ -14,6 +14,7 @@ from pydantic import Field, field_validator, model_validator
 
 from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
 from app.scenario.expectations import ExpectStep
+from app.scenario.inline_steps import InlineAcceptStep, InlineRejectStep, InlineStep
 from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
 from app.scenario.step_fields import (
     ASSISTANT_FRAME,
@@ -262,4 +263,7 @@ Step = (
     | UndoStep
     | ExternalWriteStep
     | KeepStep
+    | InlineStep
+    | InlineAcceptStep
+    | InlineRejectStep
 )
