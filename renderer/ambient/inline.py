@@ -14,6 +14,8 @@ budget is cut at a code point.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
@@ -34,12 +36,12 @@ class NoteSlices(Protocol):
         """The text of positions ``[start, end)``."""
         ...
 
-    def line_start(self, position: int) -> int:
-        """The position where the line holding ``position`` starts."""
+    def read_many(self, points: Sequence[int]) -> list[str]:
+        """The texts between consecutive ``points`` (ascending), read as one range."""
         ...
 
-    def line_number(self, position: int) -> int:
-        """The 0-based line holding ``position``."""
+    def line_at(self, position: int) -> tuple[int, int]:
+        """Where the line holding ``position`` starts, and its 0-based number."""
         ...
 
 
@@ -70,21 +72,31 @@ def build_context(
     start, end = min(anchor, head), max(anchor, head)
     if end - start > MAX_SELECTION_BYTES:
         raise SelectionTooLarge()
-    selection = source.read(start, end) if end > start else ""
-    if _size(selection) > MAX_SELECTION_BYTES:
-        raise SelectionTooLarge()
-    line_start = source.line_start(start)
-    before = _before(source, line_start)
-    after = _after(source, end)
-    first = source.line_number(line_start) - before.count("\n") if before else None
-    if first is None:
-        first = source.line_number(start)
-    if after:
-        last = source.line_number(end) + after.count("\n", 0, len(after) - 1)
-    elif selection:
-        last = source.line_number(start) + selection.count("\n", 0, len(selection) - 1)
+    line_start, start_line = source.line_at(start)
+    window_start = max(0, line_start - _WINDOW)
+    length = source.length()
+    window_end = min(length, end + _WINDOW)
+    # One read when the selection's line starts near it; a long line's start is skipped.
+    if start - line_start <= _WINDOW:
+        raw_before, _, selection, raw_after = source.read_many(
+            (window_start, line_start, start, end, window_end)
+        )
     else:
-        last = source.line_number(start)
+        (raw_before,) = source.read_many((window_start, line_start))
+        selection, raw_after = source.read_many((start, end, window_end))
+    # A position holds at most 3 UTF-8 bytes, so a short selection needs no encoding.
+    if 3 * len(selection) > MAX_SELECTION_BYTES and _size(selection) > MAX_SELECTION_BYTES:
+        raise SelectionTooLarge()
+    before = _before(raw_before, whole=window_start == 0)
+    after = _after(raw_after, whole=window_end == length)
+    first = start_line - before.count("\n") if before else start_line
+    if after:
+        end_line = source.line_at(end)[1] if selection else start_line
+        last = end_line + after.count("\n", 0, len(after) - 1)
+    elif selection:
+        last = start_line + selection.count("\n", 0, len(selection) - 1)
+    else:
+        last = start_line
     request = InlineRequest(instruction, path, before, selection, after, (first + 1, last + 1))
     return InlineContext(request, start, end)
 
@@ -93,54 +105,53 @@ def _size(text: str) -> int:
     return len(text.encode("utf-8", errors="surrogatepass"))
 
 
-def _before(source: NoteSlices, line_start: int) -> str:
-    """Whole lines ending at ``line_start``, at most the budget; a longer one cut at its tail."""
-    if line_start <= 0:
+def _before(raw: str, *, whole: bool) -> str:
+    """The whole lines at the end of ``raw`` (which ends a line) within the budget.
+
+    ``whole``: ``raw`` starts the note, so its first line is whole too. When not even
+    the last line fits, its tail is cut at a code point.
+    """
+    if not raw:
         return ""
-    window_start = max(0, line_start - _WINDOW)
-    raw = source.read(window_start, line_start)
-    # raw ends with the line break before the selection's line; its first piece is only
-    # a whole line when the window starts the note (else its start lies further back).
-    pieces = raw[:-1].split("\n") if raw.endswith("\n") else raw.split("\n")
-    taken: list[str] = []
-    total = 0
-    for index in range(len(pieces) - 1, -1, -1):
-        line = pieces[index] + "\n"
-        size = _size(line)
-        partial = index == 0 and window_start > 0
-        if partial or total + size > MAX_AROUND_BYTES:
-            if not taken:
-                taken.append(_tail_within(line, MAX_AROUND_BYTES))
-            break
-        taken.append(line)
-        total += size
-    taken.reverse()
-    return "".join(taken)
+    # ASCII text is its own UTF-8: cut the string itself, with no encoding round trip.
+    data: str | bytes = raw if raw.isascii() else raw.encode("utf-8", errors="surrogatepass")
+    over = len(data) - MAX_AROUND_BYTES
+    if over <= 0 and whole:
+        return raw
+    # The first line start at or after ``over``: right after a line break.
+    start = _find_break(data, max(over - 1, 0)) + 1
+    if start >= len(data):  # only the final line break: one line longer than the budget
+        return _tail_within(raw, MAX_AROUND_BYTES)
+    return _text(data[start:])
 
 
-def _after(source: NoteSlices, end: int) -> str:
-    """From ``end`` to a line end, at most the budget; a longer line cut at its head."""
-    length = source.length()
-    if end >= length:
+def _after(raw: str, *, whole: bool) -> str:
+    """The start of ``raw`` up to a line end (or the note's end) within the budget.
+
+    ``whole``: ``raw`` runs to the note's end. When no line ends within the budget, it
+    is cut at a code point.
+    """
+    if not raw:
         return ""
-    window_end = min(length, end + _WINDOW)
-    pieces = source.read(end, window_end).split("\n")
-    taken: list[str] = []
-    total = 0
-    for index, piece in enumerate(pieces):
-        last = index == len(pieces) - 1
-        if last and not piece:
-            break  # the window ended right after a line break
-        line = piece if last else piece + "\n"
-        size = _size(line)
-        # The window's last piece is a whole line only when the note ends there.
-        if (last and window_end < length) or total + size > MAX_AROUND_BYTES:
-            if not taken:
-                taken.append(_head_within(line, MAX_AROUND_BYTES))
-            break
-        taken.append(line)
-        total += size
-    return "".join(taken)
+    data: str | bytes = raw if raw.isascii() else raw.encode("utf-8", errors="surrogatepass")
+    if len(data) <= MAX_AROUND_BYTES and whole:
+        return raw
+    newline = _rfind_break(data, MAX_AROUND_BYTES)
+    if newline < 0:
+        return _head_within(raw, MAX_AROUND_BYTES)
+    return _text(data[: newline + 1])
+
+
+def _find_break(data: str | bytes, start: int) -> int:
+    return data.find("\n", start) if isinstance(data, str) else data.find(b"\n", start)
+
+
+def _rfind_break(data: str | bytes, end: int) -> int:
+    return data.rfind("\n", 0, end) if isinstance(data, str) else data.rfind(b"\n", 0, end)
+
+
+def _text(data: str | bytes) -> str:
+    return data if isinstance(data, str) else data.decode("utf-8", errors="surrogatepass")
 
 
 def _head_within(text: str, budget: int) -> str:
@@ -181,8 +192,8 @@ class TextSlices:
     def read(self, start: int, end: int) -> str:
         return self._text[start:end]
 
-    def line_start(self, position: int) -> int:
-        return self._text.rfind("\n", 0, position) + 1
+    def read_many(self, points: Sequence[int]) -> list[str]:
+        return [self._text[a:b] for a, b in itertools.pairwise(points)]
 
-    def line_number(self, position: int) -> int:
-        return self._text.count("\n", 0, position)
+    def line_at(self, position: int) -> tuple[int, int]:
+        return self._text.rfind("\n", 0, position) + 1, self._text.count("\n", 0, position)

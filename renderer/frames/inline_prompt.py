@@ -49,6 +49,7 @@ from bridge.pointer import View
 from renderer.ambient.inline import SelectionTooLarge, build_context
 from renderer.frames.inline_review import REMOVED_COLOUR, review_html
 from renderer.qt.backend import WorkspaceLink
+from renderer.qt.inline_selection import TrackedSelection
 from renderer.qt.inline_slices import DocumentSlices
 from renderer.qt.inline_stream import StreamedInline
 from renderer.qt.tasks import TaskRunner
@@ -182,8 +183,7 @@ class InlineCommand(QObject):
         self.failure: str | None = None
         self.history: list[InlineRecord] = []
         self._document: QTextDocument | None = None
-        self._start = QTextCursor()
-        self._end = QTextCursor()
+        self._tracked: TrackedSelection | None = None
         self._stream: StreamedInline | None = None
         self.prompt.key_pressed.connect(self._on_key)
         self.prompt.ask_button.clicked.connect(lambda: self.send())
@@ -209,12 +209,10 @@ class InlineCommand(QObject):
         editor = host.editor
         cursor = editor.textCursor()
         self._document = editor.document()
-        self._start = QTextCursor(self._document)
-        self._start.setPosition(cursor.selectionStart())
-        self._end = QTextCursor(self._document)
-        self._end.setPosition(cursor.selectionEnd())
         # Typing right after the selection stays outside it; typing before it moves it.
-        self._end.setKeepPositionOnInsert(True)
+        self._tracked = TrackedSelection(
+            self._document, cursor.selectionStart(), cursor.selectionEnd()
+        )
         self.request = None
         self.answer = None
         self.failure = None
@@ -237,7 +235,7 @@ class InlineCommand(QObject):
             self.prompt.instruction.setText(instruction)
         if not text or self._document is None:
             return False
-        start, end = self._tracked()
+        start, end = self._span()
         try:
             context = build_context(
                 DocumentSlices(self._document), self._host.path, text, start, end
@@ -273,22 +271,25 @@ class InlineCommand(QObject):
         """Replace the tracked selection in one undo step, if it still reads as sent (R72)."""
         if self.state != "review" or self.answer is None or self.request is None:
             return False
-        if not self._still_as_sent():
-            self.last_outcome = "refused"
-            self.prompt.status.setText(ACCEPT_REFUSED)
-            return False
-        start, end = self._tracked()
-        assert self._document is not None
-        cursor = QTextCursor(self._document)
-        cursor.setPosition(start)
-        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
-        cursor.beginEditBlock()
-        cursor.insertText(self.answer.replacement)
-        cursor.endEditBlock()
+        tracked = self._tracked
+        same_note = (
+            tracked is not None
+            and self._host.editor.document() is tracked.document
+            and self._host.path == self.request.path
+        )
+        if not same_note or tracked is None:
+            return self._refuse()
+        if not tracked.replace(self.request.selection, self.answer.replacement):
+            return self._refuse()
         self._report(self.answer.id, OUTCOME_ACCEPTED)
         self.last_outcome = "accepted"
         self._close("accepted")
         return True
+
+    def _refuse(self) -> bool:
+        self.last_outcome = "refused"
+        self.prompt.status.setText(ACCEPT_REFUSED)
+        return False
 
     def reject(self) -> None:
         """Esc: close without changing the note; an answer under review is reported rejected."""
@@ -331,22 +332,8 @@ class InlineCommand(QObject):
 
     # -- inside ----------------------------------------------------------------
 
-    def _tracked(self) -> tuple[int, int]:
-        start, end = self._start.position(), self._end.position()
-        return (start, max(start, end))
-
-    def _still_as_sent(self) -> bool:
-        request = self.request
-        if request is None or self._document is None:
-            return False
-        if self._host.editor.document() is not self._document or self._host.path != request.path:
-            return False
-        start, end = self._start.position(), self._end.position()
-        if end < start:
-            return request.selection == ""
-        if end - start != len(request.selection.encode("utf-16-le", "surrogatepass")) // 2:
-            return False
-        return DocumentSlices(self._document).read(start, end) == request.selection
+    def _span(self) -> tuple[int, int]:
+        return self._tracked.span() if self._tracked is not None else (0, 0)
 
     def _on_text(self, text: str) -> None:
         if self.request is not None:
@@ -437,7 +424,7 @@ class InlineCommand(QObject):
 
     def _strike(self) -> None:
         """Show the sent selection struck in the editor while its answer is asked and reviewed."""
-        start, end = self._tracked()
+        start, end = self._span()
         if end <= start or self._document is None:
             return
         marked = QTextEdit.ExtraSelection()
@@ -506,10 +493,12 @@ class InlineCommand(QObject):
         prompt.setFixedWidth(width)
         prompt.adjustSize()
         height = prompt.sizeHint().height()
-        below = editor.cursorRect(self._end).bottom() + 4
+        if self._tracked is None:
+            return
+        below = editor.cursorRect(self._tracked.end_cursor).bottom() + 4
         top = below
         if below + height > viewport.height():
-            above = editor.cursorRect(self._start).top() - height - 4
+            above = editor.cursorRect(self._tracked.start_cursor).top() - height - 4
             top = above if above >= 0 else max(0, viewport.height() - height)
         prompt.setGeometry(MARGIN, max(0, top), width, height)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,6 +24,11 @@ class CountingSlices(TextSlices):
         self.read_positions += end - start
         self.reads.append((start, end))
         return super().read(start, end)
+
+    def read_many(self, points: Sequence[int]) -> list[str]:
+        self.read_positions += points[-1] - points[0]
+        self.reads.append((points[0], points[-1]))
+        return super().read_many(points)
 
 
 def _line(unit: str, count: int) -> str:
@@ -148,9 +155,19 @@ def test_r69_building_on_a_5_mib_note_reads_only_the_slice() -> None:
     start = len(text) // 2
     source = CountingSlices(text)
     context = build_context(source, "big.md", "sort", start, start + 4000)
-    assert source.read_positions <= 4000 + 2 * 2049
-    assert all(end - begin <= 4000 for begin, end in source.reads)
+    line_start = text.rfind("\n", 0, start) + 1
+    assert source.read_positions <= 4000 + 2 * 2049 + (start - line_start)
     assert context.request.bytes <= 4000 + 2 * 2048
+
+
+def test_r69_a_selection_inside_a_1_mib_line_does_not_read_the_line() -> None:
+    text = "head\n" + "x" * (1024 * 1024) + "\ntail\n"
+    start = len(text) // 2
+    source = CountingSlices(text)
+    request = build_context(source, "a.md", "bold", start, start + 10).request
+    assert source.read_positions <= 10 + 2 * 2049
+    assert request.before == "head\n" and request.selection == "x" * 10
+    assert len(request.after) == 2048 and request.lines == (1, 2)
 
 
 def test_r69_a_single_long_line_is_cut_at_a_code_point() -> None:
