@@ -304,6 +304,10 @@ class BackendClient(Transport):
         address = inline_outcome_url(session.workspace, request_id)
         self._call("POST", address, session=session, json={"outcome": outcome})
 
+    def clear_inline_history(self, session: WireKeySession) -> None:
+        """Forget the workspace's inline requests."""
+        self._call("DELETE", inline_url(session.workspace), session=session, expect=(204,))
+
     def inline_history(self, session: WireKeySession, limit: int) -> list[InlineRecord]:
         """The workspace's latest inline requests, newest first; never note text."""
         response = self._call(

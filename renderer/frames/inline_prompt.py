@@ -66,6 +66,7 @@ ACCEPT_REFUSED: Final = (
 )
 FAILED: Final = "The inline request could not be answered: {reason}"
 HISTORY_EMPTY: Final = "No inline requests yet"
+HISTORY_CLEAR: Final = "Clear the inline history of this workspace"
 HISTORY_LOADING: Final = "Loading the latest requests…"
 MARGIN: Final = 8
 REVIEW_MAX_HEIGHT: Final = 220
@@ -241,8 +242,9 @@ class InlineCommand(QObject):
                 DocumentSlices(self._document), self._host.path, text, start, end
             )
         except SelectionTooLarge as refused:
-            self.prompt.status.setText(str(refused))  # R69: refused before sending
+            self._status(str(refused))  # R69: refused before sending
             self.prompt.sent.setText("")
+            self.prompt.sent.hide()
             return False
         request = context.request
         self.request = request
@@ -258,7 +260,7 @@ class InlineCommand(QObject):
         stream.finished.connect(self._on_finished)
         self._stream = stream
         self.prompt.sent.setText(request.sent_text())
-        self.prompt.status.setText(ASKING)
+        self._status(ASKING)
         self.prompt.review.clear()
         self._show("running")
         self._strike()
@@ -288,7 +290,7 @@ class InlineCommand(QObject):
 
     def _refuse(self) -> bool:
         self.last_outcome = "refused"
-        self.prompt.status.setText(ACCEPT_REFUSED)
+        self._status(ACCEPT_REFUSED)
         return False
 
     def reject(self) -> None:
@@ -356,7 +358,7 @@ class InlineCommand(QObject):
                 self.prompt.review.setHtml(review_html(self.request.selection, outcome.replacement))
                 self.prompt.review.show()
                 self._fit_review()
-                self.prompt.status.setText(outcome.summary)
+                self._status(outcome.summary)
                 self._show("review")
                 if self._prompt_has_focus():
                     self.prompt.accept_button.setFocus()  # Enter accepts (R71)
@@ -369,6 +371,12 @@ class InlineCommand(QObject):
         self.failure = reason
         self._say(reason)
         self.answered.emit(reason)
+
+    def _status(self, text: str) -> None:
+        """A line under the prompt: what was asked, the answer's summary, a refusal."""
+        self.prompt.status.setText(text)
+        self.prompt.status.setVisible(bool(text))
+        self._place()
 
     def _fit_review(self) -> None:
         """As tall as the change, up to the review's limit (then it scrolls)."""
@@ -384,7 +392,7 @@ class InlineCommand(QObject):
 
     def _say(self, text: str) -> None:
         """A refusal or a failure: said in plain words; Try again or close."""
-        self.prompt.status.setText(text)
+        self._status(text)
         self._show("said")
         self._unstrike()
         self._place()
@@ -392,6 +400,9 @@ class InlineCommand(QObject):
     def _show(self, state: State) -> None:
         self.state = state
         prompt = self.prompt
+        if state == "asking":
+            prompt.sent.setText("")
+            prompt.status.setText("")
         reviewing = state == "review"
         prompt.instruction.setReadOnly(state in ("running", "review"))
         prompt.ask_button.setVisible(state in ("asking", "said"))
@@ -402,11 +413,8 @@ class InlineCommand(QObject):
         prompt.review.setVisible(
             state in ("running", "review") and bool(prompt.review.toPlainText())
         )
-        prompt.sent.setVisible(bool(prompt.sent.text()) and state != "asking")
-        prompt.status.setVisible(state != "asking" or bool(prompt.status.text()))
-        if state == "asking":
-            prompt.sent.setText("")
-            prompt.status.setText("")
+        prompt.sent.setVisible(bool(prompt.sent.text()))
+        prompt.status.setVisible(bool(prompt.status.text()))
 
     def _close(self, outcome: str) -> None:
         if self.state == "closed":
@@ -465,7 +473,19 @@ class InlineCommand(QObject):
             action.triggered.connect(
                 lambda _checked=False, text=record.instruction: self._reuse(text)
             )
+        if records:
+            menu.addSeparator()
+            menu.addAction(HISTORY_CLEAR).triggered.connect(self.clear_history)
         self.history_loaded.emit(records)
+
+    def clear_history(self) -> None:
+        """Forget this workspace's inline requests (R73: kept until the person clears them)."""
+        link = self._host.link
+        self._runner.submit(
+            lambda: link.call(lambda client, key: client.clear_inline_history(key)),
+            on_done=lambda _value: self._on_history([]),
+            on_error=lambda error: self._status(FAILED.format(reason=error)),
+        )
 
     def _reuse(self, instruction: str) -> None:
         if self.state in ("asking", "said"):

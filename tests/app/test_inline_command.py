@@ -59,7 +59,7 @@ def test_r68_r71_r72_ctrl_i_enter_review_accept_and_one_undo(make_app: AppFactor
     html = prompt.review.toHtml()
     assert "line-through" in html and "- [x] first task" in html
     assert frame.editor.extraSelections()[0].format.fontStrikeOut()
-    app.qtbot.keyClick(prompt.accept_button, Qt.Key.Key_Return)
+    app.qtbot.keyClick(prompt.accept_button, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert frame.inline.last_outcome == "accepted" and not prompt.isVisible()
     assert frame.read_text() == NOTE.replace(TASKS, TICKED)
     assert frame.editor.extraSelections() == []
@@ -146,6 +146,7 @@ def test_r69_a_selection_over_16_kib_is_refused_before_sending(make_app: AppFact
     assert not frame.inline.send()
     assert "16 KiB" in frame.inline.prompt.status.text()
     assert frame.inline.state == "asking" and frame.inline.request is None
+    assert frame.inline.prompt.status.isVisible()  # said where the person looks
     assert _outcomes(app, frame) == []  # nothing reached the backend
 
 
@@ -186,7 +187,14 @@ def test_r73_the_prompts_history_menu_lists_the_latest_requests(make_app: AppFac
     with app.qtbot.waitSignal(frame.inline.history_loaded, timeout=TIMEOUT_MS):
         frame.inline.load_history()
     texts = [action.text() for action in frame.inline.prompt.history_menu.actions()]
-    assert texts == ["upper case — notes/a.md:1–5 (rejected)"]
+    assert texts == [
+        "upper case — notes/a.md:1–5 (rejected)",
+        "",  # the separator
+        "Clear the inline history of this workspace",
+    ]
+    with app.qtbot.waitSignal(frame.inline.history_loaded, timeout=TIMEOUT_MS):
+        frame.inline.prompt.history_menu.actions()[-1].trigger()
+    assert _outcomes(app, frame) == []
 
 
 def test_r68_r29_the_command_works_in_a_popped_out_window(make_app: AppFactory) -> None:
@@ -203,7 +211,8 @@ def test_r68_r29_the_command_works_in_a_popped_out_window(make_app: AppFactory) 
         answer = _ask(app, frame, "make it bold")
         assert isinstance(answer, InlineAnswer) and answer.replacement == "# **B**"
         assert frame.inline.prompt.sent.text() == "Sent line 1 of notes/b.md (4 bytes)"
-        assert frame.inline.accept()
+        app.qtbot.keyClick(frame.inline.prompt.accept_button, Qt.Key.Key_Return)  # Enter
+        assert frame.inline.last_outcome == "accepted"
         assert frame.read_text() == "# **B**\n"
     finally:
         popout.close()
