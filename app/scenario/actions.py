@@ -15,13 +15,14 @@ from PySide6.QtCore import QProcess
 from app.scenario.elsewhere_actions import keep, write_elsewhere
 from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
 from app.scenario.inline_actions import act_on_inline, run_inline
-from app.scenario.inline_steps import InlineAcceptStep, InlineRejectStep, InlineStep
+from app.scenario.inline_steps import InlineAcceptStep, InlineRejectStep
 from app.scenario.note_steps import new_note, quick_open
 from app.scenario.proposal_actions import act_on_proposal
 from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
 from app.scenario.steps import (
     ActivateStep,
     CaptionStep,
+    InlineStep,
     MountStep,
     NewNoteStep,
     OpenStep,

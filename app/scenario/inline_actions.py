@@ -20,7 +20,6 @@ from app.scenario.inline_steps import (
     InlineAcceptStep,
     InlineExpectation,
     InlineRejectStep,
-    InlineStep,
 )
 from app.scenario.lookup import note_frame
 from app.scenario.report import Mismatch
@@ -29,7 +28,7 @@ from app.scenario.waiting import StepError, wait_until
 if TYPE_CHECKING:
     from app.main_window import MainWindow
     from app.popout import PopoutWindow
-    from app.scenario.steps import Step
+    from app.scenario.steps import InlineStep, Step
     from renderer.frames.inbox import InboxFrame
 
 INLINE_TIMEOUT_SECONDS = 30.0

@@ -13,15 +13,11 @@ sent, as for a selection over 16 KiB). Nothing here touches Qt or the app:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
 from app.scenario.step_fields import FrameId, NonNegative, StepBody, Strict
-
-if TYPE_CHECKING:
-    from app.scenario.steps import Step
 
 
 class InlineBody(Strict):
@@ -38,26 +34,6 @@ class InlineBody(Strict):
         if isinstance(value, str) and not value:
             raise ValueError("'select' as a text must not be empty")
         return value
-
-
-@dataclass(frozen=True)
-class InlineStep:
-    """Ask the inline command in a frame; ``during`` runs while the request is in flight."""
-
-    verb: ClassVar[str] = "inline"
-    frame: str
-    select: str | tuple[int, int] | None
-    instruction: str
-    during: tuple[Step, ...] = ()
-
-    def describe(self) -> str:
-        if isinstance(self.select, str):
-            where = f"on {self.select!r}"
-        elif self.select is not None:
-            where = f"on {self.select[0]}..{self.select[1]}"
-        else:
-            where = "at the cursor"
-        return f"inline {self.instruction!r} in {self.frame} {where}"
 
 
 class InlineAcceptStep(StepBody):

@@ -22,13 +22,14 @@ from pydantic import (
 
 from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
 from app.scenario.expectations import ExpectStep
-from app.scenario.inline_steps import InlineAcceptStep, InlineBody, InlineRejectStep, InlineStep
+from app.scenario.inline_steps import InlineAcceptStep, InlineBody, InlineRejectStep
 from app.scenario.problems import Problem, ScenarioFileError, describe_pydantic
 from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
 from app.scenario.step_fields import StepBody, Strict
 from app.scenario.steps import (
     ActivateStep,
     CaptionStep,
+    InlineStep,
     MountStep,
     NewNoteStep,
     OpenStep,

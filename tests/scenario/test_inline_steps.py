@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from app.scenario.expectations import ExpectStep
-from app.scenario.inline_steps import InlineAcceptStep, InlineRejectStep, InlineStep
+from app.scenario.inline_steps import InlineAcceptStep, InlineRejectStep
 from app.scenario.model import load_scenario
 from app.scenario.problems import ScenarioFileError
-from app.scenario.steps import TypeStep
+from app.scenario.steps import InlineStep, TypeStep
 
 CASE = """
 name: inline
