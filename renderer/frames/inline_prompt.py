@@ -251,13 +251,15 @@ class InlineCommand(QObject):
         self.answer = None
         self.failure = None
         link = self._host.link
+        # Not parented to the frame: a frame closed mid-request must not delete it under its
+        # worker; the runner's callbacks keep it until it ends, then it deletes itself.
         stream = StreamedInline(
             self._runner,
             lambda: link.call(lambda client, session: client.stream_inline(session, request)),
-            self,
         )
         stream.text_changed.connect(self._on_text)
         stream.finished.connect(self._on_finished)
+        stream.finished.connect(lambda _outcome: stream.deleteLater())  # one per request
         self._stream = stream
         self.prompt.sent.setText(request.sent_text())
         self._status(ASKING)

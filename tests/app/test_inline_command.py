@@ -251,3 +251,27 @@ def test_r71_r72_the_answer_streams_into_the_review_while_typing_goes_on(
         (asked,) = model.chat_requests
         assert asked.body["stream"] is True and "tools" not in asked.body
         app.session.client().set_assistant(None, None, None)
+
+
+def test_r72_closing_the_frame_while_a_request_runs_loses_nothing(make_app: AppFactory) -> None:
+    app, frame = _app(make_app)
+    release = threading.Event()
+    with scripted_model() as model:
+        try:
+            model.then(
+                text(TICKED, pieces=[TICKED[:5], TICKED[5:]], hold_after_first_piece=release)
+            )
+            app.session.client().set_assistant(model.url, MODEL_ID, None)
+            _select(frame, TASKS)
+            frame.ask_ai()
+            assert frame.inline.send("tick these")
+            review = frame.inline.prompt.review
+            app.qtbot.waitUntil(lambda: bool(review.toPlainText()), timeout=TIMEOUT_MS)
+            stream = frame.inline._stream
+            assert stream is not None
+            with app.qtbot.waitSignal(stream.finished, timeout=TIMEOUT_MS):
+                app.window.close_frame("inbox-1")  # Esc-like: the request stops, nothing lands
+        finally:
+            release.set()
+        assert app.saved_text("notes/a.md") == NOTE
+        app.session.client().set_assistant(None, None, None)
