@@ -99,6 +99,9 @@ def test_contract13_sizes_and_refusals_are_exact(backend: Backend) -> None:
     assert code(lines=[0, 3]) == (400, "invalid_argument")
     assert code(lines=[4, 3]) == (400, "invalid_argument")
     assert code(lines=[1]) == (400, "invalid_argument")
+    assert code(lines=[1, 2**31]) == (400, "invalid_argument")  # kept in an SQL integer
+    assert code(lines=[1, 2**31 - 1])[0] == 200
+    assert code(instruction="   ") == (400, "invalid_argument")
     assert code(path="notes/never-written.md")[0] == 200  # the note is not read
 
 

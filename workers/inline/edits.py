@@ -57,12 +57,19 @@ def find_edit(instruction: str) -> tuple[Edit, str] | None:
     """The edit the instruction names and the language of the phrase that named it."""
     padded = words_of(instruction)
     lowered = instruction.casefold()
-    for edit in ORDER:
-        for language, said in PHRASES[edit].items():
-            for words in said:
-                if words in lowered if is_cjk(words) else words_of(words) in padded:
-                    return edit, _language(edit, words, language, instruction)
+    for edit, language, words, looked_for in _PREPARED:
+        if looked_for in (lowered if is_cjk(words) else padded):
+            return edit, _language(edit, words, language, instruction)
     return None
+
+
+_PREPARED: Final = tuple(
+    (edit, language, words, words if is_cjk(words) else words_of(words))
+    for edit in ORDER
+    for language, said in PHRASES[edit].items()
+    for words in said
+)
+"""Every phrase in the order it is looked for, with what is looked for: made once."""
 
 
 def _language(edit: Edit, words: str, found: str, instruction: str) -> str:

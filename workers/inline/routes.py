@@ -72,9 +72,11 @@ router = APIRouter(prefix="/v1/workspaces/{workspace}/inline", tags=["inline"])
 INSTRUCTION_LENGTH: Final = (
     "The instruction must be 1 to 2,000 characters long; this one has {count:,}."
 )
+MAX_LINE: Final = 2**31 - 1
+"""Line numbers are kept in an SQL integer column: a larger one is refused, never a 5xx."""
 LINES_INVALID: Final = (
-    "'lines' must be the first and last line sent, two whole numbers from 1 with the "
-    "first not after the last."
+    "'lines' must be the first and last line sent, two whole numbers from 1 (at most "
+    "2,147,483,647) with the first not after the last."
 )
 AROUND_TOO_LARGE: Final = (
     "The text {side} the selection is larger than 2 KiB (2,048 bytes), the most an inline "
@@ -111,7 +113,7 @@ def checked_request(body: InlineBody) -> InlineRequest:
         check_workspace_path(body.path)
     except WorkspacePathError as error:
         raise ApiError(400, "invalid_path", PATH_INVALID.format(reason=error)) from error
-    if len(body.lines) != 2 or not 1 <= body.lines[0] <= body.lines[1]:
+    if len(body.lines) != 2 or not 1 <= body.lines[0] <= body.lines[1] <= MAX_LINE:
         raise ApiError(400, "invalid_argument", LINES_INVALID)
     first, last = body.lines
     return InlineRequest(
