@@ -15,6 +15,7 @@ so and changes nothing. The request runs off the GUI thread, so typing goes on.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Final, Literal, Protocol
 
@@ -192,8 +193,6 @@ class InlineCommand(QObject):
         self.prompt.reject_button.clicked.connect(self.reject)
         self.prompt.retry_button.clicked.connect(self.try_again)
         self.prompt.history_menu.aboutToShow.connect(self.load_history)
-        editor.verticalScrollBar().valueChanged.connect(self._place)
-        editor.viewport().installEventFilter(self)
 
     # -- what a person does ----------------------------------------------------
 
@@ -220,6 +219,7 @@ class InlineCommand(QObject):
         self.last_outcome = None
         prompt = self.prompt
         prompt.instruction.clear()
+        self._follow(editor, True)
         self._show("asking")
         prompt.show()
         prompt.raise_()
@@ -426,11 +426,26 @@ class InlineCommand(QObject):
             stream.stop()
         had_focus = self._prompt_has_focus()
         self.state = "closed"
+        self._follow(self._host.editor, False)
         self._unstrike()
         self.prompt.hide()
         if had_focus:
             self._host.editor.setFocus()
         self.ended.emit(outcome)
+
+    def _follow(self, editor: QPlainTextEdit, on: bool) -> None:
+        """Keep the prompt at the selection through scrolling and resizing, while it is open.
+
+        Only while open: typing in a big note must not run Python for every paint (R67).
+        """
+        bar = editor.verticalScrollBar()
+        if on:
+            bar.valueChanged.connect(self._place)
+            editor.viewport().installEventFilter(self)
+            return
+        with contextlib.suppress(RuntimeError, TypeError):
+            bar.valueChanged.disconnect(self._place)
+        editor.viewport().removeEventFilter(self)
 
     def _strike(self) -> None:
         """Show the sent selection struck in the editor while its answer is asked and reviewed."""
