@@ -176,8 +176,7 @@ class InlineCommand(QObject):
         super().__init__(parent)
         self._host = host
         self._runner = runner
-        editor = host.editor
-        self.prompt = InlinePrompt(editor.viewport())
+        self._prompt: InlinePrompt | None = None
         self.state: State = "closed"
         self.request: InlineRequest | None = None
         self.answer: InlineAnswer | None = None
@@ -187,12 +186,20 @@ class InlineCommand(QObject):
         self._document: QTextDocument | None = None
         self._tracked: TrackedSelection | None = None
         self._stream: StreamedInline | None = None
-        self.prompt.key_pressed.connect(self._on_key)
-        self.prompt.ask_button.clicked.connect(lambda: self.send())
-        self.prompt.accept_button.clicked.connect(self.accept)
-        self.prompt.reject_button.clicked.connect(self.reject)
-        self.prompt.retry_button.clicked.connect(self.try_again)
-        self.prompt.history_menu.aboutToShow.connect(self.load_history)
+
+    @property
+    def prompt(self) -> InlinePrompt:
+        """The prompt, made the first time it is needed: a frame never asked costs nothing."""
+        if self._prompt is None:
+            prompt = InlinePrompt(self._host.editor.viewport())
+            prompt.key_pressed.connect(self._on_key)
+            prompt.ask_button.clicked.connect(lambda: self.send())
+            prompt.accept_button.clicked.connect(self.accept)
+            prompt.reject_button.clicked.connect(self.reject)
+            prompt.retry_button.clicked.connect(self.try_again)
+            prompt.history_menu.aboutToShow.connect(self.load_history)
+            self._prompt = prompt
+        return self._prompt
 
     # -- what a person does ----------------------------------------------------
 
