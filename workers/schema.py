@@ -101,3 +101,24 @@ agent_conversation_proposals = Table(
         name="uq_agent_conversation_proposals_proposal",
     ),
 )
+
+inline_requests = Table(
+    "inline_requests",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("request_id", String(64), nullable=False),
+    Column("account", String(64), nullable=False),
+    Column("workspace", String(64), nullable=False),
+    # R73: what was asked and how much was sent, never the note text that was sent.
+    Column("instruction", Text, nullable=False),
+    Column("path", Text, nullable=False),
+    Column("first_line", Integer, nullable=False),
+    Column("last_line", Integer, nullable=False),
+    Column("bytes", Integer, nullable=False),
+    Column("assistant_kind", String(16), nullable=False),
+    Column("assistant_name", Text, nullable=False),
+    Column("outcome", String(16), nullable=False),  # pending, accepted, rejected or failed
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("request_id"),
+    Index(None, "account", "workspace"),
+)

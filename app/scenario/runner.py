@@ -25,6 +25,7 @@ from app.main_window import MainWindow
 from app.scenario.actions import act, switch_workspace, wait_all_loaded
 from app.scenario.checks import check_expectations
 from app.scenario.expectations import ExpectStep
+from app.scenario.inline_actions import close_held_popouts
 from app.scenario.model import Scenario
 from app.scenario.pictures import save_window_picture
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
@@ -304,6 +305,7 @@ class ScenarioReplay:
         """Close the window, pop-out processes, threads and the backend; nothing outlives it."""
         window = getattr(self, "window", None)
         self.peer.close()
+        close_held_popouts()
         try:
             if window is not None:
                 window.close()  # closeEvent ends the pop-outs too

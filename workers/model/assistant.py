@@ -19,7 +19,7 @@ each call runs on a connection of its own that a stop or a failure shuts
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from workers import jsontext
 from workers.assistants import MODEL, Delta, Done, ToolEvent, TurnEvent, TurnInput
@@ -39,6 +39,9 @@ from workers.offline.naming import open_note_use
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.settings import MODEL_READ_TIMEOUT_SECONDS
 from workers.tools import TOOLS
+
+if TYPE_CHECKING:
+    import openai
 
 MAX_MODEL_CALLS: Final = 8
 """R32: model calls per turn; then the turn ends with a plain-language reply."""
@@ -91,6 +94,16 @@ class ModelAssistant:
     @property
     def endpoint(self) -> str:
         return failures.endpoint_name(self.base_url or "")
+
+    @property
+    def client(self) -> openai.OpenAI:
+        """The SDK client, for one-shot requests that are not turns (the inline command)."""
+        return self._client
+
+    @property
+    def request_headers(self) -> dict[str, Any]:
+        """The per-request headers every call to this endpoint carries."""
+        return self._headers
 
     def close(self) -> None:
         self._client.close()
