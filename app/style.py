@@ -91,6 +91,8 @@ QPushButton {
 QPushButton:hover { background: #f1f4ff; border-color: #9fb0e8; }
 QPushButton:pressed { background: #e3e9ff; }
 QPushButton:focus { border-color: #4c6ef5; }
+QPushButton:disabled { background: #f3f4f8; color: #a4aac0; border-color: #e1e4ec; }
+QPushButton#sendButton:disabled { background: #b9c5f7; color: #f3f5ff; }
 QToolButton#detailsButton { padding: 2px 4px; color: #4c5577; }
 QWidget#noNotePage { background: transparent; }
 QLabel#noNoteHint { color: #6b7190; font-size: 14px; }
