@@ -18,6 +18,8 @@ QFrame#frameTitleBar {
 }
 QFrame#frame[active="true"] QFrame#frameTitleBar { background: #edf1ff; }
 QLabel#frameTitle { font-weight: 600; color: #1f2544; }
+QFrame#frameTitleBar[thisNote="true"] { border-left: 3px solid #4c6ef5; }
+QFrame#frameTitleBar[thisNote="true"] QLabel#frameTitle { color: #3b5bdb; }
 QLabel#frameBadge {
     border-radius: 8px; padding: 1px 8px; font-size: 11px;
     background: #e9ecef; color: #495057;
