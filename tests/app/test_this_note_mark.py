@@ -11,9 +11,7 @@ from tests.app.conftest import AppFactory, AppUnderTest
 
 def _marked(app: AppUnderTest) -> list[str]:
     return [
-        frame.frame_id
-        for frame in app.window.window_frames.frames_in_order()
-        if frame.is_this_note
+        frame.frame_id for frame in app.window.window_frames.frames_in_order() if frame.is_this_note
     ]
 
 
