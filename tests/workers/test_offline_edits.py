@@ -7,6 +7,7 @@ text the request means. Ambiguous and unmatched requests propose nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +15,8 @@ import pytest
 
 from bridge.proposals import Proposal, apply_edits
 from tests.workers.conftest import TestClient, client_with_key, pointer_header
+from workers.offline import phrases
+from workers.offline.catalogue import phrase
 
 DAY = (
     "# Day plan\n"
@@ -197,3 +200,26 @@ def test_r54_r80_an_ambiguous_or_missing_place_asks_back_naming_the_tasks(api: A
     beyond = turn(api, "tick off the fifth task")  # four open tasks
     assert beyond["proposals"] == [] and "No task" in beyond["reply"]
     assert "- Send the parcel to Lyon" in beyond["reply"]
+
+
+HELP = {
+    "en": "help", "fr": "que peux-tu faire ?", "de": "was kannst du?", "es": "¿qué puedes hacer?",
+    "ja": "何ができる？", "zh": "你能做什么？", "ko": "뭘 할 수 있어?",
+}  # fmt: skip
+_EXAMPLE = re.compile(r"“([^”]+)”|«\s?([^»]+?)\s?»|„([^“]+)“|「([^」]+)」")
+
+
+@pytest.mark.parametrize("language", list(HELP))
+def test_r54_r80_help_lists_the_edits_first_and_their_examples_work(
+    api: Any, language: str
+) -> None:
+    """The edits are the only changes it can make: help names them first, in the ask's language."""
+    reply = turn(api, HELP[language])
+    assert reply["proposals"] == []
+    lines = reply["reply"].split("\n")
+    assert lines[0] == phrase(language, phrases.CAN_DO)
+    assert lines[1] == "- " + phrase(language, phrases.CAN_EDIT)
+    examples = ["".join(found) for found in _EXAMPLE.findall(lines[1])]
+    assert len(examples) == 2, examples
+    for example in examples:  # each example, asked as written, proposes a change
+        assert len(turn(api, example)["proposals"]) == 1, example

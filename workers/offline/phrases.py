@@ -71,6 +71,10 @@ UNSUPPORTED: Final = (
 DATES: Final = "Lines in {path} with dates or times:"
 DATES_NONE: Final = "{path} has no dates, weekdays or times."
 CAN_DO: Final = "I can:"
+CAN_EDIT: Final = (
+    "tick, untick, add or remove a task, as a change you review and apply "
+    "(“tick off the first open task”, “add a task: buy milk”)"
+)
 CAN_SUMMARY: Final = "summarise the open note, or the text you selected (“summarise this”)"
 CAN_TASKS: Final = "list its open tasks (“what's still open here?”)"
 CAN_OUTLINE: Final = "show its headings (“what are the headings?”)"

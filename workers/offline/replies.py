@@ -28,6 +28,7 @@ _WIDE_ENDS: Final = "。！？"
 
 def capabilities(language: str) -> str:
     items = (
+        phrases.CAN_EDIT,  # first: the only things it can change (R80)
         phrases.CAN_SUMMARY,
         phrases.CAN_TASKS,
         phrases.CAN_OUTLINE,
