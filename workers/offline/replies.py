@@ -9,12 +9,14 @@ as written. Everything about a note comes from the one Markdown reading
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import date
 from typing import Any, Final
 
 from bridge.markdown import NoteReading, find_lines, read_note
 from workers.offline import phrases
 from workers.offline.catalogue import phrase
 from workers.offline.dates import dated_lines
+from workers.offline.due import DueRequest, Span, due_lines, span_dates
 from workers.search import MAX_NOTES
 from workers.tools import ToolResult
 
@@ -199,6 +201,36 @@ def dates(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
         return [phrase(language, phrases.DATES_NONE, path=path)]
     items = [f"{number + 1}: {clip(line.strip(), QUOTE_CHARS)}" for number, line in found]
     return [f"{phrase(language, phrases.DATES, path=path)}\n\n{bullet_list(items)}"]
+
+
+_WHEN: Final[dict[Span, str]] = {
+    "today": phrases.WHEN_TODAY,
+    "tomorrow": phrases.WHEN_TOMORROW,
+    "this_week": phrases.WHEN_THIS_WEEK,
+    "next_week": phrases.WHEN_NEXT_WEEK,
+    "overdue": phrases.WHEN_OVERDUE,
+}
+
+
+def due(
+    language: str, result: ToolResult, reading: NoteReading, request: DueRequest, today: date
+) -> list[str]:
+    """The lines due in the span the request names, by the note's own dates (R56, R80)."""
+    path = result["path"]
+    first, last = span_dates(request.span, today)
+    if request.span == "overdue":
+        span = f"< {today.isoformat()}"
+    elif first == last:
+        span = first.isoformat()
+    else:
+        span = f"{first.isoformat()} – {last.isoformat()}"
+    when = phrase(language, _WHEN[request.span])
+    found = due_lines(reading, request, today)
+    if not found:
+        return [phrase(language, phrases.DUE_NONE, path=path, when=when, span=span)]
+    items = [f"{number + 1}: {clip(line.strip(), QUOTE_CHARS)}" for number, line in found]
+    head = phrase(language, phrases.DUE, path=path, when=when, span=span)
+    return [f"{head}\n\n{bullet_list(items)}"]
 
 
 def search(language: str, result: ToolResult, term: str) -> str:
