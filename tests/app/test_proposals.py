@@ -243,3 +243,15 @@ def _darkest(image: QImage) -> int:
         for x in range(image.width())
         for y in range(image.height())
     )
+
+
+def test_r80_the_tools_under_a_reply_read_as_sentences_never_json(make_app: AppFactory) -> None:
+    app = make_app()
+    app.mount("inbox-1", "notes/a.md")
+    _proposal(app)
+    (view,) = [turn for turn in app.window.assistant.transcript_view.turns()][-1:]
+    assert isinstance(view, TurnView)
+    shown = view.tools.text()
+    assert "read_active_note — read the open note" in shown
+    assert "propose_note_edit — proposed Tick “first task” in notes/a.md" in shown
+    assert "{" not in shown and "oldText" not in shown

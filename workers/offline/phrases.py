@@ -77,6 +77,7 @@ WHEN_TOMORROW: Final = "due tomorrow"
 WHEN_THIS_WEEK: Final = "due this week"
 WHEN_NEXT_WEEK: Final = "due next week"
 WHEN_OVERDUE: Final = "overdue"
+MORE_ITEMS: Final = "… and {count} more"
 CAN_DO: Final = "I can:"
 CAN_EDIT: Final = (
     "tick, untick, add or remove a task, as a change you review and apply "

@@ -57,10 +57,12 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def bullet_list(items: list[str]) -> str:
+def bullet_list(items: list[str], language: str) -> str:
+    """The first items, then how many more there are, in words: "(+673)" read as a total."""
     shown = [f"- {item}" for item in items[:LIST_ITEMS]]
     if len(items) > LIST_ITEMS:
-        shown.append(f"- … (+{len(items) - LIST_ITEMS})")
+        more = phrase(language, phrases.MORE_ITEMS, count=len(items) - LIST_ITEMS)
+        shown.append(f"- {more}")
     return "\n".join(shown)
 
 
@@ -170,7 +172,7 @@ def tasks(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
     if not open_tasks:
         return [phrase(language, phrases.TASKS_ALL_DONE, path=path)]
     items = [task.text for task in open_tasks]
-    return [f"{phrase(language, phrases.TASKS, path=path)}\n\n{bullet_list(items)}"]
+    return [f"{phrase(language, phrases.TASKS, path=path)}\n\n{bullet_list(items, language)}"]
 
 
 def outline(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
@@ -190,7 +192,9 @@ def find(language: str, result: ToolResult, reading: NoteReading, term: str) -> 
     if not found:
         return [phrase(language, phrases.FIND_NONE, path=path, term=term)]
     items = [f"{number + 1}: {clip(line.strip(), QUOTE_CHARS)}" for number, line in found]
-    return [f"{phrase(language, phrases.FIND, path=path, term=term)}\n\n{bullet_list(items)}"]
+    return [
+        f"{phrase(language, phrases.FIND, path=path, term=term)}\n\n{bullet_list(items, language)}"
+    ]
 
 
 def dates(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
@@ -200,7 +204,7 @@ def dates(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
     if not found:
         return [phrase(language, phrases.DATES_NONE, path=path)]
     items = [f"{number + 1}: {clip(line.strip(), QUOTE_CHARS)}" for number, line in found]
-    return [f"{phrase(language, phrases.DATES, path=path)}\n\n{bullet_list(items)}"]
+    return [f"{phrase(language, phrases.DATES, path=path)}\n\n{bullet_list(items, language)}"]
 
 
 _WHEN: Final[dict[Span, str]] = {
@@ -230,7 +234,7 @@ def due(
         return [phrase(language, phrases.DUE_NONE, path=path, when=when, span=span)]
     items = [f"{number + 1}: {clip(line.strip(), QUOTE_CHARS)}" for number, line in found]
     head = phrase(language, phrases.DUE, path=path, when=when, span=span)
-    return [f"{head}\n\n{bullet_list(items)}"]
+    return [f"{head}\n\n{bullet_list(items, language)}"]
 
 
 def search(language: str, result: ToolResult, term: str) -> str:
@@ -305,5 +309,5 @@ def compare(
             second_path=second["path"],
         )
     )
-    parts.append(bullet_list(details))
+    parts.append(bullet_list(details, language))
     return parts
