@@ -272,8 +272,8 @@ class WireVerification:
             raise not_understood() from error
 
 
-PROPOSAL_OUTCOMES: Final = ("pending", "applied", "discarded")
-"""What a kept proposal says became of it; the app reports the last two."""
+PROPOSAL_OUTCOMES: Final = ("pending", "applied", "undone", "discarded")
+"""What a kept proposal says became of it; the app reports all but the first (R50, R80)."""
 
 
 @dataclass(frozen=True)

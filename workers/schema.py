@@ -90,7 +90,7 @@ agent_conversation_proposals = Table(
     # R50: that a proposal was made and what became of it, never its text.
     Column("path", Text, nullable=False),
     Column("summary", Text, nullable=False),
-    Column("outcome", String(16), nullable=False),  # "pending", "applied" or "discarded"
+    Column("outcome", String(16), nullable=False),  # "pending", "applied", "undone" or "discarded"
     Column("updated_at", DateTime(timezone=True), nullable=False),
     # Named here: the convention's name would pass PostgreSQL's 63-character limit.
     UniqueConstraint(
