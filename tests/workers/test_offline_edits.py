@@ -204,7 +204,7 @@ def test_r54_r80_an_ambiguous_or_missing_place_asks_back_naming_the_tasks(api: A
 
 HELP = {
     "en": "help", "fr": "que peux-tu faire ?", "de": "was kannst du?", "es": "¿qué puedes hacer?",
-    "ja": "何ができる？", "zh": "你能做什么？", "ko": "뭘 할 수 있어?",
+    "ja": "何ができますか？", "zh": "你能做什么？", "ko": "뭘 할 수 있어?",
 }  # fmt: skip
 _EXAMPLE = re.compile(r"“([^”]+)”|«\s?([^»]+?)\s?»|„([^“]+)“|「([^」]+)」")
 
