@@ -1,0 +1,149 @@
+"""Idle memory after start-up against a bare editor window process (R67: within 2x).
+
+Each side runs in a process of its own, the demo workspace open and its first note
+shown, then left idle a moment. Memory is the proportional set size (PSS) from
+``/proc/PID/smaps_rollup``: a page shared by several processes is split between
+them, so summing PSS counts each page once. The app's side is every process it
+runs: the window's and the backend's own (contract 1), added together, since both
+are what the app costs a person's machine.
+
+    python -m benchmarks.bench_idle app DATA_DIR | editor FILE   (one side, prints bytes)
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from app.demo import DEMO_FRAMES, DEMO_WORKSPACE
+from benchmarks.measure import Measurement, alternating_pairs, median, ratio
+
+IDLE_TARGET = 2.0
+PAIRS = 3
+MIB = 1024 * 1024
+SETTLE_MS = 2000
+"""Idle time after the first note shows, before memory is read: lazy work is done."""
+POLL_MS = 50
+TIMEOUT_SECONDS = 300
+
+
+def run() -> list[Measurement]:
+    with tempfile.TemporaryDirectory(prefix="bench-idle-") as folder:
+        data_dir = Path(folder) / "data"
+        _side("app", str(data_dir))  # the first start makes the data folder
+        note = data_dir / "workspaces" / DEMO_WORKSPACE / DEMO_FRAMES[0][1]
+        app_bytes, editor_bytes = alternating_pairs(
+            lambda: float(_side("app", str(data_dir))),
+            lambda: float(_side("editor", str(note))),
+            repeat=PAIRS,
+        )
+    ratios = [ratio(a, b) for a, b in zip(app_bytes, editor_bytes, strict=True)]
+    return [
+        Measurement(
+            name="idle memory of the app's processes (PSS) / a bare editor window process",
+            median=median(ratios),
+            target=IDLE_TARGET,
+            samples=ratios,
+            details={
+                "app_mib": round(median(app_bytes) / MIB, 1),
+                "bare_editor_mib": round(median(editor_bytes) / MIB, 1),
+            },
+        )
+    ]
+
+
+def _side(mode: str, argument: str) -> int:
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench_idle", mode, argument],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        timeout=TIMEOUT_SECONDS,
+        check=True,
+    )
+    return int(completed.stdout.split()[-1])
+
+
+def proportional_bytes(pid: int) -> int:
+    """The process's PSS: its private pages plus its share of each shared one."""
+    with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+        for line in rollup:
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no Pss line for process {pid}")
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
+                if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+        except OSError:  # gone meanwhile
+            continue
+    return found
+
+
+def _app(data_dir: str) -> int:
+    """``python -m app`` itself in this process; memory read once its first note is loaded."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from app.__main__ import main
+    from app.main_window import MainWindow
+
+    application = QApplication([])
+    measured: list[int] = []
+
+    def sample() -> None:
+        windows = [w for w in application.topLevelWidgets() if isinstance(w, MainWindow)]
+        if not windows or not any(f.is_loaded for f in windows[0].inbox_frames()):
+            QTimer.singleShot(POLL_MS, sample)
+            return
+
+        def read() -> None:
+            pids = [os.getpid(), *children_of(os.getpid())]
+            measured.append(sum(proportional_bytes(pid) for pid in pids))
+            windows[0].close()
+
+        QTimer.singleShot(SETTLE_MS, read)
+
+    QTimer.singleShot(POLL_MS, sample)
+    code = main(["--data-dir", data_dir])
+    if code != 0 or not measured:
+        raise SystemExit(f"the app exited {code} before its memory was read")
+    return measured[0]
+
+
+def _editor(note: str) -> int:
+    """A bare editor window showing the same note, idle as long."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QPlainTextEdit
+
+    application = QApplication([])
+    editor = QPlainTextEdit()
+    editor.setPlainText(Path(note).read_text(encoding="utf-8"))
+    editor.resize(1280, 800)
+    editor.show()
+    measured: list[int] = []
+
+    def read() -> None:
+        measured.append(proportional_bytes(os.getpid()))
+        editor.close()
+
+    QTimer.singleShot(SETTLE_MS, read)
+    application.exec()
+    return measured[0]
+
+
+if __name__ == "__main__":
+    modes = {"app": _app, "editor": _editor}
+    if len(sys.argv) != 3 or sys.argv[1] not in modes:
+        raise SystemExit(f"usage: python -m benchmarks.bench_idle {'|'.join(modes)} ARGUMENT")
+    print(modes[sys.argv[1]](sys.argv[2]))
