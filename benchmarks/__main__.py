@@ -34,6 +34,7 @@ BENCHMARKS: Final = (
     "bench_model",
     "bench_assistant",
     "bench_views",
+    "bench_preview",
     "bench_startup",
     "bench_idle",
     "bench_edits",
