@@ -32,6 +32,7 @@ from app.session import AppSession
 from app.sidecar.controls import SharingControls
 from app.sidecar.sharing import ActiveNoteSharing
 from app.style import STYLESHEET
+from app.unsaved_text import UnsavedText
 from app.window_frames import WindowFrames
 from app.workspace_switch import WorkspaceSwitch
 from bridge.pointer import View
@@ -108,6 +109,7 @@ class MainWindow(QMainWindow):
         self.popout_host = PopoutHost(session, registry, frames, self.frameset, banners)
         session.autosave.state_changed.connect(frames.on_save_state)
         self.kept_notes = KeptNotes(session, registry, banners, frames.open_note)
+        self.unsaved_text = UnsavedText(session, registry, self)  # R77: a full disk
         self.note_commands = NoteCommands(session, registry, banners, frames.open_note, self)
         self.switcher = WorkspaceSwitch(
             session,
@@ -258,10 +260,14 @@ class MainWindow(QMainWindow):
         self.window_frames.shutdown_frames()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._closed and self.unsaved_text.stops_quit(self.close):
+            event.ignore()  # R77: quitting now would lose text no file holds
+            return
         if not self._closed:
             self._closed = True
             self.switcher.persist(quitting=True)  # R45: the next start opens this layout
             self.sharing.shutdown()  # R59: no discovery file and no open port after quitting
             self.shutdown_frames()
+            self._session.autosave.stop_retries()
             collector.release()
         super().closeEvent(event)

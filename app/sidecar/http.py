@@ -31,11 +31,23 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from workers.connections import RequestLimits, limited_protocol
+
 LOOPBACK: Final = "127.0.0.1"
 MCP_PATH: Final = "/mcp"
 TOKEN_BYTES: Final = 32  # token_urlsafe(32) gives 43 characters (contract 11: at least 32)
 SESSION_HEADER: Final = "mcp-session-id"
 STOP_SECONDS: Final = 5.0
+HEADER_SECONDS: Final = 10.0
+"""A connection that has not sent all of a request's headers by then is closed (R76)."""
+KEEP_ALIVE_SECONDS: Final = 5
+"""An idle kept-alive connection is closed after this long (R76), as the backend's is."""
+BODY_SECONDS: Final = 60.0
+"""A request body that has not all arrived by then is answered 408 (R76)."""
+MAX_CONNECTIONS: Final = 32
+"""Open connections at most (R76); a tool holds two or three (its event stream and calls)."""
+SESSION_IDLE_SECONDS: Final = 30 * 60.0
+"""A session with no request and no open event stream for this long ends (R78)."""
 UNAUTHORIZED: Final = (
     "This request needs the sidecar's token as 'Authorization: Bearer <token>'; "
     "it is in active-note-pointer.json in the app's data folder."
@@ -62,7 +74,15 @@ class McpSidecarServer:
         *,
         streams_changed: Callable[[set[str]], None],
         stream_opened: Callable[[str], None],
+        header_seconds: float = HEADER_SECONDS,
+        keep_alive_seconds: int = KEEP_ALIVE_SECONDS,
+        max_connections: int = MAX_CONNECTIONS,
+        session_idle_seconds: float = SESSION_IDLE_SECONDS,
     ) -> None:
+        self._header_seconds = header_seconds
+        self._keep_alive_seconds = keep_alive_seconds
+        self._max_connections = max_connections
+        self._session_idle_seconds = session_idle_seconds
         self.token = secrets.token_urlsafe(TOKEN_BYTES)
         self._tools = tools
         self._call_tool = call_tool
@@ -98,6 +118,9 @@ class McpSidecarServer:
             access_log=False,
             lifespan="on",
             ws="none",
+            # R76: the backend's limits, so idle or half-sent connections cannot pile up.
+            http=limited_protocol(self._header_seconds, self._max_connections),
+            timeout_keep_alive=self._keep_alive_seconds,
             timeout_graceful_shutdown=1,  # off means off: open event streams end within 1 s
         )
         self._server = uvicorn.Server(config)
@@ -174,9 +197,11 @@ class McpSidecarServer:
             allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
         )
         app = server.streamable_http_app(
-            streamable_http_path=MCP_PATH, transport_security=security, session_idle_timeout=None
+            streamable_http_path=MCP_PATH,
+            transport_security=security,
+            session_idle_timeout=self._session_idle_seconds,
         )
-        return self._guard(app)
+        return RequestLimits(self._guard(app), body_timeout=BODY_SECONDS)
 
     async def _list_tools(
         self, _ctx: Any, _params: types.PaginatedRequestParams | None
