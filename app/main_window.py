@@ -130,6 +130,9 @@ class MainWindow(QMainWindow):
         # R58: the sidecar, off unless the person turned it on (kept in the data folder).
         self.sharing = ActiveNoteSharing(session, registry, frames.proposals, self)
         self.sharing_controls = SharingControls(self.sharing, self.menus.assistant_menu, self)
+        self.sharing.problem.connect(
+            lambda text: banners.show_message(text, tone="error", topic=f"sharing:{text[:40]}")
+        )
         self.workspace_switched.connect(lambda _workspace: self.sharing.write_listing())
         if self.sharing.remembered():
             self.sharing.turn_on()

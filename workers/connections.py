@@ -125,9 +125,22 @@ class _BodyDeadline:
             pass  # the client went away as well; nothing is left to tell
 
 
+class LimitedProtocol(H11Protocol):
+    """What :func:`limited_protocol` gives: uvicorn's protocol, and a way to end a client."""
+
+    @staticmethod
+    def close_client(client: object) -> bool:
+        """Close the connection from ``client`` (an ASGI scope's ``client``); True if found.
+
+        Closing the socket is what frees a response stuck on a client that never reads
+        (R78): uvicorn sees a disconnect and the app's sends return.
+        """
+        raise NotImplementedError
+
+
 def limited_protocol(
     header_timeout: float, max_connections: int = MAX_CONNECTIONS
-) -> type[H11Protocol]:
+) -> type[LimitedProtocol]:
     """uvicorn's h11 protocol with a deadline for each request's headers (R44), and a cap.
 
     The clock starts when the connection opens, or with the first byte of the next
@@ -140,11 +153,22 @@ def limited_protocol(
     the middle of a request is closed to make room (a flood of idle sockets cannot keep
     a real client out); when every one is busy, the new connection is closed.
     """
-    open_connections: dict[H11Protocol, None] = {}
+    open_connections: dict[LimitedProtocol, None] = {}
     """The open connections of this server, oldest first (a dict keeps insertion order)."""
 
-    class HeaderTimedProtocol(H11Protocol):
+    class HeaderTimedProtocol(LimitedProtocol):
         _header_timer: asyncio.TimerHandle | None = None
+
+        @staticmethod
+        def close_client(client: object) -> bool:
+            if not isinstance(client, tuple | list) or len(client) < 2:
+                return False
+            for connection in list(open_connections):
+                peer = connection.transport.get_extra_info("peername")
+                if peer is not None and tuple(peer[:2]) == tuple(client[:2]):
+                    connection.transport.close()
+                    return True
+            return False
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)  # type: ignore[arg-type]

@@ -53,5 +53,7 @@ class SharingControls:
             self.label.setText(connected_text(sharing.connected))
         else:
             self.label.setText(STARTING_TEXT if sharing.chosen else OFF_TEXT)
-        self.label.setToolTip(f"Tools connect to {server.url}" if server is not None else "")
+        lines = [f"Tools connect to {server.url}"] if server is not None else []
+        lines.extend(sharing.problems if sharing.is_on else [])  # R76: what is missing, and why
+        self.label.setToolTip("\n".join(lines))
         self.label.setVisible(sharing.chosen)
