@@ -166,7 +166,8 @@ def limited_protocol(
             for connection in list(open_connections):
                 peer = connection.transport.get_extra_info("peername")
                 if peer is not None and tuple(peer[:2]) == tuple(client[:2]):
-                    connection.transport.close()
+                    # abort, not close: close waits to flush what the client never reads
+                    connection.transport.abort()
                     return True
             return False
 

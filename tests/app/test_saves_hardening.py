@@ -8,6 +8,7 @@ low limit), and a full disk is a writer that fails with ENOSPC, as ``write`` doe
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 import subprocess
@@ -226,3 +227,21 @@ def test_r77_an_atomic_write_syncs_the_file_and_its_folder(
     monkeypatch.setattr(os, "fsync", watched)
     write_atomically(tmp_path / "x" / "layout.json", "{}")
     assert synced == ["file", "folder"]
+
+
+def test_r77_a_refused_edit_kept_under_turns_never_quotes_the_note() -> None:
+    from bridge.agent import WireToolCall
+    from renderer.frames.kept_records import _call_json
+    from workers.messages import EDIT_OLD_TEXT_COUNT
+    from workers.proposals import _quoted
+
+    secret = "my bank PIN is 4821 and the safe opens left"
+    refusal = EDIT_OLD_TEXT_COUNT.format(text=_quoted(secret), count=2)
+    assert "4821" in refusal  # the backend's message quotes the note to the model
+    call = WireToolCall(
+        name="propose_note_edit",
+        arguments={"path": "notes/a.md", "edits": [{"oldText": secret, "newText": "x"}]},
+        result={"status": "invalid_argument", "message": refusal},
+    )
+    kept = json.dumps(_call_json(call), ensure_ascii=False)
+    assert "4821" not in kept and "occurs 2 times" in kept
