@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import time
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ from app.sidecar import discovery
 from app.sidecar.diffs import MAX_REVIEWS, TOO_MANY_REVIEWS
 from app.sidecar.http import MAX_CONNECTIONS, McpSidecarServer
 from tests.app.conftest import AppFactory, AppUnderTest
+from tests.stress.sidecar import IDLE_ATTACKER, NEVER_READS, server_sockets, system_python
 
 WAIT_MS = 15_000
 NOBODY = 65534
@@ -39,46 +39,12 @@ INITIALIZE = {
     },
 }
 
-_IDLE_ATTACKER = """
-import socket, sys
-port, count = int(sys.argv[1]), int(sys.argv[2])
-held = []
-for _ in range(count):
-    s = socket.socket()
-    s.connect(("127.0.0.1", port))
-    held.append(s)
-print("ready", flush=True)
-sys.stdin.read()
-"""
-
-
-def _server_sockets(port: int) -> int:
-    """Established sockets of this process whose local end is ``port`` (its descriptors)."""
-    inodes = set()
-    for fd in os.listdir("/proc/self/fd"):
-        try:
-            target = os.readlink(f"/proc/self/fd/{fd}")
-        except OSError:
-            continue
-        if target.startswith("socket:["):
-            inodes.add(target[8:-1])
-    count = 0
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        with open(table, encoding="ascii") as lines:
-            for line in list(lines)[1:]:
-                fields = line.split()
-                local_port = int(fields[1].rsplit(":", 1)[1], 16)
-                if local_port == port and fields[3] == "01" and fields[9] in inodes:
-                    count += 1
-    return count
-
 
 def _python() -> str:
-    """A Python another user may run (the venv's may sit in a folder only root can enter)."""
-    for candidate in ("/usr/bin/python3", shutil.which("python3")):
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    pytest.skip("no system Python for the other user's process")
+    found = system_python()
+    if found is None:
+        pytest.skip("no system Python for the other user's process")
+    return found
 
 
 @pytest.fixture
@@ -104,7 +70,7 @@ def test_r76_idle_connections_of_another_user_are_capped_and_saving_goes_on(
     assert server is not None
     # Another user (no token) opens 300 connections and never sends a byte.
     process = subprocess.Popen(
-        [_python(), "-c", _IDLE_ATTACKER, str(server.port), "300"],
+        [_python(), "-c", IDLE_ATTACKER, str(server.port), "300"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -116,7 +82,7 @@ def test_r76_idle_connections_of_another_user_are_capped_and_saving_goes_on(
     client = SdkClient(app.qtbot, server.url, server.token)
     try:
         assert json.loads(client.call("sidecar_info").content[0].text)["app"] == "Ambient Notes"
-        held = _server_sockets(server.port)
+        held = server_sockets(server.port)
         assert held <= MAX_CONNECTIONS, f"the sidecar holds {held} connections"
         frame.type_text(" saved under attack", at="end")
         app.qtbot.waitUntil(lambda: frame.save_state == "saved", timeout=WAIT_MS)
@@ -252,36 +218,6 @@ def test_r76_the_clean_up_reads_only_small_regular_files_of_this_user_off_the_gu
     app.qtbot.waitUntil(lambda: not stale.exists(), timeout=WAIT_MS)
 
 
-_NEVER_READS = """
-import json, socket, sys
-port, token = int(sys.argv[1]), sys.argv[2]
-def request(method, body=None, session=None):
-    s = socket.socket()
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
-    s.connect(("127.0.0.1", port))
-    data = json.dumps(body).encode() if body is not None else b""
-    head = (f"{method} /mcp HTTP/1.1\\r\\nHost: 127.0.0.1:{port}\\r\\n"
-            f"Authorization: Bearer {token}\\r\\nAccept: application/json, text/event-stream\\r\\n"
-            f"Content-Type: application/json\\r\\nContent-Length: {len(data)}\\r\\n"
-            + (f"mcp-session-id: {session}\\r\\n" if session else "") + "\\r\\n")
-    s.sendall(head.encode() + data)
-    return s
-init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {},
-    "clientInfo": {"name": "stuck", "version": "0"}}}
-s = request("POST", init)
-answer = b""
-while b"\\r\\n\\r\\n" not in answer:
-    answer += s.recv(4096)
-session = [l.split(b":", 1)[1].strip().decode() for l in answer.split(b"\\r\\n")
-           if l.lower().startswith(b"mcp-session-id")][0]
-request("POST", {"jsonrpc": "2.0", "method": "notifications/initialized"}, session).recv(4096)
-stream = request("GET", None, session)
-print(session, flush=True)
-sys.stdin.read()  # the event stream is never read
-"""
-
-
 def test_r78_a_tool_that_does_not_read_is_dropped_and_the_others_get_the_latest(
     shared: tuple[AppUnderTest, SdkClient], attacker: list[subprocess.Popen[str]]
 ) -> None:
@@ -292,7 +228,7 @@ def test_r78_a_tool_that_does_not_read_is_dropped_and_the_others_get_the_latest(
     frame.replace_text("x" * 20_000)
     frame.editor.selectAll()
     process = subprocess.Popen(
-        [_python(), "-c", _NEVER_READS, str(server.port), server.token],
+        [_python(), "-c", NEVER_READS, str(server.port), server.token],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
