@@ -71,6 +71,35 @@ sys.stdin.read()  # the event stream is never read
 """A tool with the token that opens its event stream and never reads it; prints its session."""
 
 
+CALL_TOOL = """
+import http.client, json, sys
+port, token, name = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+with open(sys.argv[4], encoding="utf-8") as given:
+    arguments = json.load(given)
+headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json",
+           "Accept": "application/json, text/event-stream"}
+def post(body, session=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    extra = {"mcp-session-id": session, "mcp-protocol-version": "2025-06-18"} if session else {}
+    connection.request("POST", "/mcp", json.dumps(body), {**headers, **extra})
+    answer = connection.getresponse()
+    data = answer.read().decode()
+    return answer.getheader("mcp-session-id"), data
+init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "caller", "version": "0"}}}
+session, _ = post(init)
+post({"jsonrpc": "2.0", "method": "notifications/initialized"}, session)
+call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": name, "arguments": arguments}}
+_, data = post(call, session)
+for line in data.splitlines():
+    if line.startswith("data:"):
+        print(json.dumps(json.loads(line[5:])["result"]))
+"""
+"""A tool in a process of its own calling one tool (arguments in a file); prints the result."""
+
+
 def system_python() -> str | None:
     """A Python another user may run (a venv under /root is closed to them)."""
     for candidate in ("/usr/bin/python3", shutil.which("python3")):

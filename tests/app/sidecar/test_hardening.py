@@ -22,7 +22,13 @@ from app.sidecar import discovery
 from app.sidecar.diffs import MAX_REVIEWS, TOO_MANY_REVIEWS
 from app.sidecar.http import MAX_CONNECTIONS, McpSidecarServer
 from tests.app.conftest import AppFactory, AppUnderTest
-from tests.stress.sidecar import IDLE_ATTACKER, NEVER_READS, server_sockets, system_python
+from tests.stress.sidecar import (
+    CALL_TOOL,
+    IDLE_ATTACKER,
+    NEVER_READS,
+    server_sockets,
+    system_python,
+)
 
 WAIT_MS = 15_000
 NOBODY = 65534
@@ -318,3 +324,65 @@ def test_r78_an_idle_session_expires(qtbot: object) -> None:
         assert answer.status_code == 404  # today: sessions never expire
     finally:
         server.stop()
+
+
+def test_r78_an_open_diff_of_600k_lines_never_stalls_the_window(
+    shared: tuple[AppUnderTest, SdkClient], tmp_path: Path
+) -> None:
+    from PySide6.QtCore import QTimer
+
+    app, _client = shared
+    server = app.window.sharing.server
+    assert server is not None
+    (app.workspace_dir / "notes" / "big.md").write_text("line\n" * 600_000)
+    arguments = tmp_path / "arguments.json"
+    arguments.write_text(json.dumps({"filePath": "notes/big.md", "newContent": "LINE\n" * 600_000}))
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    ticker = QTimer()
+    ticker.setInterval(10)
+    ticker.timeout.connect(tick)
+    ticker.start()
+    try:
+        # The tool is a process of its own, as a real one is: only the app's work counts.
+        caller = subprocess.Popen(
+            [
+                _python(),
+                "-c",
+                CALL_TOOL,
+                str(server.port),
+                server.token,
+                "openDiff",
+                str(arguments),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert caller.stdout is not None
+        app.qtbot.waitUntil(lambda: caller.poll() is not None, timeout=WAIT_MS)
+        answer = json.loads(caller.stdout.read())
+        caller.stdout.close()
+        assert answer.get("isError") is not True, answer
+        (view,) = app.window.sharing.diffs.open_reviews
+        app.qtbot.waitUntil(lambda: view.state == "ready", timeout=WAIT_MS)
+        last[0] = time.perf_counter()
+        app.qtbot.waitUntil(lambda: len(gaps) > 5, timeout=WAIT_MS)
+    finally:
+        ticker.stop()
+    assert "more" in view.diff.text()  # 40 lines shown, the rest counted
+    assert max(gaps) < 0.1, f"the window stalled {max(gaps) * 1000:.0f} ms"
+    app.window.sharing.diffs.close_all()
+
+
+def test_r58_the_readme_never_puts_the_token_on_a_command_line() -> None:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Sharing the active note with other tools", 1)[1].split("\n## ", 1)[0]
+    assert "--header" not in section and "claude mcp add" not in section
+    assert "The token changes each time sharing is turned on" in section
+    assert "AMBIENT_NOTES_TOKEN" in section
