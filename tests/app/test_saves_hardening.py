@@ -188,9 +188,10 @@ def test_r77_every_folder_the_app_makes_is_0700(make_app: AppFactory) -> None:
     frame.type_text(" kept", at="end")
     app.qtbot.waitUntil(lambda: frame.save_state == "error", timeout=SAVE_TIMEOUT_MS)
     app.send()  # a turn is kept under turns/
+    app.session.client().create_workspace("other")  # the backend makes its folder
     _unblock_saves(folder)
     app.qtbot.waitUntil(lambda: frame.save_state == "saved", timeout=SAVE_TIMEOUT_MS)
-    for name in (RECOVERY_FOLDER, "turns"):
+    for name in (RECOVERY_FOLDER, "turns", "workspaces", "workspaces/other"):
         made = app.data_dir / name
         app.qtbot.waitUntil(made.exists)
         assert stat.S_IMODE(made.stat().st_mode) == 0o700, name
