@@ -145,7 +145,10 @@ class UnsavedText:
         self.dialog: UnsavedTextDialog | None = None
         self.choose_path: ChoosePath = choose_with_file_dialog
         self.write: WriteText = write_text
+        self._told: set[tuple[str, str]] = set()
+        """Notes the dialog already named while running: a retry that fails again is quiet."""
         session.autosave.save_failed.connect(self._on_save_failed)
+        session.autosave.state_changed.connect(self._on_save_state)
 
     def notes(self) -> list[tuple[str, str]]:
         """The notes whose text no file holds now, with a text still there to save."""
@@ -166,9 +169,16 @@ class UnsavedText:
                 return frames[0].read_text()
         return self._session.autosave.failed_text(workspace, path)
 
+    def _on_save_state(self, workspace: str, path: str, state: str) -> None:
+        if state == "saved":
+            self._told.discard((workspace, path))
+
     def _on_save_failed(self, workspace: str, path: str, message: str) -> None:
         if not self._session.recovery.unprotected(workspace, path):
             return
+        if (workspace, path) in self._told:
+            return  # the person knows; the app keeps trying on its own
+        self._told.add((workspace, path))
         if self.dialog is not None and self.dialog.isVisible():
             if (workspace, path) not in self.dialog.notes:
                 self.dialog.notes.append((workspace, path))

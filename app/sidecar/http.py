@@ -114,6 +114,7 @@ class McpSidecarServer:
         """Notifications delivered per session: what tests and the stress run count."""
         self.dropped: set[str] = set()
         """Sessions dropped for not reading (R78)."""
+        self._max_connections = max_connections
         self._protocol = limited_protocol(header_seconds, max_connections)
         self._socket = socket.create_server((LOOPBACK, 0))
         self.port: int = self._socket.getsockname()[1]
@@ -145,6 +146,9 @@ class McpSidecarServer:
             # R76: the backend's limits, so idle or half-sent connections cannot pile up.
             http=self._protocol,
             timeout_keep_alive=self._keep_alive_seconds,
+            # asyncio accepts up to this many connections at once, each a descriptor before
+            # the cap can close it: uvicorn's 2,048 alone would exhaust a 1,024 limit.
+            backlog=self._max_connections,
             timeout_graceful_shutdown=1,  # off means off: open event streams end within 1 s
         )
         self._server = uvicorn.Server(config)

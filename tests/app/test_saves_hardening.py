@@ -120,6 +120,10 @@ def test_r77_disk_full_while_typing_shows_the_dialog_and_quitting_stops_until_sa
         (app.data_dir / RECOVERY_FOLDER).glob("*.json")
     )
     running.reject()
+    autosave = app.session.autosave
+    with app.qtbot.waitSignal(autosave.save_failed, timeout=SAVE_TIMEOUT_MS):
+        pass  # the retry fails again: the person was told once, no new dialog
+    assert window.unsaved_text.dialog is running and not running.isVisible()
 
     window.close()  # quitting now would lose the typing: the window stays
     assert window.isVisible()

@@ -11,6 +11,7 @@ stall for more than 100 ms.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import subprocess
@@ -129,6 +130,18 @@ def server_sockets(port: int) -> int:
     return count
 
 
+class _Collect(logging.Handler):
+    """Keeps the records of the server running out of descriptors."""
+
+    def __init__(self, into: list[logging.LogRecord]) -> None:
+        super().__init__(logging.ERROR)
+        self._into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "out of system resource" in record.getMessage():
+            self._into.append(record)
+
+
 class _Spin:
     """Runs the Qt event loop until a condition holds (what ``qtbot.waitUntil`` does)."""
 
@@ -180,6 +193,9 @@ def sidecar_attacks(folder: Path, *, idle: int = 500, diffs: int = 200) -> Figur
         gaps.append(now - last[0])
         last[0] = now
 
+    accept_errors: list[logging.LogRecord] = []
+    handler = _Collect(accept_errors)
+    logging.getLogger("asyncio").addHandler(handler)  # EMFILE on accept is logged there
     ticker = QTimer()
     ticker.setInterval(TICK_MS)
     ticker.timeout.connect(tick)
@@ -241,6 +257,7 @@ def sidecar_attacks(folder: Path, *, idle: int = 500, diffs: int = 200) -> Figur
         figure.leaked += held > MAX_CONNECTIONS
         stalls = [gap for gap in gaps if gap > STALL_SECONDS]
         figure.stalls = len(stalls)
+        figure.leaked += len(accept_errors)  # a descriptor the attack took from the process
         figure.cases = diffs * 2 + typed_words + idle
         figure.details.update(
             {
@@ -250,10 +267,12 @@ def sidecar_attacks(folder: Path, *, idle: int = 500, diffs: int = 200) -> Figur
                 "stuck tool dropped": stuck in server.dropped,
                 "updates to the stuck tool": server.sent.get(stuck, 0),
                 "as another user": bool(as_other),
+                "accepts out of descriptors": len(accept_errors),
             }
         )
     finally:
         ticker.stop()
+        logging.getLogger("asyncio").removeHandler(handler)
         if client is not None:
             client.close()
         for process in processes:
