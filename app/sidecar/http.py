@@ -202,8 +202,8 @@ class McpSidecarServer:
     def _enqueue(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
         targets = [session_id] if session_id is not None else list(self._open_streams)
         for target in targets:
-            if target not in self._open_streams or target not in self._sessions:
-                continue
+            if target not in self._open_streams:
+                continue  # (a stream may open before its session's ``initialized``: kept)
             outbox = self._outboxes.get(target)
             if outbox is None:
                 outbox = self._outboxes[target] = _Outbox()
@@ -229,8 +229,12 @@ class McpSidecarServer:
                 else:
                     break
                 session = self._sessions.get(session_id)
-                if session is None:
-                    return
+                if session is None:  # not initialized yet: wait for it, the message kept
+                    if method == CONTEXT_UPDATE:
+                        outbox.context = outbox.context or params
+                    else:
+                        outbox.others.appendleft((method, params))
+                    break
                 message = cast(
                     types.ServerNotification, _Notification(method=method, params=params)
                 )
@@ -296,6 +300,9 @@ class McpSidecarServer:
         session_id = _session_id(ctx)
         if session_id is not None:
             self._sessions[session_id] = ctx.session
+            outbox = self._outboxes.get(session_id)
+            if outbox is not None:
+                outbox.ready.set()  # what waited for the session goes now
 
     def _guard(self, app: ASGIApp) -> ASGIApp:
         """The token check in front of the SDK, and the count of open event streams."""
