@@ -30,7 +30,7 @@ from bridge.agent import AssistantInfo
 from bridge.client import BackendClient
 from bridge.endpoints import endpoint_origin
 from bridge.errors import BackendError
-from bridge.private_files import OwnFileRefused, parse_json, read_own_file
+from bridge.private_files import OwnFileRefused, make_folders, parse_json, read_own_file
 from renderer.qt.files import write_atomically
 
 SETTINGS_FILE: Final = "assistant.json"
@@ -119,7 +119,7 @@ class AssistantSettingsStore:
             "model": saved.model,
             "keyOrigin": endpoint_origin(saved.base_url) if api_key else None,
         }
-        self.folder.mkdir(parents=True, exist_ok=True)
+        make_folders(self.folder)  # R77: every folder the app makes is 0700
         write_atomically(self.settings_path, json.dumps(body, indent=1) + "\n")
         if api_key:
             write_atomically(self.key_path, api_key + "\n")

@@ -15,8 +15,8 @@ BannerAction = tuple[str, Callable[[], object]]
 def save_failed_text_on_screen(path: str, reason: str) -> str:
     """The message for a failed save of a note that is still open: nothing is lost."""
     return (
-        f"{path} could not be saved: {reason} Your text stays on screen and is saved again "
-        "with your next edit or message."
+        f"{path} could not be saved: {reason} Your text stays on screen; the app tries again "
+        "on its own, and with your next edit or message."
     )
 
 

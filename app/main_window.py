@@ -33,6 +33,7 @@ from app.session import AppSession
 from app.sidecar.controls import SharingControls
 from app.sidecar.sharing import ActiveNoteSharing
 from app.style import STYLESHEET
+from app.unsaved_text import UnsavedText
 from app.window_frames import WindowFrames
 from app.workspace_switch import WorkspaceSwitch
 from bridge.pointer import View
@@ -112,6 +113,7 @@ class MainWindow(QMainWindow):
         self.popout_host = PopoutHost(session, registry, frames, self.frameset, banners)
         session.autosave.state_changed.connect(frames.on_save_state)
         self.kept_notes = KeptNotes(session, registry, banners, frames.open_note)
+        self.unsaved_text = UnsavedText(session, registry, self)  # R77: a full disk
         self.note_commands = NoteCommands(session, registry, banners, frames.open_note, self)
         self.switcher = WorkspaceSwitch(
             session,
@@ -135,6 +137,9 @@ class MainWindow(QMainWindow):
         # R58: the sidecar, off unless the person turned it on (kept in the data folder).
         self.sharing = ActiveNoteSharing(session, registry, frames.proposals, self)
         self.sharing_controls = SharingControls(self.sharing, self.menus.assistant_menu, self)
+        self.sharing.problem.connect(
+            lambda text: banners.show_message(text, tone="error", topic=f"sharing:{text[:40]}")
+        )
         self.workspace_switched.connect(lambda _workspace: self.sharing.write_listing())
         if self.sharing.remembered():
             self.sharing.turn_on()
@@ -277,10 +282,14 @@ class MainWindow(QMainWindow):
         self.window_frames.shutdown_frames()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._closed and self.unsaved_text.stops_quit(self.close):
+            event.ignore()  # R77: quitting now would lose text no file holds
+            return
         if not self._closed:
             self._closed = True
             self.switcher.persist(quitting=True)  # R45: the next start opens this layout
             self.sharing.shutdown()  # R59: no discovery file and no open port after quitting
             self.shutdown_frames()
+            self._session.autosave.stop_retries()
             collector.release()
         super().closeEvent(event)

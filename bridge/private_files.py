@@ -53,6 +53,33 @@ def make_private_folder(folder: Path) -> None:
                     os.chmod(entry.path, PRIVATE_FILE_MODE)
 
 
+def make_folders(folder: Path) -> None:
+    """Create ``folder`` and any missing parent, each new one 0700 (R77).
+
+    ``Path.mkdir(parents=True)`` gives the parents the umask's mode (0755 as a rule);
+    every folder the app makes is its own user's only. Folders that exist are left as
+    they are: they may be the person's own choice.
+    """
+    missing: list[Path] = []
+    current = folder
+    while not current.exists() and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    for part in reversed(missing):
+        with contextlib.suppress(FileExistsError):  # made meanwhile by another thread
+            part.mkdir(mode=PRIVATE_FOLDER_MODE)
+            os.chmod(part, PRIVATE_FOLDER_MODE)  # mkdir's mode is narrowed by the umask only
+
+
+def sync_folder(folder: Path) -> None:
+    """Flush ``folder``'s entries to disk, so a rename in it survives a power cut (R77)."""
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
 def create_private_database(path: Path) -> None:
     """The SQLite file and any journal beside it exist with mode 0600 before SQLite opens it."""
     path.parent.mkdir(parents=True, exist_ok=True)

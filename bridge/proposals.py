@@ -130,21 +130,43 @@ class DiffLine:
     text: str
 
 
-def review_lines(base: str, edits: Sequence[Edit]) -> list[DiffLine]:
-    """The lines the edits touch, removed then added, with 1-based line numbers (R51)."""
+def review_lines(
+    base: str, edits: Sequence[Edit], most: int | None = None
+) -> tuple[list[DiffLine], int]:
+    """The lines the edits touch, removed then added, with 1-based line numbers (R51).
+
+    At most ``most`` lines are built (a review shows a few dozen): a change of a
+    million lines costs a few splits in C, not a million objects (R78). The second
+    value is how many lines the whole review has.
+    """
     lines: list[DiffLine] = []
+    total = 0
     shift = 0  # lines added minus removed by the earlier hunks
     for first, last, hunk in _hunks(base, edits):
         line_start = base.rfind("\n", 0, first) + 1
         line_end = base.find("\n", last)
         line_end = len(base) if line_end < 0 else line_end
         number = base.count("\n", 0, line_start) + 1
-        old = base[line_start:line_end].split("\n")
-        new = apply_edits(base[line_start:line_end], _relative(hunk, line_start)).split("\n")
-        lines += [DiffLine("removed", number + i, text) for i, text in enumerate(old)]
-        lines += [DiffLine("added", number + shift + i, text) for i, text in enumerate(new)]
-        shift += len(new) - len(old)
-    return lines
+        region = base[line_start:line_end]
+        changed = apply_edits(region, _relative(hunk, line_start))
+        old_count, new_count = region.count("\n") + 1, changed.count("\n") + 1
+        total += old_count + new_count
+        room = None if most is None else max(0, most - len(lines))
+        if room is None or room > 0:
+            old = _first_lines(region, room)
+            lines += [DiffLine("removed", number + i, text) for i, text in enumerate(old)]
+            room = None if most is None else max(0, most - len(lines))
+            new = _first_lines(changed, room) if room is None or room > 0 else []
+            lines += [DiffLine("added", number + shift + i, text) for i, text in enumerate(new)]
+        shift += new_count - old_count
+    return lines, total
+
+
+def _first_lines(text: str, most: int | None) -> list[str]:
+    """``text.split("\n")``, only the first ``most`` parts when given (split stops early)."""
+    if most is None:
+        return text.split("\n")
+    return text.split("\n", most)[:most]
 
 
 def _hunks(base: str, edits: Sequence[Edit]) -> list[tuple[int, int, list[Edit]]]:

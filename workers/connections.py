@@ -9,6 +9,7 @@ ASGI, where the app asks for them.
 from __future__ import annotations
 
 import asyncio
+from typing import Final
 from urllib.parse import unquote_to_bytes
 
 import h11
@@ -18,6 +19,10 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from workers import messages
 from workers.errors import envelope
+
+MAX_CONNECTIONS: Final = 256
+"""Open connections one server keeps at most (R76): far below a 1,024-descriptor limit,
+far above what the app and its tools open (a few pooled ones each)."""
 
 
 def _json_headers(body: bytes, *, close: bool) -> list[tuple[bytes, bytes]]:
@@ -120,19 +125,59 @@ class _BodyDeadline:
             pass  # the client went away as well; nothing is left to tell
 
 
-def limited_protocol(header_timeout: float) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with a deadline for each request's headers (R44).
+class LimitedProtocol(H11Protocol):
+    """What :func:`limited_protocol` gives: uvicorn's protocol, and a way to end a client."""
+
+    @staticmethod
+    def close_client(client: object) -> bool:
+        """Close the connection from ``client`` (an ASGI scope's ``client``); True if found.
+
+        Closing the socket is what frees a response stuck on a client that never reads
+        (R78): uvicorn sees a disconnect and the app's sends return.
+        """
+        raise NotImplementedError
+
+
+def limited_protocol(
+    header_timeout: float, max_connections: int = MAX_CONNECTIONS
+) -> type[LimitedProtocol]:
+    """uvicorn's h11 protocol with a deadline for each request's headers (R44), and a cap.
 
     The clock starts when the connection opens, or with the first byte of the next
     request on a kept-alive one (before that byte, uvicorn's keep-alive limit applies);
     it stops once the headers have all arrived.
-    """
 
-    class HeaderTimedProtocol(H11Protocol):
+    At most ``max_connections`` connections are open at once (R76): every one holds a
+    file descriptor of the whole process, and a local user who could open them without
+    end would leave none for saving. Past the cap, the oldest connection that is not in
+    the middle of a request is closed to make room (a flood of idle sockets cannot keep
+    a real client out); when every one is busy, the new connection is closed.
+    """
+    open_connections: dict[LimitedProtocol, None] = {}
+    """The open connections of this server, oldest first (a dict keeps insertion order)."""
+
+    class HeaderTimedProtocol(LimitedProtocol):
         _header_timer: asyncio.TimerHandle | None = None
+
+        @staticmethod
+        def close_client(client: object) -> bool:
+            if not isinstance(client, tuple | list) or len(client) < 2:
+                return False
+            for connection in list(open_connections):
+                peer = connection.transport.get_extra_info("peername")
+                if peer is not None and tuple(peer[:2]) == tuple(client[:2]):
+                    # abort, not close: close waits to flush what the client never reads
+                    connection.transport.abort()
+                    return True
+            return False
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)  # type: ignore[arg-type]
+            open_connections[self] = None
+            if len(open_connections) > max_connections:
+                _make_room(self)
+                if self.transport.is_closing():
+                    return
             self._arm_header_timer()
 
         def data_received(self, data: bytes) -> None:
@@ -143,6 +188,7 @@ def limited_protocol(header_timeout: float) -> type[H11Protocol]:
                 self._disarm_header_timer()
 
         def connection_lost(self, exc: Exception | None) -> None:
+            open_connections.pop(self, None)
             self._disarm_header_timer()
             super().connection_lost(exc)
 
@@ -175,5 +221,16 @@ def limited_protocol(header_timeout: float) -> type[H11Protocol]:
             except h11.LocalProtocolError:
                 pass  # nothing can be said on this connection any more; just close it
             self.transport.close()
+
+    def _make_room(newest: HeaderTimedProtocol) -> None:
+        for connection in open_connections:
+            if connection is newest or connection.transport.is_closing():
+                continue
+            if isinstance(connection, HeaderTimedProtocol) and connection._between_requests():
+                open_connections.pop(connection, None)
+                connection.transport.close()
+                return
+        open_connections.pop(newest, None)
+        newest.transport.close()
 
     return HeaderTimedProtocol

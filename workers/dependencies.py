@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from bridge.headers import KEY_SESSION_HEADER
 from bridge.paths import WORKSPACE_ID_INVALID, is_workspace_id
-from bridge.private_files import make_private_folder
+from bridge.private_files import make_folders, make_private_folder
 from workers import jsontext, messages
 from workers.assistants import AssistantHolder
 from workers.conversations import Conversations
@@ -57,7 +57,7 @@ class BackendState:
         database.migrate()
         sweeper = Sweeper(database, settings.clock, settings.resolve_sweep_interval())
         sweeper.sweep()  # R41: what expired while no instance ran goes before the first request
-        settings.workspaces_dir.mkdir(parents=True, exist_ok=True)
+        make_folders(settings.workspaces_dir)  # R77: every folder the app makes is 0700
         workspaces = Workspaces(settings)
         workspaces.remove_interrupted_saves()  # R43: an interrupted save leaves nothing behind
         return cls(

@@ -157,15 +157,21 @@ def replace_file(folder: int, name: str, data: bytes) -> float:
     and never writes through it. Returns the new file's modification time.
     """
     temporary = f"{TEMP_PREFIX}{secrets.token_hex(8)}"
+    kept_mode = _regular_file_mode(folder, name)
     descriptor = os.open(temporary, _TEMP_FLAGS, 0o666, dir_fd=folder)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX)
+        if kept_mode is not None:
+            os.fchmod(descriptor, kept_mode)  # R77: a save never widens (or narrows) a note's mode
         view = memoryview(data)
         while view:
             view = view[os.write(descriptor, view) :]
         os.fsync(descriptor)
         modified = os.fstat(descriptor).st_mtime
         os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+        # R77: the rename itself reaches the disk before "Saved": after a power cut the
+        # folder names the new file, not the old one.
+        os.fsync(folder)
     except BaseException:
         with suppress(OSError):
             os.unlink(temporary, dir_fd=folder)
@@ -173,6 +179,15 @@ def replace_file(folder: int, name: str, data: bytes) -> float:
     finally:
         os.close(descriptor)
     return modified
+
+
+def _regular_file_mode(folder: int, name: str) -> int | None:
+    """The permission bits of the regular file ``name`` now, or None when there is none."""
+    try:
+        info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except OSError:
+        return None
+    return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
 
 
 def remove_unheld(folder: int, name: str) -> int:

@@ -19,6 +19,7 @@ from pathlib import Path
 from bridge.documents import DocumentInfo
 from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
 from bridge.pointer import format_captured_at, sha16
+from bridge.private_files import make_folders
 from workers import messages, nofollow
 from workers.digests import DigestCache, FileVersion
 from workers.document_files import (
@@ -89,7 +90,7 @@ class Workspaces:
         root = self.root(workspace)
         if root.is_dir():
             return False
-        root.mkdir(parents=True, exist_ok=True)
+        make_folders(root)  # R77: 0700, as every folder the app makes
         return True
 
     def read(self, workspace: str, path: str, limit: int | None = None) -> DocumentRead:

@@ -19,6 +19,7 @@ from workers.settings import Settings
 
 LOOPBACK = "127.0.0.1"
 STARTUP_TIMEOUT_SECONDS = 30.0
+ACCEPT_BACKLOG = 128
 
 
 class _AnnouncingServer(uvicorn.Server):
@@ -45,7 +46,7 @@ def bind_socket(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
-        sock.listen(128)
+        sock.listen(ACCEPT_BACKLOG)
     except OSError:
         sock.close()
         raise
@@ -67,6 +68,9 @@ def uvicorn_config(app: ASGIApp, settings: Settings, **options: Any) -> uvicorn.
         lifespan="on",
         http=limited_protocol(settings.header_timeout_seconds),
         timeout_keep_alive=settings.idle_timeout_seconds,
+        # R76: asyncio accepts up to this many connections in one go, each a descriptor
+        # before the cap closes it; uvicorn's 2,048 alone would exhaust a 1,024 limit.
+        backlog=ACCEPT_BACKLOG,
         **options,
     )
 

@@ -88,6 +88,7 @@ class SharingControls(QObject):
             lines.append(f"Tools connect to {sharing.server.url}.")
         folder = os.path.join(str(discovery.companion_folder()), "gemini-ide-server-*.json")
         lines.append(f"They find it in {sharing.pointer_file} (Gemini CLI: {folder}).")
+        lines.extend(sharing.problems if sharing.is_on else [])  # R76: what is missing, and why
         return "\n".join(lines)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -32,6 +32,16 @@ Notify = Callable[[str, dict[str, Any], str | None], None]
 
 REVIEW_TITLE = "A change from another tool"
 REVIEW_INTRO = "Another tool proposes this change to {path}. Nothing changes before Apply."
+MAX_REVIEWS = 5
+"""Review windows from tools open at once at most (R78): each is a window on the screen."""
+TOO_MANY_REVIEWS = (
+    f"{MAX_REVIEWS} changes from other tools are already waiting for review; "
+    "ask again once the person has answered one."
+)
+
+
+class Refused(ValueError):
+    """A request the sidecar refuses: its message goes back as an error, never as content."""
 
 
 @dataclass
@@ -66,6 +76,9 @@ class DiffReviews(QObject):
         except ValueError as error:
             reply(PATH_NOT_ALLOWED.format(reason=error))
             return
+        if path not in self._reviews and len(self._reviews) >= MAX_REVIEWS:
+            reply(TOO_MANY_REVIEWS)
+            return
         frames = self._notes.registry.showing(path)
         if frames:
             self._show(file_path, path, frames[0].read_text(), new_content, session_id)
@@ -76,17 +89,23 @@ class DiffReviews(QObject):
             if not isinstance(answer, str):
                 reply(getattr(answer, "message", str(answer)))
                 return
+            if path not in self._reviews and len(self._reviews) >= MAX_REVIEWS:
+                reply(TOO_MANY_REVIEWS)  # others opened while this one was read
+                return
             self._show(file_path, path, answer, new_content, session_id)
             reply(None)
 
         self._notes.on_worker(lambda client, key: client.get_document(key, path), saved)
 
     def close(self, file_path: str, reply: Reply) -> None:
-        """GUI thread: close the review without answering it; ``reply`` the note's text."""
+        """GUI thread: close the review without answering it; ``reply`` the note's text.
+
+        A refusal is replied as :class:`Refused`, so it is an error (R78), not the text.
+        """
         try:
             path = self._notes.relative(file_path)
         except ValueError as error:
-            reply(PATH_NOT_ALLOWED.format(reason=error))
+            reply(Refused(PATH_NOT_ALLOWED.format(reason=error)))
             return
         review = self._reviews.get(path)
         if review is not None:

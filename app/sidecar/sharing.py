@@ -51,6 +51,8 @@ class ActiveNoteSharing(QObject):
     _opened = Signal(str)  # from the server thread: a tool's stream just opened
     _ended = Signal(object)  # from the server thread: that server has stopped
     _loaded = Signal()  # from the loading thread: the MCP SDK is imported
+    problem = Signal(str)
+    """A discovery file could not be written: what and why, for a banner (R76)."""
 
     def __init__(
         self,
@@ -76,8 +78,19 @@ class ActiveNoteSharing(QObject):
         self.loading = False
         """The menu asked for sharing and the MCP SDK is still being imported off this thread."""
         self._wanted = False
-        self.stale_removed = discovery.remove_stale(session.data_dir)
+        self.problems: list[str] = []
+        """Why a discovery file of this run is missing; the status tooltip lists them (R76)."""
+        self.stale_removed = discovery.remove_stale_pointer(session.data_dir)
         """Discovery files of processes that no longer run, deleted at start (R59)."""
+        self.stale_checked = False
+        """True once the companion folder was cleaned (on a worker: anyone may fill it, R76)."""
+        cleaning = session.runner.submit(
+            discovery.remove_stale_companions,
+            on_done=self._on_stale_removed,
+            on_error=lambda _error: self._on_stale_removed([]),
+        )
+        if cleaning is None:
+            self.stale_checked = True
 
     # -- the choice kept per user ----------------------------------------------------------
 
@@ -204,13 +217,24 @@ class ActiveNoteSharing(QObject):
             workspace=self._session.workspace,
             workspace_path=str(folder) if folder is not None else "",
         )
-        self._files = discovery.write_listing(self._session.data_dir, listing)
+        self._files, problems = discovery.write_listing(self._session.data_dir, listing)
+        if problems != self.problems:
+            self.problems = problems
+            self.state_changed.emit()
+        for problem in problems:
+            self.problem.emit(problem)
 
     def _remove_listing(self) -> None:
         discovery.remove_own(self._files, os.getpid())
         self._files = []
+        self.problems = []
 
     # -- from the server thread ---------------------------------------------------------
+
+    def _on_stale_removed(self, removed: object) -> None:
+        if isinstance(removed, list):
+            self.stale_removed.extend(path for path in removed if isinstance(path, Path))
+        self.stale_checked = True
 
     def _on_streams(self, open_sessions: object) -> None:
         if self.server is None:

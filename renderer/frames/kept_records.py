@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 import stat
 import threading
@@ -49,6 +50,7 @@ UNREADABLE = (
 _RESULT_KEYS = ("status", "message", "path", "view", "bytes", "partial", "caveat")
 """What a tool result keeps: never ``text``, ``matches`` lines or a proposal's edits."""
 _ARGUMENT_KEYS = ("path", "maxBytes", "prefix", "query")
+_QUOTED = re.compile(r"“[^”]*”")
 
 
 def fingerprint(text: str) -> str:
@@ -325,6 +327,10 @@ def _pointer(raw: object) -> AmbientPointer | None:
 
 def _call_json(call: WireToolCall) -> dict[str, Any]:
     result = {key: call.result[key] for key in _RESULT_KEYS if key in call.result}
+    message = result.get("message")
+    if isinstance(message, str):
+        # R77: a refusal may quote the note ("The text “…” occurs 2 times"): never kept.
+        result["message"] = _QUOTED.sub("“…”", message)
     text = call.result.get("text")
     if isinstance(text, str):
         result["textBytes"] = len(text.encode("utf-8"))

@@ -147,13 +147,13 @@ class ProposalView(QFrame):
 def diff_html(base: str, proposal: Proposal) -> str:
     """The touched lines, removed (−) then added (+), each with its line number (R51)."""
     rows: list[str] = []
-    lines = review_lines(base, proposal.edits)
-    for line in lines[:_MAX_SHOWN_LINES]:
+    lines, total = review_lines(base, proposal.edits, _MAX_SHOWN_LINES)
+    for line in lines:
         sign, colour = ("−", _REMOVED_COLOUR) if line.kind == "removed" else ("+", _ADDED_COLOUR)
         rows.append(
             f'<tr style="background:{colour}"><td align="right">{line.number}</td>'
             f"<td>{sign}</td><td><code>{escape(line.text) or '&nbsp;'}</code></td></tr>"
         )
-    if len(lines) > _MAX_SHOWN_LINES:
-        rows.append(f"<tr><td></td><td></td><td>… {len(lines) - _MAX_SHOWN_LINES} more</td></tr>")
+    if total > len(lines):
+        rows.append(f"<tr><td></td><td></td><td>… {total - len(lines)} more</td></tr>")
     return '<table cellspacing="0" cellpadding="2">' + "".join(rows) + "</table>"

@@ -17,6 +17,7 @@ All methods run on the GUI thread; only the PUT itself runs on a worker.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -24,7 +25,7 @@ from typing import Literal, Protocol
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from bridge.documents import etag_of
-from bridge.errors import NOTE_CHANGED_MESSAGE, PreconditionFailed
+from bridge.errors import NOTE_CHANGED_MESSAGE, BackendUnreachable, PreconditionFailed
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.recovery import RecoveryStore
 from renderer.qt.tasks import TaskRunner
@@ -32,6 +33,12 @@ from renderer.qt.tasks import TaskRunner
 SaveState = Literal["unsaved", "saving", "saved", "error"]
 SAVE_DEBOUNCE_MS = 600
 SAVE_FAILED_MESSAGE = "The note could not be saved."
+RETRY_DELAYS_MS: tuple[int, ...] = (1_000, 2_000, 4_000, 8_000, 16_000, 30_000)
+"""After a failed save, the next try waits this long, then longer; the last one repeats (R76)."""
+OUT_OF_FILES_MESSAGE = (
+    "The app could not open a connection: it has too many files open. It tries again on its own."
+)
+DISK_FULL_MESSAGE = "The disk is full."
 DocumentKey = tuple[str, str]
 ABSENT = ""
 """The tag of a note with no saved copy yet: its first save must create it."""
@@ -69,6 +76,15 @@ class _DocumentQueue:
     completed: int = 0
     in_flight: _SaveJob | None = None
     queued: _SaveJob | None = None
+
+
+@dataclass
+class _Retry:
+    """A failed save waiting to be tried again: its text, and how many tries failed so far."""
+
+    timer: QTimer
+    job: _SaveJob
+    failures: int = 0
 
 
 @dataclass
@@ -118,10 +134,15 @@ class AutosaveCoordinator(QObject):
         *,
         debounce_ms: int = SAVE_DEBOUNCE_MS,
         recovery: RecoveryStore | None = None,
+        retry_delays_ms: tuple[int, ...] = RETRY_DELAYS_MS,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._runner = runner
+        self._retry_delays_ms = retry_delays_ms
+        self._retries: dict[DocumentKey, _Retry] = {}
+        self._retrying = True
+        """False once quitting began: nothing is tried again after the last saves."""
         self.recovery = recovery
         self._debounce_ms = debounce_ms
         self._watches: dict[str, _Watch] = {}
@@ -244,6 +265,7 @@ class AutosaveCoordinator(QObject):
         flight; their text goes to the recovery folder instead of being dropped.
         """
         self._enqueue_pending()
+        self.stop_retries()
         if self.recovery is None:
             return
         for (workspace, path), queue in self._queues.items():
@@ -328,6 +350,10 @@ class AutosaveCoordinator(QObject):
         if error is None and job.key in self._tags:
             self._tags[job.key] = etag_of(job.text.encode("utf-8"))
         conflict = isinstance(error, PreconditionFailed)
+        if error is None or conflict:
+            self._forget_retry(job.key)
+        else:
+            self._retry_later(job)
         if conflict:
             for operation in self._flushes:
                 if job.key in operation.targets:
@@ -360,6 +386,71 @@ class AutosaveCoordinator(QObject):
         for operation in list(self._flushes):
             operation._check(self._queues)
 
+    # -- trying again (R76) -------------------------------------------------------------
+
+    def _retry_later(self, job: _SaveJob) -> None:
+        """Try the failed save again after a pause that grows with each failure in a row.
+
+        The disk may fill up and empty again, the backend may be busy for a while: the
+        note is saved once it can be, with no edit needed, and its badge says so.
+        """
+        if not self._retry_delays_ms or not self._retrying:
+            return
+        retry = self._retries.get(job.key)
+        if retry is None:
+            timer = QTimer(self)
+            timer.setSingleShot(True)
+            retry = _Retry(timer, job)
+            timer.timeout.connect(lambda key=job.key: self._retry_now(key))
+            self._retries[job.key] = retry
+        retry.job = job
+        delays = self._retry_delays_ms
+        retry.timer.start(delays[min(retry.failures, len(delays) - 1)])
+        retry.failures += 1
+
+    def _retry_now(self, key: DocumentKey) -> None:
+        retry = self._retries.get(key)
+        if retry is None:
+            return
+        for watch in list(self._watches.values()):
+            if watch.dirty and (watch.source.link.workspace, watch.source.current_path()) == key:
+                watch.timer.stop()
+                self._enqueue_from(watch)  # the editor's text now: newer than the failed one
+                return
+        if self.recovery is None or not self.recovery.unprotected(*key):
+            # No frame holds the text and its safety copy is kept: restoring it is the
+            # person's choice (the banner offers it), not a save behind their back.
+            self._forget_retry(key)
+            return
+        queue = self._queues.setdefault(key, _DocumentQueue())
+        if queue.in_flight is not None or queue.queued is not None:
+            return  # a newer save is on its way; its outcome decides what follows
+        # No frame holds the text and no file does either: the failed text must land.
+        queue.enqueued += 1
+        self._start(queue, _SaveJob(key, retry.job.link, retry.job.text, queue.enqueued))
+        self.state_changed.emit(key[0], key[1], "saving")
+
+    def _forget_retry(self, key: DocumentKey) -> None:
+        retry = self._retries.pop(key, None)
+        if retry is not None:
+            retry.timer.stop()
+            retry.timer.deleteLater()
+
+    def stop_retries(self) -> None:
+        """Quitting: the saves queued now are the last; their failures are kept, not retried."""
+        self._retrying = False
+        for key in list(self._retries):
+            self._forget_retry(key)
+
+    def failed_text(self, workspace: str, path: str) -> str | None:
+        """The text of that note's last failed save, while it waits to be tried again."""
+        retry = self._retries.get((workspace, path))
+        return retry.job.text if retry is not None else None
+
+    def retry_pending(self, workspace: str, path: str) -> bool:
+        """Whether a failed save of that note waits to be tried again."""
+        return (workspace, path) in self._retries
+
     def _has_dirty(self, key: DocumentKey) -> bool:
         return any(
             watch.dirty
@@ -375,5 +466,34 @@ class AutosaveCoordinator(QObject):
 
 
 def _failure_message(error: BaseException) -> str:
-    """The backend's plain-language reason, or a generic one for anything else."""
-    return str(getattr(error, "message", None) or SAVE_FAILED_MESSAGE)
+    """What failed, in plain words: the backend's reason, or what the system said (R76).
+
+    A save whose connection could not even be opened must not read as "the service
+    can't be reached": the service may be fine while this process has run out of files.
+    """
+    system = _system_error(error)
+    if system is not None and system.errno in (errno.EMFILE, errno.ENFILE):
+        return OUT_OF_FILES_MESSAGE
+    if system is not None and system.errno in (errno.ENOSPC, errno.EDQUOT):
+        return DISK_FULL_MESSAGE
+    message = str(getattr(error, "message", None) or SAVE_FAILED_MESSAGE)
+    if isinstance(error, BackendUnreachable) and system is not None and system.strerror:
+        return f"{message.rstrip('.')} ({system.strerror})."
+    return message
+
+
+def _system_error(error: BaseException) -> OSError | None:
+    """The operating system's error under ``error`` (through causes and wrapped reasons)."""
+    seen: set[int] = set()
+    pending: list[object] = [error]
+    while pending:
+        current = pending.pop()
+        if not isinstance(current, BaseException) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.errno is not None:
+            return current
+        # requests and urllib3 wrap the socket's error as a cause, a context or an argument.
+        pending.extend([current.__cause__, current.__context__, getattr(current, "reason", None)])
+        pending.extend(current.args)
+    return None

@@ -14,12 +14,14 @@ import secrets
 from pathlib import Path
 from typing import Final
 
+from bridge.private_files import make_folders, sync_folder
+
 PRIVATE_MODE: Final = 0o600
 
 
 def write_atomically(target: Path, text: str) -> None:
-    """Replace ``target`` by ``text`` (UTF-8), synced to disk first; OSError when it can't."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    """Replace ``target`` by ``text`` (UTF-8), file and folder synced; OSError when it can't."""
+    make_folders(target.parent)  # R77: every folder the app makes is 0700
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
     try:
@@ -29,6 +31,7 @@ def write_atomically(target: Path, text: str) -> None:
             os.fsync(handle.fileno())
         os.chmod(temporary, PRIVATE_MODE)  # a umask can only narrow it; say it anyway
         os.replace(temporary, target)
+        sync_folder(target.parent)  # R77: the rename is on disk before the write counts as done
     except BaseException:
         with contextlib.suppress(OSError):
             temporary.unlink()

@@ -17,14 +17,19 @@ import contextlib
 import hashlib
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bridge.private_files import parse_json, read_own_file
 from renderer.qt.files import write_atomically
 
 RECOVERY_FOLDER = "unsaved-notes"
 _SUFFIX = ".json"
+KEPT_FILE_MAX_BYTES = 64 * 1024 * 1024
+"""A kept note: the 10 MiB PUT limit's text, escaped in JSON, fits with room to spare."""
+Writer = Callable[[Path, str], None]
 
 
 @dataclass(frozen=True)
@@ -42,9 +47,14 @@ class KeptNote:
 class RecoveryStore:
     """The folder of kept note texts, and which of them this run is responsible for."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, writer: Writer = write_atomically) -> None:
         self.folder = folder
+        self.writer = writer
+        """How a kept text reaches the disk: tests pass one that fails as a full disk does."""
         self._lock = threading.Lock()
+        self._unkept: dict[tuple[str, str], int] = {}
+        """Per note, the save number of a text that failed to save and failed to be kept:
+        no file holds it, only an editor or nothing (R77)."""
         # Per note, the save sequence number of the text kept by this run. A save that
         # lands with an equal or later number has made the kept text redundant.
         self._kept_seq: dict[tuple[str, str], int] = {}
@@ -64,16 +74,21 @@ class RecoveryStore:
             }
             target = self._file(workspace, path)
             try:
-                write_atomically(target, json.dumps(record, ensure_ascii=False))
+                self.writer(target, json.dumps(record, ensure_ascii=False))
             except OSError:
+                self._unkept[key] = max(seq, self._unkept.get(key, seq))
                 return None
             self._kept_seq[key] = seq
+            if self._unkept.get(key, -1) <= seq:
+                self._unkept.pop(key, None)
             return target
 
     def saved(self, workspace: str, path: str, seq: int) -> None:
         """A save numbered ``seq`` landed: drop text this run kept for that note up to it."""
         key = (workspace, path)
         with self._lock:
+            if self._unkept.get(key, -1) <= seq:
+                self._unkept.pop(key, None)
             kept = self._kept_seq.get(key)
             if kept is None or kept > seq:
                 return
@@ -85,6 +100,21 @@ class RecoveryStore:
         """The kept text is back in an editor: its next save that lands may drop the file."""
         with self._lock:
             self._kept_seq[(workspace, path)] = 0
+
+    def unprotected(self, workspace: str, path: str) -> bool:
+        """Whether that note's last failed save could not be kept either (R77)."""
+        with self._lock:
+            return (workspace, path) in self._unkept
+
+    def unprotected_notes(self) -> list[tuple[str, str]]:
+        """Every (workspace, path) whose failed text no file holds, sorted."""
+        with self._lock:
+            return sorted(self._unkept)
+
+    def saved_elsewhere(self, workspace: str, path: str) -> None:
+        """The person saved that note's text to a file of their choice: it is no longer lost."""
+        with self._lock:
+            self._unkept.pop((workspace, path), None)
 
     def holds(self, workspace: str, path: str) -> bool:
         """Whether this run keeps text of that note (known without reading the folder)."""
@@ -112,7 +142,11 @@ class RecoveryStore:
 
 def _read(file: Path) -> KeptNote | None:
     try:
-        record = json.loads(file.read_text(encoding="utf-8"))
+        # R64 as for the other files the app reads back: no link, no FIFO, no device, and
+        # bounded: a note is at most 10 MiB, which JSON escapes can make up to six times.
+        record = parse_json(read_own_file(file, KEPT_FILE_MAX_BYTES).decode("utf-8"))
+        if not isinstance(record, dict):
+            return None
         return KeptNote(
             workspace=str(record["workspace"]),
             path=str(record["path"]),

@@ -43,7 +43,8 @@ def test_the_changed_span_is_found_across_chunks() -> None:
 
 
 def test_r51_review_lines_number_the_removed_and_added_lines() -> None:
-    lines = review_lines(BASE, TICK)
+    lines, total = review_lines(BASE, TICK)
+    assert total == len(lines)
     assert [(line.kind, line.number, line.text) for line in lines] == [
         ("removed", 3, "- [ ] first task"),
         ("added", 3, "- [x] first task"),

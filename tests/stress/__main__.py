@@ -1,6 +1,7 @@
 """``python -m tests.stress [--short] [--only PART...] [sizes]``: every part and its figure.
 
-Exits 1 when any figure is not "0 lost, 0 leaked, 0 × 5xx".
+Exits 1 when any figure is not "0 lost, 0 leaked, 0 × 5xx" (and, for the sidecar part, 0 GUI
+stalls over 100 ms).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from tests.stress.harness import Figure
 from tests.stress.hostile import hostile_inputs
 from tests.stress.load import sustained_load
 from tests.stress.race import swap_race
+from tests.stress.sidecar import sidecar_attacks
 from tests.stress.slow import slow_clients
 
 FULL = {
@@ -31,6 +33,8 @@ FULL = {
     "load_seconds": 60.0,
     "slow_each": 10,
     "hosts": 2_000,
+    "idle_connections": 1_100,
+    "diffs": 200,
 }
 SHORT = {
     "headers": 200,
@@ -42,6 +46,8 @@ SHORT = {
     "load_seconds": 3.0,
     "slow_each": 1,
     "hosts": 100,
+    "idle_connections": 100,
+    "diffs": 20,
 }
 
 
@@ -66,6 +72,12 @@ def parts(sizes: dict[str, float]) -> list[tuple[str, Callable[[Path], Figure]]]
         ("load", lambda d: sustained_load(d, seconds=sizes["load_seconds"])),
         ("slow", lambda d: slow_clients(d, each=int(sizes["slow_each"]))),
         ("hostile", lambda d: hostile_inputs(d, hosts=int(sizes["hosts"]))),
+        (
+            "sidecar",
+            lambda d: sidecar_attacks(
+                d, idle=int(sizes["idle_connections"]), diffs=int(sizes["diffs"])
+            ),
+        ),
     ]
 
 
@@ -91,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{figure.line()} in {time.monotonic() - started:.0f} s", flush=True)
         failures += not figure.ok
     print(
-        "stress: all figures 0 lost, 0 leaked, 0 × 5xx"
+        "stress: all figures 0 lost, 0 leaked, 0 × 5xx, 0 stalls over 100 ms"
         if not failures
         else f"stress: {failures} part(s) FAILED"
     )

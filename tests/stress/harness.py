@@ -27,11 +27,19 @@ class Figure:
     lost: int = 0
     leaked: int = 0
     server_errors: int = 0
+    stalls: int = 0
+    """GUI-thread gaps over 100 ms, for the parts that drive the window (R76)."""
     details: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        return self.cases > 0 and self.lost == 0 and self.leaked == 0 and self.server_errors == 0
+        return (
+            self.cases > 0
+            and self.lost == 0
+            and self.leaked == 0
+            and self.server_errors == 0
+            and self.stalls == 0
+        )
 
     def line(self) -> str:
         extra = ", ".join(f"{key} {value}" for key, value in self.details.items())

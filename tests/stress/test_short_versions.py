@@ -17,6 +17,7 @@ from tests.stress.crash import kill_during_saves
 from tests.stress.fuzz import fuzz
 from tests.stress.hostile import hostile_inputs
 from tests.stress.load import sustained_load
+from tests.stress.sidecar import sidecar_attacks
 
 pytestmark = pytest.mark.slow
 
@@ -51,3 +52,11 @@ def test_r65_the_header_fuzz_at_its_full_size_finds_no_5xx(tmp_path: Path) -> No
 def test_r63_r64_r65_hostile_hosts_notes_and_data_files(tmp_path: Path) -> None:
     figure = hostile_inputs(tmp_path, hosts=100)
     assert figure.ok, figure.line()
+
+
+def test_r76_r78_the_sidecar_under_idle_connections_a_stuck_reader_and_many_diffs(
+    tmp_path: Path, qapp: object
+) -> None:
+    figure = sidecar_attacks(tmp_path, idle=100, diffs=20)
+    assert figure.ok, figure.line()
+    assert figure.details["stuck tool dropped"] is True

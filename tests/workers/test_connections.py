@@ -7,6 +7,8 @@ probe waits on its socket with a bounded timeout (an event, not a sleep).
 from __future__ import annotations
 
 import json
+import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -91,3 +93,47 @@ def test_r44_slow_clients_all_at_once(tmp_path: Path) -> None:
     """The short version of ``make stress``'s slow-client part."""
     figure = slow_clients(tmp_path, each=2)
     assert figure.ok, figure.line()
+
+
+def _sockets_of(pid: int, port: int) -> int:
+    """Established sockets process ``pid`` holds whose local end is ``port``."""
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    count = 0
+    with open(f"/proc/{pid}/net/tcp", encoding="ascii") as lines:
+        for line in list(lines)[1:]:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+                count += fields[9] in inodes
+    return count
+
+
+@pytest.mark.slow
+def test_r76_the_backend_holds_at_most_its_cap_of_idle_connections(
+    limited: tuple[RunningBackend, str],
+) -> None:
+    from urllib.parse import urlsplit
+
+    from workers.connections import MAX_CONNECTIONS
+
+    assert MAX_CONNECTIONS == 256
+    backend, _key = limited
+    port = urlsplit(backend.url).port or 80
+    held = []
+    try:
+        for _ in range(MAX_CONNECTIONS + 100):  # idle: not a byte sent
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+        http = Http(backend)  # a real client is still answered
+        assert http.request("GET", "/v1/health")[0] == 200
+        http.close()
+        count = _sockets_of(backend.process.pid, port)
+        assert count <= MAX_CONNECTIONS, f"the backend holds {count} connections"
+    finally:
+        for connection in held:
+            connection.close()

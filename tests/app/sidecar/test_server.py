@@ -164,8 +164,10 @@ def test_r59_stale_files_of_dead_processes_are_removed_at_start(
     data_dir.mkdir()
     pointer = data_dir / "active-note-pointer.json"
     pointer.write_text(json.dumps({"url": "http://127.0.0.1:4000/mcp", "pid": dead}))
-    make_app()
-    assert not ours.exists() and not pointer.exists()
+    app = make_app()
+    assert not pointer.exists()
+    app.qtbot.waitUntil(lambda: app.window.sharing.stale_checked)  # R76: off the GUI thread
+    assert not ours.exists()
     assert theirs.exists()  # another IDE's file is that IDE's to clean up
 
 
