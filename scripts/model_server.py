@@ -22,15 +22,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import requests
+from llama_server import CHAT_FORMAT  # beside this file: the format its launcher registers
 
 MODEL_ALIAS = "smollm2"
 BASE_URL_ENV = "AMBIENT_TEST_MODEL_BASE_URL"
 MODEL_ENV = "AMBIENT_TEST_MODEL"
 READY_TIMEOUT_SECONDS = 180.0
 CONTEXT_TOKENS = 8192  # SmolLM2's window; the default 2,048 is too small for a read note
-# llama-cpp-python's general tool-calling format for ChatML models such as SmolLM2: it
-# turns the tools into a prompt and the model's answer into real tool_calls.
-CHAT_FORMAT = "chatml-function-calling"
+LAUNCHER = Path(__file__).with_name("llama_server.py")
+"""llama-cpp-python's server with the project's chat format registered (R75)."""
 
 
 def model_file() -> Path:
@@ -57,8 +57,7 @@ def model_server(log: Path) -> Iterator[str]:
     port = _free_port()
     command = [
         sys.executable,
-        "-m",
-        "llama_cpp.server",
+        str(LAUNCHER),
         "--model",
         str(model_file()),
         "--model_alias",
