@@ -141,8 +141,9 @@ def test_r75_an_edit_ask_reads_then_offers_only_the_edit_tool_by_name(
     assert [t["function"]["name"] for t in propose["tools"]] == ["propose_note_edit"]
     assert propose["tool_choice"] == {"type": "function", "function": {"name": "propose_note_edit"}}
     # The note's lines that occur once are the only oldText the call can take.
-    item = propose["tools"][0]["function"]["parameters"]["properties"]["edits"]["items"]
-    assert item["properties"]["oldText"]["enum"] == [
+    edits = propose["tools"][0]["function"]["parameters"]["properties"]["edits"]
+    assert edits["maxItems"] == 1
+    assert edits["items"]["properties"]["oldText"]["enum"] == [
         line for line in NOTES[NOTE].splitlines() if line.strip()
     ]
     assert "tools" not in answer

@@ -48,14 +48,20 @@ def _turn(role: str, content: str) -> str:
 
 
 def tool_result_text(content: str) -> str:
-    """A tool result for the model: its fields as JSON, then the text it read, as text."""
+    """A tool result for the model: its telling fields as JSON, then the text it read, as text."""
     try:
         value = json.loads(content)
     except ValueError:
         return content
     if not isinstance(value, dict) or not isinstance(value.get("text"), str):
         return content
-    fields = {key: item for key, item in value.items() if key != "text"}
+    # Only the fields that say something: an empty caveat or "partial": false costs a small
+    # model's reading time (each token is read before the first word of the answer).
+    fields = {
+        key: item
+        for key, item in value.items()
+        if key != "text" and item not in (None, False) and (key, item) != ("status", "ok")
+    }
     head = json.dumps(fields, ensure_ascii=False, separators=(", ", ": "))
     return f"{head}\ntext:\n{value['text']}"
 

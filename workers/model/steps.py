@@ -11,9 +11,9 @@ assistants agree on what "this note" and "an edit" are:
 - anything else: every usable tool, the model choosing (tool choice "auto").
 
 The forced edit call's schema lists the note's lines that occur once as the only
-values ``oldText`` may take (on a small enough note): a server that constrains tool
-arguments to their schema (llama.cpp does) can then only propose a change that
-applies, whatever the model's size.
+values ``oldText`` may take, and asks for one edit (on a small enough note): a server
+that constrains tool arguments to their schema (llama.cpp does) can then only propose
+a change that applies, whatever the model's size.
 """
 
 from __future__ import annotations
@@ -101,8 +101,10 @@ def edit_tools(note: str | None) -> list[dict[str, Any]]:
     if not lines:
         return [tool]
     bound = copy.deepcopy(tool)
-    item = bound["function"]["parameters"]["properties"]["edits"]["items"]
-    item["properties"]["oldText"] = {"type": "string", "enum": lines}
+    edits_schema = bound["function"]["parameters"]["properties"]["edits"]
+    edits_schema["items"]["properties"]["oldText"] = {"type": "string", "enum": lines}
+    # One change per ask: a small model writes the same edit twice, which overlaps.
+    edits_schema["maxItems"] = 1
     return [bound]
 
 
