@@ -327,7 +327,7 @@ SIXTEEN_ASKS = (
     "fasse diese Notiz zusammen",
     "このノートを要約して",
     "what did I decide about the venue?",
-    "make this note shorter",
+    "can you make this note shorter?",
 )
 """Everyday asks, in one conversation (the figures the README gives come from these)."""
 

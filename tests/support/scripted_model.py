@@ -279,6 +279,11 @@ class ScriptedModel:
             self.requests.append(Recorded(handler.path, headers, body, raw, prompt))
         return body
 
+    def read_last(self, prompt: str) -> None:
+        """Make ``prompt`` what the model read last: the prefix its prompt cache holds."""
+        with self._lock:
+            self._cached_prompt = prompt
+
     def _prefill(self, prompt: str) -> float:
         """Seconds a local model takes to read ``prompt`` past the prefix it has cached."""
         if not self.prefill_seconds_per_kib:

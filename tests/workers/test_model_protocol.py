@@ -259,7 +259,7 @@ def test_r75_the_instruction_names_the_asks_language(
     scripted.then(text("ok"))
     _send(model_backend, message)
     system = scripted.chat_requests[0].body["messages"][0]["content"]
-    assert system.endswith(f"The user's message is in {language}: write your answer in {language}.")
+    assert system.endswith(f"Answer in {language}.")
 
 
 def test_r33_instructions_ask_for_read_active_note_first_on_every_turn(

@@ -35,6 +35,11 @@ _SPECIAL: Final = ("<|im_start|>", "<|im_end|>")
 """The server reads these as ChatML's own tokens: in a message they could end its turn."""
 
 
+_TOLD_ELSEWHERE: Final = frozenset({"text", "bytes", "view"})
+"""Result fields the system message already gives (the open note's size and view)."""
+_OK: Final = ("status", "ok")
+
+
 def _plain(text: str) -> str:
     """Message text as it is, except that it cannot open or close a turn of its own."""
     for token in _SPECIAL:
@@ -60,7 +65,7 @@ def tool_result_text(content: str) -> str:
     fields = {
         key: item
         for key, item in value.items()
-        if key != "text" and item not in (None, False) and (key, item) != ("status", "ok")
+        if key not in _TOLD_ELSEWHERE and item not in (None, False) and (key, item) != _OK
     }
     head = json.dumps(fields, ensure_ascii=False, separators=(", ", ": "))
     return f"{head}\ntext:\n{value['text']}"

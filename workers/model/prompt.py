@@ -176,7 +176,8 @@ CURSOR_LINE: Final = "The cursor is on line {first}. "
 SELECTED_OFFSETS: Final = "The user has selected characters {start}–{end} (UTF-16 offsets). "
 CURSOR_OFFSET: Final = "The cursor is at character {start} (a UTF-16 offset). "
 NO_WORKSPACE: Final = "No workspace is open, so the tools cannot read any note."
-REPLY_IN: Final = "The user's message is in {language}: write your answer in {language}."
+REPLY_IN: Final = "Answer in {language}."
+"""Short: each byte of the prompt is read before the answer's first word (R75)."""
 LANGUAGE_NAMES: Final = {
     "en": "English",
     "fr": "French",
