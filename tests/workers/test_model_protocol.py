@@ -318,3 +318,35 @@ def test_r31_without_a_note_or_a_workspace_the_model_is_told_so(
     model_backend.turn("summarise this", key=None, conversation="c2")
     no_workspace = scripted.chat_requests[1].body["messages"][0]["content"]
     assert "No workspace is open" in no_workspace
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "tick off buy milk",
+        "add a task: call the bank",
+        "rename the first heading to Plan",
+        "renomme le titre en Plan",
+        "change the title to Plan",
+    ],
+)
+def test_r75_edit_asks_are_asked_for_propose_note_edit_by_name(
+    model_backend: Backend, scripted: ScriptedModel, message: str
+) -> None:
+    scripted.then(text("I would rather not."))
+    body = _send(model_backend, message)
+    assert [c["name"] for c in body["toolCalls"]] == ["read_active_note"]
+    [request] = scripted.chat_requests
+    assert request.body["tool_choice"]["function"]["name"] == "propose_note_edit"
+
+
+@pytest.mark.parametrize("message", ["how do I edit notes?", "what changed here?", "hello"])
+def test_r75_asks_that_change_nothing_are_not_edit_asks(
+    model_backend: Backend, scripted: ScriptedModel, message: str
+) -> None:
+    scripted.then(text("ok"))
+    _send(model_backend, message)
+    assert scripted.chat_requests[0].body.get("tool_choice") != {
+        "type": "function",
+        "function": {"name": "propose_note_edit"},
+    }
