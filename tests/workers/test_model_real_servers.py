@@ -280,3 +280,26 @@ def test_r31_the_retried_request_holds_no_note_text_outside_tool_results(
             content: Any = message.get("content")
             if message["role"] != "tool":
                 assert not any(line in str(content) for line in lines)
+
+
+def test_r75_a_forced_call_offers_that_tool_alone_without_max_bytes(
+    tmp_path: Path, llama: ScriptedModel
+) -> None:
+    """The settings knob forcing a first tool: its schema has no maxBytes for a guess."""
+    make_workspace(tmp_path, WORKSPACE, NOTES)
+    settings = Settings(
+        data_dir=tmp_path,
+        device_token=DEVICE_TOKEN,
+        model_base_url=llama.url,
+        model=MODEL_ID,
+        model_first_tool_choice="read_document",
+    )
+    llama.then(tool("read_document", '{"path": "notes/b.md"}'), text("Beta."))
+    with EmbeddedServer(settings) as server, BackendClient(server.url, DEVICE_TOKEN) as backend:
+        events = _turn(backend, "hello")
+    assert isinstance(events[-1], DoneEvent) and events[-1].reply.reply == "Beta."
+    forced, answer = (request.body for request in llama.chat_requests)
+    assert forced["tool_choice"] == {"type": "function", "function": {"name": "read_document"}}
+    [schema] = [t["function"]["parameters"] for t in forced["tools"]]
+    assert set(schema["properties"]) == {"path"}
+    assert "maxBytes" in json.dumps(answer.get("tools", []))  # the model may choose it later

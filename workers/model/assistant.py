@@ -143,8 +143,9 @@ class ModelAssistant:
             return steps.edit_tools(note if isinstance(note, str) else None), PROPOSE_TOOL
         tools = steps.auto_tools(has_pointer=turn.pointer is not None)
         first = self._first_tool_choice
-        if first not in (AUTO, OPEN_NOTE_TOOL) and not calls:
-            return tools, first  # the settings knob: this tool first, whatever is asked
+        if first not in (AUTO, OPEN_NOTE_TOOL) and not calls and steps.forced_tools(first):
+            # The settings knob: this tool first, whatever is asked (R57, R75).
+            return steps.forced_tools(first), first
         return tools, AUTO
 
     def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
@@ -197,8 +198,8 @@ class ModelAssistant:
                 tools, choice = [], NO_TOOL  # proposed (or refused): the model says so
             else:
                 choice = self._after_tools(asked=choice, turn=turn)
-                if choice == NO_TOOL:
-                    tools = []
+                has_pointer = turn.pointer is not None
+                tools = [] if choice == NO_TOOL else steps.auto_tools(has_pointer=has_pointer)
             failing = failing_again(calls)
             if failing:  # the same tool refused twice in a row: the model is guessing
                 repeated, tools, choice = failing, [], NO_TOOL

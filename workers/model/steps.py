@@ -94,6 +94,15 @@ def auto_tools(*, has_pointer: bool) -> list[dict[str, Any]]:
     return [tool for tool in TOOL_SCHEMAS if tool["function"]["name"] != OPEN_NOTE_TOOL]
 
 
+def forced_tools(name: str) -> list[dict[str, Any]]:
+    """The one tool a request names, without ``maxBytes``: a forced call's grammar makes a
+    small model write some number there (up to 6×10^13 was seen), and the default is right."""
+    found = [copy.deepcopy(t) for t in TOOL_SCHEMAS if t["function"]["name"] == name]
+    for tool in found:
+        tool["function"]["parameters"]["properties"].pop("maxBytes", None)
+    return found
+
+
 def edit_tools(note: str | None) -> list[dict[str, Any]]:
     """``propose_note_edit`` alone, its ``oldText`` bound to the note's single lines if small."""
     [tool] = [t for t in TOOL_SCHEMAS if t["function"]["name"] == PROPOSE_TOOL]
