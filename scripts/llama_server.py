@@ -88,8 +88,12 @@ def handler(
         completion = complete(text, grammar=_grammar(parameters, schema=True))
         return formats._convert_completion_to_chat_function(name, completion, stream)
 
+    # A text answer ends where the model starts writing a call as text: it is no answer,
+    # and kept as the model's words a small model copies it into every later turn.
+    text_stops = [*_stops(stop), chatml.CALL_PREFIX]
     if not offered:
-        return formats._convert_completion_to_chat(complete(prompt), stream=stream)
+        answer = complete(prompt, stop=text_stops)
+        return formats._convert_completion_to_chat(answer, stream=stream)
     named = chatml.named_tool(tool_choice)
     if named is not None:
         return call(named, prompt)  # the prompt already begins the call
@@ -105,7 +109,7 @@ def handler(
     )
     text = str(picked["choices"][0]["text"])
     if text.startswith(chatml.MESSAGE_PREFIX.rstrip(":")):
-        answer = complete(prompt + chatml.MESSAGE_PREFIX + "\n")
+        answer = complete(prompt + chatml.MESSAGE_PREFIX + "\n", stop=text_stops)
         return formats._convert_completion_to_chat(answer, stream=stream)
     name = text[len(chatml.CALL_PREFIX) :].rstrip(":")
     return call(name, f"{prompt}{chatml.CALL_PREFIX}{name}:\n")

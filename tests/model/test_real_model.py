@@ -344,6 +344,8 @@ def test_r75_a_conversation_of_sixteen_asks_never_echoes_a_stop_message(
             for sent in request["messages"]:  # type: ignore[attr-defined]
                 if sent["role"] == "assistant":
                     assert not any(head in str(sent["content"]) for head in heads), sent
+                    # Nor a call written as text, which the model would copy (R75).
+                    assert chatml.CALL_PREFIX not in str(sent["content"]), sent
 
 
 def _first_delta_seconds(action: Any) -> float:
