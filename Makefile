@@ -13,7 +13,7 @@ GEMINI_CLIENT := tests/sidecar/gemini
 GEMINI_INSTALLED := $(GEMINI_CLIENT)/node_modules/.installed
 NPM_CI := npm ci --ignore-scripts --omit=optional --no-audit --no-fund --loglevel=error
 
-.PHONY: bytecode run test test-postgres test-model test-mcp-clients run-model lint bench stress demo screenshots clean
+.PHONY: bytecode run test test-postgres test-model test-mcp-clients run-model lint bench stress demo qa screenshots clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -99,3 +99,12 @@ clean:
 
 demo: bytecode
 	QT_QPA_PLATFORM=offscreen $(PY) -m app scenario demo --out out/demo
+
+# QA's CI job (R79): every shipped scenario, the JUnit XML and one HTML report into out/qa/.
+# QA_ARGS narrows it: make qa QA_ARGS="-k popped" or QA_ARGS="--rules R29".
+QA_ARGS ?=
+QA_OUT ?= out/qa
+qa: bytecode
+	QT_QPA_PLATFORM=offscreen $(PY) -m app scenario run scenarios scenarios/demo \
+		--junit $(QA_OUT)/junit.xml --html $(QA_OUT)/report.html --report $(QA_OUT)/report.json \
+		$(QA_ARGS)

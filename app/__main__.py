@@ -163,7 +163,8 @@ def run_window(
     from app.shutdown import QUIT_SIGNALS, close_on_signal
 
     window = MainWindow(session, demo_layout=True)
-    fit_to_screen(window)  # R46: all of it on a 1280×800 screen
+    if not window.isMaximized():  # a maximised window kept (R80) fills its screen already
+        fit_to_screen(window)  # R46: all of it on a 1280×800 screen
     window.show()
     # Ctrl+C or SIGTERM closes the window the normal way (saves land first, shared
     # files go); set before sharing is announced, so a signal after it is handled.

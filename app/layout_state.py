@@ -1,7 +1,8 @@
 """What a person set up, per workspace, kept across switches and restarts (R45).
 
 Each workspace remembers its Inbox frames (id, path, view, in column order), its
-provider frames, the active frame and its conversation id. The whole state is
+provider frames, the active frame, its conversation id and the window's size,
+place and maximised state (R80). The whole state is
 one small JSON file in the app's data folder, written atomically. A file that
 cannot be read is set aside under another name (never deleted: it may be the
 only copy of a layout someone wants back) and the app starts with its default
@@ -12,6 +13,7 @@ is set aside the same way, never a hang or a crash.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 from dataclasses import dataclass, field
@@ -25,6 +27,8 @@ from bridge.private_files import OwnFileRefused, parse_json, read_own_file
 from renderer.qt.files import write_atomically
 
 LAYOUT_FILE = "layout.json"
+MAX_WINDOW_PLACE = 1024
+"""Characters of a saved window place: Qt's saved geometry takes about 90."""
 _VERSION = 1
 
 
@@ -51,6 +55,8 @@ class WorkspaceLayout:
     providers: list[ProviderFrameSpec] = field(default_factory=list)
     active: str | None = None
     conversation: str | None = None
+    window: str | None = None
+    """The window's size, place and maximised state as Qt saves them, in base64 (R80)."""
 
 
 @dataclass
@@ -109,7 +115,21 @@ def _layout_from_json(raw: object) -> WorkspaceLayout:
         not isinstance(conversation, str) or not 1 <= len(conversation) <= 128
     ):
         raise LayoutFileError("the conversation id is not 1-128 characters")
-    return WorkspaceLayout(notes, providers, active, conversation)
+    return WorkspaceLayout(notes, providers, active, conversation, _window_place(raw.get("window")))
+
+
+def _window_place(value: object) -> str | None:
+    """The saved window place, or None when it is not one: the window then opens as new.
+
+    A place that cannot be used is no reason to set the frames aside with it.
+    """
+    if not isinstance(value, str) or len(value) > MAX_WINDOW_PLACE:
+        return None
+    try:
+        base64.b64decode(value, validate=True)
+    except ValueError:
+        return None
+    return value
 
 
 def state_from_json(data: object) -> SavedState:
@@ -146,6 +166,7 @@ def state_to_json(state: SavedState) -> dict[str, Any]:
                 ],
                 "active": layout.active,
                 "conversation": layout.conversation,
+                **({"window": layout.window} if layout.window else {}),
             }
             for name, layout in sorted(state.layouts.items())
         },

@@ -13,7 +13,7 @@ does, through the same code, for the scenario runner and the tests.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QByteArray, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QMainWindow, QWidget
 
@@ -22,6 +22,7 @@ from app.assistants import WorkspaceAssistants
 from app.font_banner import offer_font_advice
 from app.frame_registry import FrameRegistry
 from app.frameset import Frameset
+from app.inline_menu import add_edit_menu, inbox_to_ask
 from app.kept_notes import KeptNotes
 from app.layout_state import LayoutStore, SavedState
 from app.menus import WindowMenus
@@ -94,6 +95,9 @@ class MainWindow(QMainWindow):
         offer_font_advice(self.banners, session.runner)
         if layouts.set_aside_message is not None:
             self.banners.show_message(layouts.set_aside_message, tone="error", topic="layout-file")
+        self.switcher.window_place = self.window_place
+        if remembered is not None and remembered.window:
+            self.restore_window_place(remembered.window)
         if remembered is not None:
             self.switcher.restore(remembered, providers=True)
         elif demo_layout if demo_layout is not None else session.demo:
@@ -124,6 +128,9 @@ class MainWindow(QMainWindow):
             self, session, registry, frames, banners, self.note_commands, self.switcher.switch
         )
         self.frameset.no_note.offer(self.menus.ask_new_note, self.menus.quick_open)
+        self.ask_ai_action = add_edit_menu(
+            self, lambda: inbox_to_ask(registry), before=self.menus.frames_menu
+        )
         registry.when_changed(self.frames_changed.emit)
         # R58: the sidecar, off unless the person turned it on (kept in the data folder).
         self.sharing = ActiveNoteSharing(session, registry, frames.proposals, self)
@@ -131,6 +138,18 @@ class MainWindow(QMainWindow):
         self.workspace_switched.connect(lambda _workspace: self.sharing.write_listing())
         if self.sharing.remembered():
             self.sharing.turn_on()
+
+    def window_place(self) -> str:
+        """Size, place and maximised state, as Qt saves them (base64) for the layout (R80)."""
+        return bytes(self.saveGeometry().toBase64().data()).decode("ascii")
+
+    def restore_window_place(self, place: str) -> None:
+        """Size, place and maximised state as last kept for the workspace (R80).
+
+        Qt puts a place that is off every screen now (a screen unplugged, a smaller one)
+        back inside the available screen, and shrinks a size that no longer fits.
+        """
+        self.restoreGeometry(QByteArray.fromBase64(place.encode("ascii")))
 
     def show_workspace_title(self, workspace: str) -> None:
         self.setWindowTitle(f"Ambient Notes — {workspace}")

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
 from app.assistant_dialog import AssistantSettingsDialog
 from app.banner import Banners
 from app.finding import QuickOpenDialog, WorkspacePickerDialog, open_dialog
+from app.folders import show_workspace_folder
 from app.frame_registry import FrameRegistry
 from app.note_commands import NoteCommands, NoteCreation
 from app.session import AppSession
@@ -63,6 +64,12 @@ class WindowMenus:
         self._add(file_menu, "&Open note…", "Ctrl+O", self.ask_open_note)
         self._add(file_menu, "&Quick open…", "Ctrl+P", self.quick_open)
         self._add(file_menu, "&Switch workspace…", "Ctrl+Shift+O", self.ask_workspace)
+        self._add(
+            file_menu,
+            "Show &workspace folder",
+            "",
+            lambda: show_workspace_folder(self._session, self._banners),
+        )
         file_menu.addSeparator()
         self._add(file_menu, "&Quit", "Ctrl+Q", window.close)
 

@@ -23,6 +23,7 @@ from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.banner import Banner, BannerArea, save_failed_text_on_screen
+from app.inline_menu import add_edit_menu
 from app.popout_place import parse_beside, placement
 from app.session import SessionError, connect_workspace
 from app.shutdown import close_on_signal
@@ -101,6 +102,7 @@ class PopoutWindow(QMainWindow):
         self.frame.activated.connect(self.store.activate)
         self.assistant.activated.connect(self.store.activate)
         self._lay_out(centre)
+        self.ask_ai_action = add_edit_menu(self, lambda: self.frame)  # R68: here too
         self.frame.loaded.connect(lambda: print(READY_LINE, flush=True))
         self.autosave.save_failed.connect(self._on_save_failed)
         self.autosave.state_changed.connect(self._on_save_state)

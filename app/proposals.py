@@ -24,7 +24,7 @@ from bridge.errors import BackendError, PreconditionFailed
 from bridge.proposals import apply_edits, rebase
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.proposal_view import OTHER_WORKSPACE, ProposalView
-from renderer.qt.edits import TrackedEdits, apply_to_document
+from renderer.qt.edits import TrackedEdits, UndoFollower, apply_to_document
 
 
 class ProposalApplier(QObject):
@@ -42,6 +42,8 @@ class ProposalApplier(QObject):
         self.applies = 0
         """How many Applies have ended."""
         self._tracked: dict[ProposalView, tuple[InboxFrame, TrackedEdits]] = {}
+        self._followers: dict[ProposalView, UndoFollower] = {}
+        """Each proposal applied to a live editor: whether Undo took it out again (R80)."""
 
     def review(self, views: list[ProposalView]) -> None:
         """Show each proposal's diff once its base text is known (R51)."""
@@ -122,16 +124,18 @@ class ProposalApplier(QObject):
             self._ended(view)
             return
         base = view.base_text
-        if base is None or view.state not in ("ready", "conflict"):
+        if base is None or view.state not in ("ready", "conflict", "undone"):
             self._ended(view)
             return
         frames = self._registry.showing(view.proposal.path)
         tracked = self._tracked.get(view)
-        if tracked is not None and tracked[0] in frames and tracked[1].apply():
-            self._untrack(view)
-            view.show_applied(tracked[0].frame_id)
-            self._ended(view)
-            return
+        if tracked is not None and tracked[0] in frames:
+            steps = tracked[0].editor.document().availableUndoSteps()
+            if tracked[1].apply():
+                self._untrack(view)
+                self._applied_live(view, tracked[0], steps)
+                self._ended(view)
+                return
         if frames:
             frame = frames[0]
             live = frame.read_text()
@@ -140,11 +144,37 @@ class ProposalApplier(QObject):
                 view.show_conflict()
             else:
                 self._untrack(view)
+                steps = frame.editor.document().availableUndoSteps()
                 apply_to_document(frame.editor.document(), live, moved)
-                view.show_applied(frame.frame_id)
+                self._applied_live(view, frame, steps)
             self._ended(view)
             return
         self._apply_saved(view, base)
+
+    def _applied_live(self, view: ProposalView, frame: InboxFrame, steps: int) -> None:
+        """The change is in the frame's editor: the card follows its Undo and Redo (R80)."""
+        self._unfollow(view)
+        follower = UndoFollower(frame.editor.document(), steps, self)
+        follower.undone.connect(lambda: self._undone(view))
+        follower.redone.connect(lambda: self._redone(view, frame.frame_id))
+        self._followers[view] = follower
+        view.discarded.connect(self._unfollow)
+        view.destroyed.connect(lambda: self._unfollow(view))
+        view.show_applied(frame.frame_id)
+
+    def _undone(self, view: ProposalView) -> None:
+        if isValid(view):
+            view.show_undone()
+
+    def _redone(self, view: ProposalView, frame_id: str) -> None:
+        if isValid(view) and view.state == "undone":
+            view.show_applied(frame_id)
+
+    def _unfollow(self, view: ProposalView) -> None:
+        follower = self._followers.pop(view, None)
+        if follower is not None:
+            follower.close()
+            follower.deleteLater()
 
     def _apply_saved(self, view: ProposalView, base: str) -> None:
         link, path = self._session.link, view.proposal.path

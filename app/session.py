@@ -141,6 +141,17 @@ class AppSession:
     def workspace(self) -> str:
         return self.link.workspace
 
+    def workspace_folder(self) -> Path | None:
+        """The open workspace's folder on this machine; None with a remote backend."""
+        server = self.server
+        if server is None:
+            return None
+        settings = server.settings
+        folder = settings.workspace_roots.get(
+            self.workspace, settings.workspaces_dir / self.workspace
+        )
+        return folder.resolve()
+
     @property
     def backend_url(self) -> str:
         return self.backend.base_url

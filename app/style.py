@@ -18,6 +18,8 @@ QFrame#frameTitleBar {
 }
 QFrame#frame[active="true"] QFrame#frameTitleBar { background: #edf1ff; }
 QLabel#frameTitle { font-weight: 600; color: #1f2544; }
+QFrame#frameTitleBar[thisNote="true"] { border-left: 3px solid #4c6ef5; }
+QFrame#frameTitleBar[thisNote="true"] QLabel#frameTitle { color: #3b5bdb; }
 QLabel#frameBadge {
     border-radius: 8px; padding: 1px 8px; font-size: 11px;
     background: #e9ecef; color: #495057;
@@ -91,6 +93,8 @@ QPushButton {
 QPushButton:hover { background: #f1f4ff; border-color: #9fb0e8; }
 QPushButton:pressed { background: #e3e9ff; }
 QPushButton:focus { border-color: #4c6ef5; }
+QPushButton:disabled { background: #f3f4f8; color: #a4aac0; border-color: #e1e4ec; }
+QPushButton#sendButton:disabled { background: #b9c5f7; color: #f3f5ff; }
 QToolButton#detailsButton { padding: 2px 4px; color: #4c5577; }
 QWidget#noNotePage { background: transparent; }
 QLabel#noNoteHint { color: #6b7190; font-size: 14px; }

@@ -191,8 +191,18 @@ def font_banner_text(languages: Sequence[str]) -> str:
     return f"{font_problem(languages)} Install one with: {install_line([FONT_PACKAGE])}"
 
 
-def install_line(packages: Sequence[str]) -> str:
-    return "sudo apt-get install -y " + " ".join(packages)
+def install_line(packages: Sequence[str], *, as_root: bool | None = None) -> str:
+    """The apt-get line that installs ``packages``: with ``sudo`` only for a user not root (R80).
+
+    ``as_root`` None is this process's user.
+    """
+    return install_prefix(as_root) + "apt-get install -y " + " ".join(packages)
+
+
+def install_prefix(as_root: bool | None = None) -> str:
+    """``sudo `` for a user that is not root; nothing for root, who has no need of it."""
+    root = os.geteuid() == 0 if as_root is None else as_root
+    return "" if root else "sudo "
 
 
 def report(result: CheckResult) -> str:

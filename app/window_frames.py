@@ -49,6 +49,8 @@ class WindowFrames:
         self.assistants = WorkspaceAssistants(
             session, frameset.splitter, shelf, self.activate_frame, self.proposals.review
         )
+        # R80: the frame "this note" means is marked, by the resolution the chip shows.
+        self._stop_marking = session.store.subscribe(lambda _resolution: self.mark_this_note())
 
     @property
     def assistant(self) -> AssistantFrame:
@@ -191,6 +193,13 @@ class WindowFrames:
             for other in frames.values():
                 other.set_active(other.frame_id == frame_id)
 
+    def mark_this_note(self) -> None:
+        """Mark the frame the store resolves "this note" to, and only that one (R80)."""
+        resolution = self._session.store.resolve()
+        chosen = None if resolution is None else resolution.frame_id
+        for frame in self._registry.frames.values():
+            frame.set_this_note(frame.frame_id == chosen)
+
     def focus_frame(self, frame: FrameBase) -> None:
         frame.focus_target().setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.activate_frame(frame.frame_id)
@@ -225,6 +234,7 @@ class WindowFrames:
 
     def shutdown_frames(self) -> None:
         """Unmount every frame (pending saves are queued) and end popped-out children."""
+        self._stop_marking()
         self._session.popouts.close_all()
         for frame in list(self._registry.frames.values()):
             if not isinstance(frame, AssistantFrame):

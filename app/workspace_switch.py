@@ -77,6 +77,8 @@ class WorkspaceSwitch:
         self._entered = entered
         self._switched = switched
         self._failed = failed
+        self.window_place: Callable[[], str | None] = lambda: None
+        """The window's size, place and maximised state, kept with the layout (R80)."""
         self._missing: tuple[Banner, frozenset[str]] | None = None
         """The "has no …" banner and the note frames open when it was shown."""
         registry.when_changed(self._on_frames_changed)
@@ -99,6 +101,7 @@ class WorkspaceSwitch:
             elif isinstance(frame, PlaceholderProviderFrame):
                 layout.providers.append(ProviderFrameSpec(frame.frame_id, frame.provider))
         layout.active = self._registry.active_frame_id
+        layout.window = self.window_place()
         return layout
 
     def remember(self) -> None:

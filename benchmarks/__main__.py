@@ -37,6 +37,7 @@ BENCHMARKS: Final = (
     "bench_startup",
     "bench_edits",
     "bench_sidecar",
+    "bench_inline",
 )
 
 

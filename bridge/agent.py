@@ -207,14 +207,21 @@ class TurnStream:
             with contextlib.suppress(OSError):  # already closed: nothing left to tell
                 sock.shutdown(socket.SHUT_RDWR)
 
+    def _parse(self, event: str, data: str) -> Any:
+        """One event of this stream (a subclass reads another route's events)."""
+        return turn_event(event, data)
+
+    def _ends(self, event: object) -> bool:
+        return isinstance(event, DoneEvent | ErrorEvent)
+
     def __iter__(self) -> Iterator[TurnEvent]:
         try:
             lines = self._response.iter_lines(chunk_size=None)  # each piece as it arrives
             for name, data in parse_sse(lines):
-                event = turn_event(name, data)
+                event = self._parse(name, data)
                 if event is not None:
                     yield event
-                if isinstance(event, DoneEvent | ErrorEvent):
+                if self._ends(event):
                     return
         except (requests.RequestException, OSError, AttributeError) as error:
             # AttributeError: urllib3 after the connection was closed under the reader.
@@ -265,8 +272,8 @@ class WireVerification:
             raise not_understood() from error
 
 
-PROPOSAL_OUTCOMES: Final = ("pending", "applied", "discarded")
-"""What a kept proposal says became of it; the app reports the last two."""
+PROPOSAL_OUTCOMES: Final = ("pending", "applied", "undone", "discarded")
+"""What a kept proposal says became of it; the app reports all but the first (R50, R80)."""
 
 
 @dataclass(frozen=True)

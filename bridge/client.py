@@ -30,6 +30,14 @@ from bridge.agent import (
 from bridge.documents import DocumentInfo, etag_of
 from bridge.errors import NotFound, RequestRejected
 from bridge.headers import HEADER_NAME
+from bridge.inline import (
+    InlineAnswer,
+    InlineRecord,
+    InlineRequest,
+    InlineStream,
+    inline_outcome_url,
+    inline_url,
+)
 from bridge.responses import read_json
 from bridge.transport import (
     Transport,
@@ -254,6 +262,60 @@ class BackendClient(Transport):
         response = self._call("POST", address, session=session, json={"outcome": outcome})
         try:
             return kept_proposal(read_json(response))
+        except (KeyError, TypeError, ValueError) as error:
+            raise not_understood() from error
+
+    # -- the inline command (contract 13, R68–R74) ----------------------------------
+
+    def stream_inline(self, session: WireKeySession, request: InlineRequest) -> InlineStream:
+        """Ask for an inline answer as a stream; iterate its ``events()`` on a worker thread.
+
+        No ``X-Ambient-Note`` goes with it: the request carries its own bounded slice.
+        """
+        response = self._call(
+            "POST",
+            inline_url(session.workspace),
+            session=session,
+            json=request.to_json(),
+            headers={"Accept": STREAM_MEDIA_TYPE},
+            unreachable=errors.UNREACHABLE_MESSAGE,
+            stream=True,
+            read_timeout=MODEL_READ_TIMEOUT_SECONDS,
+        )
+        return InlineStream(response)
+
+    def post_inline(self, session: WireKeySession, request: InlineRequest) -> InlineAnswer:
+        """The whole inline answer at once."""
+        response = self._call(
+            "POST",
+            inline_url(session.workspace),
+            session=session,
+            json=request.to_json(),
+            unreachable=errors.UNREACHABLE_MESSAGE,
+            read_timeout=MODEL_READ_TIMEOUT_SECONDS,
+        )
+        try:
+            return InlineAnswer.from_json(read_json(response))
+        except (KeyError, TypeError, ValueError) as error:
+            raise not_understood() from error
+
+    def report_inline(self, session: WireKeySession, request_id: str, outcome: str) -> None:
+        """Keep what the person did with an answer: accepted or rejected (R73)."""
+        address = inline_outcome_url(session.workspace, request_id)
+        self._call("POST", address, session=session, json={"outcome": outcome})
+
+    def clear_inline_history(self, session: WireKeySession) -> None:
+        """Forget the workspace's inline requests."""
+        self._call("DELETE", inline_url(session.workspace), session=session, expect=(204,))
+
+    def inline_history(self, session: WireKeySession, limit: int) -> list[InlineRecord]:
+        """The workspace's latest inline requests, newest first; never note text."""
+        response = self._call(
+            "GET", inline_url(session.workspace), session=session, params={"limit": limit}
+        )
+        body = read_json(response)
+        try:
+            return [InlineRecord.from_json(item) for item in body["requests"]]
         except (KeyError, TypeError, ValueError) as error:
             raise not_understood() from error
 

@@ -19,6 +19,7 @@ from workers.connections import RequestLimits
 from workers.dependencies import BackendState, describe_validation
 from workers.errors import ApiError, envelope
 from workers.hosts import LoopbackHostsOnly
+from workers.inline import routes as inline
 from workers.routers import (
     agent,
     assistant,
@@ -65,6 +66,7 @@ def create_app(settings: Settings) -> FastAPI:
         agent.router,
         conversations.router,
         assistant.router,
+        inline.router,
     )
     for router in routers:
         app.include_router(router)

@@ -26,8 +26,9 @@ from workers.schema import agent_conversation_proposals as conversation_proposal
 from workers.settings import Settings
 
 Role = Literal["user", "assistant"]
-Outcome = Literal["pending", "applied", "discarded"]
-REPORTED_OUTCOMES: Final = ("applied", "discarded")
+Outcome = Literal["pending", "applied", "undone", "discarded"]
+REPORTED_OUTCOMES: Final = ("applied", "undone", "discarded")
+"""What the app reports: "undone" when Ctrl+Z took an applied change out again (R80)."""
 """What the app reports of a proposal; it is "pending" until then."""
 
 MAX_HISTORY_MESSAGES: Final = 40

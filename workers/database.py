@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
-HEAD_REVISION = "0004"
+HEAD_REVISION = "0005"
 """The newest revision in ``migrations/versions``: a database stamped with it needs no Alembic.
 
 Alembic takes longer to import than the rest of a start's database work, so a

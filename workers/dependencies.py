@@ -19,6 +19,7 @@ from workers.deliveries import DeliveryCredentials
 from workers.documents import Workspaces
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession, KeySessions, account_id, token_matches
+from workers.inline.records import InlineRecords
 from workers.retention import Sweeper
 from workers.settings import Settings
 
@@ -42,6 +43,7 @@ class BackendState:
     assistants: AssistantHolder
     conversations: Conversations
     sweeper: Sweeper
+    inline: InlineRecords
 
     @classmethod
     def open(cls, settings: Settings) -> BackendState:
@@ -69,6 +71,7 @@ class BackendState:
             assistants=AssistantHolder(assistant),
             conversations=Conversations(database, settings),
             sweeper=sweeper,
+            inline=InlineRecords(database, settings),
         )
 
 

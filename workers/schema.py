@@ -90,7 +90,7 @@ agent_conversation_proposals = Table(
     # R50: that a proposal was made and what became of it, never its text.
     Column("path", Text, nullable=False),
     Column("summary", Text, nullable=False),
-    Column("outcome", String(16), nullable=False),  # "pending", "applied" or "discarded"
+    Column("outcome", String(16), nullable=False),  # "pending", "applied", "undone" or "discarded"
     Column("updated_at", DateTime(timezone=True), nullable=False),
     # Named here: the convention's name would pass PostgreSQL's 63-character limit.
     UniqueConstraint(
@@ -100,4 +100,25 @@ agent_conversation_proposals = Table(
         "proposal_id",
         name="uq_agent_conversation_proposals_proposal",
     ),
+)
+
+inline_requests = Table(
+    "inline_requests",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("request_id", String(64), nullable=False),
+    Column("account", String(64), nullable=False),
+    Column("workspace", String(64), nullable=False),
+    # R73: what was asked and how much was sent, never the note text that was sent.
+    Column("instruction", Text, nullable=False),
+    Column("path", Text, nullable=False),
+    Column("first_line", Integer, nullable=False),
+    Column("last_line", Integer, nullable=False),
+    Column("bytes", Integer, nullable=False),
+    Column("assistant_kind", String(16), nullable=False),
+    Column("assistant_name", Text, nullable=False),
+    Column("outcome", String(16), nullable=False),  # pending, accepted, rejected or failed
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("request_id"),
+    Index(None, "account", "workspace"),
 )

@@ -14,12 +14,15 @@ from PySide6.QtCore import QProcess
 
 from app.scenario.elsewhere_actions import keep, write_elsewhere
 from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
+from app.scenario.inline_actions import act_on_inline, run_inline
+from app.scenario.inline_steps import InlineAcceptStep, InlineRejectStep
 from app.scenario.note_steps import new_note, quick_open
 from app.scenario.proposal_actions import act_on_proposal
 from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
 from app.scenario.steps import (
     ActivateStep,
     CaptionStep,
+    InlineStep,
     MountStep,
     NewNoteStep,
     OpenStep,
@@ -87,6 +90,10 @@ def act(window: MainWindow, step: Step) -> None:
         act_on_proposal(window, step)
     elif isinstance(step, ExternalWriteStep):
         write_elsewhere(window, step)
+    elif isinstance(step, InlineStep):
+        run_inline(window, step, lambda inner: act(window, inner))
+    elif isinstance(step, InlineAcceptStep | InlineRejectStep):
+        act_on_inline(window, step)
     elif isinstance(step, KeepStep):
         keep(window, step)
     else:  # pragma: no cover - the runner handles restart, send and expect itself

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from app.scenario.elsewhere_actions import check_elsewhere
 from app.scenario.expectations import NO_DROP, ExpectStep
+from app.scenario.inline_actions import check_inline
 from app.scenario.proposal_actions import check_proposals
 from app.scenario.report import Mismatch, SendRecord
 from bridge.caveat import CAVEAT
@@ -36,6 +37,8 @@ def check_now(step: ExpectStep, window: MainWindow) -> list[Mismatch]:
         )
     if given & {"conflictBar", "kept"}:
         mismatches += check_elsewhere(window, step.conflictBar, step.kept)
+    if "inline" in given and step.inline is not None:
+        mismatches += check_inline(window, step.inline)
     if "frames" in given and step.frames is not None:
         actual = [
             {"id": frame.frame_id, "path": frame.path, "view": frame.view}

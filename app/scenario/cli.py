@@ -2,6 +2,9 @@
 
 Exit codes of ``run`` and ``demo`` (contract section 1): 0 every scenario
 passed, 1 any failed, 2 a file could not be read or validated (nothing ran).
+``run`` also exits 2 when ``-k``/``--rules`` select nothing, so a mistyped filter
+is not a green run. Its reports (R79): ``--report`` JSON, ``--junit`` XML for CI,
+``--html`` one self-contained page for people.
 """
 
 from __future__ import annotations
@@ -10,12 +13,16 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Iterator, Sequence
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from app.scenario.html_report import wants_picture, write_html_report
+from app.scenario.junit import write_junit
 from app.scenario.model import load_all
-from app.scenario.problems import ScenarioFileError
+from app.scenario.problems import Problem, ScenarioFileError
 from app.scenario.report import ScenarioResult, write_json_report, write_markdown_report
+from app.scenario.selection import describe_selection, load_each, rule_names, select
 
 EXIT_PASSED = 0
 EXIT_FAILED = 1
@@ -25,6 +32,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DEMO_SCENARIOS = REPO_ROOT / "scenarios" / "demo"
 DEMO_OUT = Path("out") / "demo"
 DEMO_TITLE = "Ambient Notes — the guided tour"
+RUN_TITLE = "Ambient Notes — QA scenario run"
 _OFFSCREEN_NOISE = frozenset({"This plugin does not support propagateSizeHints()"})
 
 
@@ -39,6 +47,26 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("files", nargs="+", type=Path, metavar="FILE", help="scenario files/folders")
     run.add_argument("--report", type=Path, metavar="FILE.json", help="write a JSON report")
     run.add_argument("--screenshots", type=Path, metavar="DIR", help="save a PNG after each step")
+    run.add_argument("--junit", type=Path, metavar="FILE.xml", help="write a JUnit XML report")
+    run.add_argument(
+        "--html", type=Path, metavar="FILE.html", help="write one self-contained HTML report"
+    )
+    run.add_argument(
+        "-k",
+        dest="keywords",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="run only scenarios whose name or file contains TEXT (any case; repeat: any of them)",
+    )
+    run.add_argument(
+        "--rules",
+        type=rule_names,
+        action="extend",
+        default=[],
+        metavar="R29",
+        help="run only scenarios naming this rule in their rules: line (R29,R38: any of them)",
+    )
 
     record = commands.add_parser("record", help="use the app; write what you did as a scenario")
     record.add_argument("file", type=Path, metavar="FILE", help="where to write the scenario")
@@ -57,30 +85,88 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m app scenario``; returns the exit code."""
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.command == "run":
-        return _run(args.files, report=args.report, screenshots=args.screenshots)
+        return _run(args)
     if args.command == "demo":
         return _demo(args.scenarios, args.out)
     return _record(args.file, name=args.name, workspace=args.workspace)
 
 
-def _run(files: list[Path], *, report: Path | None, screenshots: Path | None) -> int:
-    try:
-        scenarios = load_all(files)
-    except ScenarioFileError as error:
-        print(error, file=sys.stderr)
+def _run(args: argparse.Namespace) -> int:
+    files: list[Path] = args.files
+    loaded = load_each(files)
+    if loaded.invalid:
+        for problems in loaded.invalid.values():
+            for problem in problems:
+                print(problem, file=sys.stderr)
+        # Nothing runs (contract section 1); the reports still say which files were wrong.
+        not_run = [(scenario.name, scenario.label) for scenario in loaded.scenarios]
+        _write_reports(args, [], invalid=loaded.invalid, not_run=not_run)
         return EXIT_INVALID
-    if not scenarios:
+    if not loaded.scenarios:
         print("No scenario files found in: " + ", ".join(map(str, files)), file=sys.stderr)
         return EXIT_INVALID
+    scenarios = select(loaded.scenarios, args.keywords, args.rules)
+    chosen = describe_selection(args.keywords, args.rules)
+    if not scenarios:
+        print(f"No scenario matches {chosen} (of {len(loaded.scenarios)}).", file=sys.stderr)
+        return EXIT_INVALID
+    if chosen:
+        print(f"{chosen}: {len(scenarios)} of {len(loaded.scenarios)} scenarios selected.")
     from app.scenario.runner import run_scenarios
 
-    with _offscreen():
-        results = run_scenarios(scenarios, screenshots=screenshots, log=_log)
-    if report is not None:
-        write_json_report(results, report)
+    with contextlib.ExitStack() as stack:
+        screenshots: Path | None = args.screenshots
+        pictures = None  # --screenshots: a picture after every step
+        if screenshots is None and args.html is not None:
+            # The HTML report embeds the pictures; they need a folder only while it is written,
+            # and only the ones it shows are taken (each costs a grab and a PNG).
+            scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="scenario-shots-"))
+            screenshots = Path(scratch)
+            pictures = wants_picture
+        with _offscreen():
+            results = run_scenarios(scenarios, screenshots=screenshots, log=_log, pictures=pictures)
+        written = _write_reports(args, results)
     passed = sum(result.passed for result in results)
     print(f"{passed} of {len(results)} scenarios passed.")
-    return _exit_code(results)
+    code = _exit_code(results)
+    return code if written else max(code, EXIT_FAILED)
+
+
+def _write_reports(
+    args: argparse.Namespace,
+    results: list[ScenarioResult],
+    *,
+    invalid: dict[str, list[Problem]] | None = None,
+    not_run: Sequence[tuple[str, str]] = (),
+) -> bool:
+    """Write each report asked for; False (and a plain message) when one could not be."""
+    writers: list[tuple[str, Path | None, Callable[[Path], None]]] = [
+        ("JSON report", args.report, lambda path: write_json_report(results, path)),
+        (
+            "JUnit report",
+            args.junit,
+            lambda path: write_junit(results, path, invalid=invalid, not_run=not_run),
+        ),
+        (
+            "HTML report",
+            args.html,
+            lambda path: write_html_report(
+                results, path, RUN_TITLE, invalid=invalid, not_run=not_run
+            ),
+        ),
+    ]
+    written = True
+    for what, path, write in writers:
+        if path is None or (what == "JSON report" and invalid):
+            continue
+        try:
+            write(path)
+        except OSError as error:
+            print(f"{path}: could not write the {what}: {error.strerror}", file=sys.stderr)
+            written = False
+        else:
+            print(f"{what}: {path}")
+    return written
 
 
 def _demo(folder: Path, out: Path) -> int:
@@ -99,7 +185,8 @@ def _demo(folder: Path, out: Path) -> int:
         results = run_scenarios(scenarios, screenshots=out, log=_log)
     write_json_report(results, out / "report.json")
     write_markdown_report(results, out / "report.md", DEMO_TITLE)
-    print(f"Demo report: {out / 'report.md'}")
+    write_html_report(results, out / "report.html", DEMO_TITLE, every_picture=True)
+    print(f"Demo report: {out / 'report.md'} and {out / 'report.html'}")
     return _exit_code(results)
 
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, field_validator, model_validator
 
 from app.scenario.elsewhere_steps import ConflictBarExpectation, KeptExpectation
+from app.scenario.inline_steps import InlineExpectation
 from app.scenario.proposal_steps import (
     NoteExpectation,
     ProposalExpectation,
@@ -97,6 +98,7 @@ NOW_KEYS = frozenset(
         "shared",
         "conflictBar",
         "kept",
+        "inline",
     }
 )
 """Expect keys about the window as it is now, not about the latest send."""
@@ -134,6 +136,8 @@ class ExpectStep(StepBody):
     """Now: whether the frame says its note changed elsewhere (R53); waits up to 5 s."""
     kept: KeptExpectation | None = None
     """Now: the text the app kept of a note in its data folder (nothing lost, R53)."""
+    inline: InlineExpectation | None = None
+    """Now: a frame's latest inline request, its answer and outcome (contract 13)."""
 
     @field_validator("dropped")
     @classmethod
@@ -165,6 +169,7 @@ class ExpectStep(StepBody):
             "shared",
             "conflictBar",
             "kept",
+            "inline",
         ):
             if key in self.model_fields_set and getattr(self, key) is None:
                 raise ValueError(f"'{key}' cannot be null")

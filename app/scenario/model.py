@@ -22,12 +22,14 @@ from pydantic import (
 
 from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
 from app.scenario.expectations import ExpectStep
+from app.scenario.inline_steps import InlineAcceptStep, InlineBody, InlineRejectStep
 from app.scenario.problems import Problem, ScenarioFileError, describe_pydantic
 from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
 from app.scenario.step_fields import StepBody, Strict
 from app.scenario.steps import (
     ActivateStep,
     CaptionStep,
+    InlineStep,
     MountStep,
     NewNoteStep,
     OpenStep,
@@ -80,12 +82,21 @@ _SCALAR_VERBS: dict[str, tuple[type[StepBody], str]] = {
         (CaptionStep, "text"),
         (UndoStep, "frame"),
         (ShareStep, "state"),
+        (InlineAcceptStep, "frame"),
+        (InlineRejectStep, "frame"),
     )
 }
-VERBS: tuple[str, ...] = (*_MAPPING_VERBS, *_SCALAR_VERBS, SendStep.verb, RestartStep.verb)
-# Steps that make sense while a flush is in flight: the user keeps working.
+VERBS: tuple[str, ...] = (
+    *_MAPPING_VERBS,
+    *_SCALAR_VERBS,
+    SendStep.verb,
+    RestartStep.verb,
+    InlineStep.verb,
+)
+# Steps that make sense while a flush (or an inline request) is in flight: the user keeps
+# working.
 _DURING_FLUSH_EXCLUDED = frozenset(
-    {SendStep.verb, ExpectStep.verb, CaptionStep.verb, RestartStep.verb}
+    {SendStep.verb, ExpectStep.verb, CaptionStep.verb, RestartStep.verb, InlineStep.verb}
 )
 
 
@@ -120,8 +131,8 @@ class _BackendBody(Strict):
 
 
 _TOP_KEYS = frozenset({"name", "description", "rules", "workspace", "backend", "steps"})
-_RULE = re.compile(r"^R([1-9]|[1-5][0-9]|6[0-7])$")
-"""The spec's rules are R1-R67."""
+_RULE = re.compile(r"^R([1-9]|[1-7][0-9]|80)$")
+"""The spec's rules are R1-R80 (contract 13)."""
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
@@ -174,6 +185,8 @@ class _StepParser:
             return None
         if verb == SendStep.verb:
             return self._parse_send(body, step, where)
+        if verb == InlineStep.verb:
+            return self._parse_inline(body, step, where)
         if verb == RestartStep.verb:
             if body not in (None, {}, True):
                 self.problem(step, where, "'restart' takes no value: write '- restart: {}'")
@@ -222,6 +235,25 @@ class _StepParser:
             if inner is not None:
                 during.append(inner)
         return SendStep(parsed.message, tuple(during), parsed.includeAmbient)
+
+    def _parse_inline(self, body: object, step: str, where: str) -> InlineStep | None:
+        if not isinstance(body, Mapping):
+            self.problem(step, where, "'inline' takes a mapping with 'frame' and 'instruction'")
+            return None
+        try:
+            parsed = InlineBody.model_validate(dict(body))
+        except ValidationError as error:
+            for field_name, message in describe_pydantic(error, where):
+                self.problem(step, field_name, message)
+            return None
+        during: list[Step] = []
+        for index, raw in enumerate(parsed.during, start=1):
+            inner = self.parse(raw, f"{step}.{index}", f"{where}.during[{index}]", True)
+            if inner is not None:
+                during.append(inner)
+        select = parsed.select
+        chosen = (select[0], select[1]) if isinstance(select, list) else select
+        return InlineStep(parsed.frame, chosen, parsed.instruction, tuple(during))
 
 
 def parse_scenario(data: object, source: Path) -> Scenario:
@@ -275,7 +307,7 @@ def _parse_rules(raw: object, parser: _StepParser) -> tuple[str, ...]:
         return ()
     bad = [rule for rule in raw if not _RULE.match(rule)]
     if bad:
-        parser.problem(None, "rules", f"not a rule number R1-R67: {', '.join(bad)}")
+        parser.problem(None, "rules", f"not a rule number R1-R80: {', '.join(bad)}")
     return tuple(raw)
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
+from app.scenario.inline_actions import held_popout
 from app.scenario.waiting import wait_until
 from app.session import AppSession, connect_workspace
 from bridge.pointer import View
@@ -44,9 +45,14 @@ def save_window_picture(
         handles = [handle for handle in window.popouts.handles if handle.frame_id == popped_out]
         if handles:
             handle = handles[-1]
+            held = held_popout(popped_out)  # the one an inline step drives, as it is now
             try:
-                popout = render_popout(
-                    window.session, handle.workspace, handle.frame_id, handle.path, handle.view
+                popout = (
+                    held.grab().toImage()
+                    if held is not None
+                    else render_popout(
+                        window.session, handle.workspace, handle.frame_id, handle.path, handle.view
+                    )
                 )
             except Exception:
                 popout = None  # a picture is a nicety; the step itself already passed

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from app.scenario.trace import StepTrace
 from bridge.headers import HEADER_NAME
 
 StepStatus = Literal["passed", "failed", "skipped"]
@@ -68,6 +69,8 @@ class StepResult:
     error: str | None = None
     screenshot: str | None = None
     duration_ms: float = 0.0
+    trace: StepTrace | None = None
+    """The window's ambient state right after the step (R79); None when it could not be read."""
 
     def failure_text(self) -> str:
         parts = [str(mismatch) for mismatch in self.mismatches]

@@ -25,12 +25,14 @@ from app.main_window import MainWindow
 from app.scenario.actions import act, switch_workspace, wait_all_loaded
 from app.scenario.checks import check_expectations
 from app.scenario.expectations import ExpectStep
+from app.scenario.inline_actions import close_held_popouts
 from app.scenario.model import Scenario
 from app.scenario.pictures import save_window_picture
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
 from app.scenario.sends import observe_send
 from app.scenario.sharing import SharingPeer
 from app.scenario.steps import PopoutStep, RestartStep, SendStep, ShareStep, Step
+from app.scenario.trace import StepTrace, describe_resolution, take_trace
 from app.scenario.waiting import StepError, WaitTimeout, connected, wait_until
 from app.session import AppSession
 
@@ -38,6 +40,8 @@ TURN_TIMEOUT_SECONDS = 40.0
 WINDOW_SIZE = (1360, 860)
 
 Log = Callable[[str], None]
+PictureWhen = Callable[[StepResult], bool]
+"""Which steps get a picture, given the step's outcome; None: every step."""
 
 
 def _quiet(_line: str) -> None:
@@ -60,7 +64,11 @@ def ensure_application() -> QApplication:
 
 
 def run_scenarios(
-    scenarios: Sequence[Scenario], *, screenshots: Path | None = None, log: Log = _quiet
+    scenarios: Sequence[Scenario],
+    *,
+    screenshots: Path | None = None,
+    log: Log = _quiet,
+    pictures: PictureWhen | None = None,
 ) -> list[ScenarioResult]:
     """Run each scenario on its own fresh app and backend, one after another."""
     ensure_application()
@@ -72,7 +80,7 @@ def run_scenarios(
             folder += "-again"
         folders.add(folder)
         shots = None if screenshots is None else screenshots / folder
-        result = run_scenario(scenario, screenshots=shots)
+        result = run_scenario(scenario, screenshots=shots, pictures=pictures)
         verdict = "PASS" if result.passed else "FAIL"
         seconds = result.duration_ms / 1000
         log(f"{verdict} {scenario.label} ({len(result.steps)} steps, {seconds:.1f} s)")
@@ -80,7 +88,9 @@ def run_scenarios(
     return results
 
 
-def run_scenario(scenario: Scenario, *, screenshots: Path | None = None) -> ScenarioResult:
+def run_scenario(
+    scenario: Scenario, *, screenshots: Path | None = None, pictures: PictureWhen | None = None
+) -> ScenarioResult:
     """Replay one scenario; never raises for what the app does (failures go in the result).
 
     ``screenshots`` is the folder this scenario's pictures go into.
@@ -95,7 +105,7 @@ def run_scenario(scenario: Scenario, *, screenshots: Path | None = None) -> Scen
     )
     with tempfile.TemporaryDirectory(prefix="ambient-scenario-") as scratch:
         try:
-            replay = ScenarioReplay(scenario, Path(scratch), result, screenshots)
+            replay = ScenarioReplay(scenario, Path(scratch), result, screenshots, pictures)
         except Exception as error:  # the app could not even start: report, do not crash
             result.error = f"the app could not start: {error}"
         else:
@@ -115,11 +125,17 @@ class ScenarioReplay:
     """One scenario's run: the session, the window, the sends seen so far."""
 
     def __init__(
-        self, scenario: Scenario, scratch: Path, result: ScenarioResult, shots: Path | None
+        self,
+        scenario: Scenario,
+        scratch: Path,
+        result: ScenarioResult,
+        shots: Path | None,
+        pictures: PictureWhen | None = None,
     ) -> None:
         self.scenario = scenario
         self.result = result
         self.shots = shots
+        self.pictures = pictures
         workspace_dir = scratch / "workspace"
         self._workspace_dir = workspace_dir
         self._data_dir = scratch / "data"
@@ -182,7 +198,8 @@ class ScenarioReplay:
                 outcome.error = _failure(error)
                 stopped = True
             outcome.duration_ms = (time.monotonic() - began) * 1000
-            if self.shots is not None:
+            outcome.trace = self._trace()
+            if self.shots is not None and (self.pictures is None or self.pictures(outcome)):
                 outcome.screenshot = self._screenshot(number, step)
 
     def _perform(self, step: Step, outcome: StepResult) -> None:
@@ -211,6 +228,9 @@ class ScenarioReplay:
         before = len(assistant.records)
         ran_during_flush: list[bool] = []
         nested: list[StepResult] = []
+        resolution = self.window.store.resolve() if step.include_ambient else None
+        resolved = describe_resolution(resolution) or "no note"
+        pending = f"step {outcome.number} ({step.message!r}), resolved at its start to {resolved}"
 
         def on_flush_started() -> None:
             if ran_during_flush:
@@ -226,7 +246,9 @@ class ScenarioReplay:
                 except Exception as error:
                     inner_outcome.status = "failed"
                     inner_outcome.error = _failure(error)
+                    inner_outcome.trace = self._trace(pending)
                     return
+                inner_outcome.trace = self._trace(pending)
 
         listening = (
             connected(assistant.flush_started, on_flush_started)
@@ -262,6 +284,13 @@ class ScenarioReplay:
         mismatches = check_expectations(step, self.latest, self.window)
         return mismatches + self.peer.check(step, self.window)
 
+    def _trace(self, pending: str | None = None) -> StepTrace | None:
+        """The trace after a step; a window too broken to read gives none, not a crash."""
+        try:
+            return take_trace(self.window, pending=pending)
+        except Exception:
+            return None
+
     # -- screenshots and teardown ----------------------------------------------
 
     def _screenshot(self, number: int, step: Step) -> str | None:
@@ -276,6 +305,7 @@ class ScenarioReplay:
         """Close the window, pop-out processes, threads and the backend; nothing outlives it."""
         window = getattr(self, "window", None)
         self.peer.close()
+        close_held_popouts()
         try:
             if window is not None:
                 window.close()  # closeEvent ends the pop-outs too

@@ -14,6 +14,7 @@ from pydantic import Field, field_validator, model_validator
 
 from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
 from app.scenario.expectations import ExpectStep
+from app.scenario.inline_steps import InlineAcceptStep, InlineRejectStep
 from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
 from app.scenario.step_fields import (
     ASSISTANT_FRAME,
@@ -228,6 +229,26 @@ class SendStep:
         return f"send {self.message!r}{extra}"
 
 
+@dataclass(frozen=True)
+class InlineStep:
+    """Ask the inline command in a frame; ``during`` runs while the request is in flight."""
+
+    verb: ClassVar[str] = "inline"
+    frame: str
+    select: str | tuple[int, int] | None
+    instruction: str
+    during: tuple[Step, ...] = ()
+
+    def describe(self) -> str:
+        if isinstance(self.select, str):
+            where = f"on {self.select!r}"
+        elif self.select is not None:
+            where = f"on {self.select[0]}..{self.select[1]}"
+        else:
+            where = "at the cursor"
+        return f"inline {self.instruction!r} in {self.frame} {where}"
+
+
 class ShareStep(StepBody):
     """Assistant ▸ Share the active note with other tools; on, a tool connects (R58)."""
 
@@ -262,4 +283,7 @@ Step = (
     | UndoStep
     | ExternalWriteStep
     | KeepStep
+    | InlineStep
+    | InlineAcceptStep
+    | InlineRejectStep
 )

@@ -55,14 +55,7 @@ class NoteAccess:
 
     def workspace_folder(self) -> Path | None:
         """The open workspace's folder on this machine; None with a remote backend."""
-        server = self._session.server
-        if server is None:
-            return None
-        settings = server.settings
-        folder = settings.workspace_roots.get(
-            self.workspace, settings.workspaces_dir / self.workspace
-        )
-        return folder.resolve()
+        return self._session.workspace_folder()
 
     def absolute(self, path: str) -> str | None:
         folder = self.workspace_folder()

@@ -41,6 +41,7 @@ from renderer.frames.base import FrameBase, busy_bar, tool_button
 from renderer.frames.chip import ContextChip
 from renderer.frames.kept_records import KeptRecords
 from renderer.frames.message_input import MessageInput
+from renderer.frames.outcome_reports import OutcomeReports
 from renderer.frames.proposal_view import ProposalView
 from renderer.frames.transcript import Transcript
 from renderer.frames.turn_text import assistant_name
@@ -120,6 +121,7 @@ class AssistantFrame(KeptConversationActions, FrameBase):
         self._current: _Send | None = None
         self._busy = False
         self._loads = 0
+        self._reports = OutcomeReports(runner)
         self._kept = kept
         """Where the records of this frame's turns are kept across restarts (R45), if anywhere."""
         self.elsewhere: ElsewhereSource = lambda: NOWHERE_ELSE
@@ -370,9 +372,7 @@ class AssistantFrame(KeptConversationActions, FrameBase):
         link = self._link()
         if view.workspace != link.workspace or not view.conversation:
             return
-        self._runner.submit(
-            partial(calls.report_proposal, link, view.conversation, view.proposal.id, view.state)
-        )  # a failure takes the runner's logged path: the change stands, only its record is missed
+        self._reports.report(link, view.conversation, view.proposal.id, view.state)
 
     def _set_busy(self, busy: bool) -> None:
         self.stop_button.setVisible(busy)

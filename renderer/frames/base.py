@@ -13,6 +13,7 @@ the whole parent chain), and typing must not pay for a Python call per event.
 from __future__ import annotations
 
 import contextlib
+from typing import Final
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QFontMetrics, QMouseEvent, QResizeEvent, QShowEvent
@@ -84,6 +85,9 @@ class ElidedLabel(QLabel):
         metrics = QFontMetrics(self.font())
         width = max(self.width(), _ELIDED_MIN_WIDTH)
         self.setText(shorten_path(metrics, self._full, width))
+
+
+THIS_NOTE_HINT: Final = "This note: the one the assistant reads when you ask about “this note”."
 
 
 class TitleBar(QFrame):
@@ -196,6 +200,25 @@ class FrameBase(QFrame):
         for widget in (self, self.title_bar):
             widget.style().unpolish(widget)
             widget.style().polish(widget)
+
+    def set_this_note(self, marked: bool) -> None:
+        """Mark the frame whose note "this note" means: its title takes an accent (R80).
+
+        The chip names the same frame: both follow the store's resolution.
+        """
+        bar = self.title_bar
+        if bar.property("thisNote") == marked:
+            return
+        bar.setProperty("thisNote", marked)
+        bar.setToolTip(THIS_NOTE_HINT if marked else "")
+        self.setAccessibleDescription(THIS_NOTE_HINT if marked else "")
+        for widget in (bar, bar.title):
+            widget.style().unpolish(widget)
+            widget.style().polish(widget)
+
+    @property
+    def is_this_note(self) -> bool:
+        return bool(self.title_bar.property("thisNote"))
 
     def set_title(self, title: str) -> None:
         self.title_bar.title.set_full_text(title)

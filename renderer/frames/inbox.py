@@ -10,8 +10,9 @@ from __future__ import annotations
 import contextlib
 from typing import cast
 
-from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtWidgets import QPlainTextEdit, QStackedWidget, QWidget
+from PySide6.QtCore import QPoint, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QPlainTextEdit, QStackedWidget, QWidget
 
 from bridge.errors import BackendError, NotFound
 from bridge.paths import check_workspace_path
@@ -28,6 +29,7 @@ from renderer.frames.inbox_controls import (
     show_save_badge,
 )
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
+from renderer.frames.inline_prompt import ACTION_TEXT, SHORTCUT, InlineCommand
 from renderer.frames.links import LinkOffer, link_target
 from renderer.frames.note_fetch import LoadedNote, fetch_note
 from renderer.frames.shared_document import PendingShare, join, leave
@@ -85,6 +87,7 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self.sharers: list[InboxFrame] = []
         self._pending_share: PendingShare | None = None
         self._build_body(path, runner)
+        self._build_inline(runner)
         self._build_title_controls(frame_id, can_pop_out=can_pop_out)
         self._connect_signals(autosave)
         self._show_view()
@@ -116,6 +119,34 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         self.body_layout.addWidget(self.stack, 1)
         self.link_offer = LinkOffer(self.body)
         self.body_layout.addWidget(self.link_offer)
+
+    def _build_inline(self, runner: TaskRunner) -> None:
+        """The Inline AI command (R68): Ctrl+I in the editor and its context menu."""
+        self.inline = InlineCommand(self, runner, self)
+        self.ask_ai_action = QAction(ACTION_TEXT, self.editor)
+        self.ask_ai_action.setShortcut(QKeySequence(SHORTCUT))
+        # Only while this editor has focus: each frame (and each window) has its own.
+        self.ask_ai_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.ask_ai_action.triggered.connect(self.ask_ai)
+        self.editor.addAction(self.ask_ai_action)
+        self.editor.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.editor.customContextMenuRequested.connect(self._show_editor_menu)
+
+    def ask_ai(self) -> bool:
+        """Open the inline prompt at the selection or cursor (R68)."""
+        return self.inline.open()
+
+    def editor_menu(self, position: QPoint) -> QMenu:
+        """The editor's standard context menu with "Ask AI about the selection…" added."""
+        menu = self.editor.createStandardContextMenu(position)
+        menu.addSeparator()
+        menu.addAction(self.ask_ai_action)
+        return menu
+
+    def _show_editor_menu(self, position: QPoint) -> None:
+        menu = self.editor_menu(position)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.editor.viewport().mapToGlobal(position))
 
     def _connect_signals(self, autosave: AutosaveCoordinator) -> None:
         self._rerender = QTimer(self)
@@ -230,6 +261,7 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
 
     def teardown(self) -> None:
         super().teardown()
+        self.inline.close()
         self._stop_waiting()
         if not self.is_loaded:
             self.load_abandoned.emit()

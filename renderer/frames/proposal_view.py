@@ -14,10 +14,13 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 
 from bridge.proposals import Proposal, review_lines
 
-ProposalState = Literal["waiting", "ready", "applied", "discarded", "conflict", "unavailable"]
+ProposalState = Literal[
+    "waiting", "ready", "applied", "undone", "discarded", "conflict", "unavailable"
+]
 
 APPLIED: Final = "Applied. Ctrl+Z in the note undoes it."
 APPLIED_SAVED: Final = "Applied to the saved note."
+UNDONE: Final = "Undone: the note is as it was. Apply makes the change again."
 DISCARDED: Final = "Discarded: the note was not changed."
 CONFLICT: Final = (
     "The note changed where this edit applies since it was proposed (your typing, or "
@@ -43,7 +46,7 @@ class ProposalView(QFrame):
     """The view itself: the window applies its proposal."""
     discarded = Signal(object)
     settled = Signal(object)
-    """The view itself, once applied or discarded: its conversation is told which (R50)."""
+    """The view itself, once applied, undone or discarded: its conversation is told which (R50)."""
 
     def __init__(
         self,
@@ -107,6 +110,17 @@ class ProposalView(QFrame):
     def show_applied(self, frame_id: str | None) -> None:
         self.applied_to = frame_id
         self._end("applied", APPLIED if frame_id else APPLIED_SAVED)
+
+    def show_undone(self) -> None:
+        """Undo took the change out of the note: say so, and let Apply make it again (R80)."""
+        if self.state != "applied":
+            return
+        self.state = "undone"
+        self.status.setText(UNDONE)
+        self.status.setVisible(True)
+        self.apply_button.setEnabled(True)
+        self.discard_button.setEnabled(True)
+        self.settled.emit(self)
 
     def show_conflict(self, message: str = CONFLICT) -> None:
         """Nothing applied; the proposal stays and can be applied again (R52)."""

@@ -5,7 +5,7 @@ reply with the names and arguments of the tools it called, never their results.
 With the record the app kept of it (:mod:`renderer.frames.kept_records`) it shows
 as it was shown, its assistant and details included; without one, as the backend
 keeps it. A reply's proposals show as what they changed and what became of them
-(applied, discarded, or not applied), never as their text (R50).
+(applied, undone, discarded, or not applied), never as their text (R50).
 """
 
 from __future__ import annotations
@@ -28,7 +28,12 @@ WELCOME = (
 )
 
 
-_OUTCOME_WORDS = {"applied": "applied", "discarded": "discarded", "pending": "not applied"}
+_OUTCOME_WORDS = {
+    "applied": "applied",
+    "undone": "undone",
+    "discarded": "discarded",
+    "pending": "not applied",
+}
 
 
 def _rich(text: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextDocument
+from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from bridge.agent import WireToolCall
@@ -200,6 +200,9 @@ def _tone_down_headings(document: QTextDocument, font: QFont) -> None:
         if level:
             heading = QTextCharFormat()
             heading.setFontWeight(QFont.Weight.Bold)
+            # Markdown sizes headings by an adjustment ("large" for H3): it must go, or an H3
+            # at the text's own size is drawn larger than the H2 above it (R80).
+            heading.setProperty(QTextFormat.Property.FontSizeAdjustment, 0)
             size = font.pointSizeF() * (HEADING_SCALE if level <= 2 else 1.0)
             if size > 0:
                 heading.setFontPointSize(size)

@@ -15,7 +15,7 @@ from bridge.markdown import render_html_pieces
 from bridge.pointer import View
 from renderer.frames.outline import map_tree, parse_tasks
 from renderer.frames.rendering import SlicedRender
-from renderer.frames.views import BusyLabel, MindmapView, PreviewView, TodoView
+from renderer.frames.views import BusyLabel, MindmapView, PreviewView, RenderingCover, TodoView
 from renderer.qt.tasks import TaskRunner
 
 TextVersion = tuple[int, int]
@@ -33,12 +33,15 @@ class ViewDrawing:
         parent: QObject,
     ) -> None:
         self.preview, self.todo, self.mindmap = views
+        self.cover = RenderingCover(over)
         self.busy_label = BusyLabel(over)
         self.renders = SlicedRender(runner, parent)
         self.renders.busy_changed.connect(self.busy_label.show_busy)
         self.renders.finished.connect(self._on_drawn)
         self._drawn: dict[View, TextVersion] = {}
         self._drawing: View | None = None
+        self._completed: dict[View, int] = {}
+        """The load each view was last drawn from to the end (a cancelled drawing is not)."""
         # A new width for a long preview: its next show draws it again, for that width.
         self.preview.rewrap_wanted.connect(lambda: self._drawn.pop("preview", None))
 
@@ -59,8 +62,14 @@ class ViewDrawing:
         """
         if self._drawing is not None and self._drawing != view:
             self._drawn.pop(self._drawing, None)  # cancelled half drawn: draw it again next time
+            self._completed.pop(self._drawing, None)  # and what it shows is half of it
             self._drawing = None
             self.renders.cancel()
+        # Covered until drawn to the end from this load of the note: before, it would
+        # say what it does not know (R80). While the note loads, the same holds.
+        self.cover.cover(
+            view != "edit" and (version is None or self._completed.get(view) != version[0])
+        )
         if view == "edit" or version is None or self._drawn.get(view) == version:
             return
         self._drawn[view] = version
@@ -78,4 +87,8 @@ class ViewDrawing:
         self.renders.close()
 
     def _on_drawn(self) -> None:
+        drawn = self._drawn.get(self._drawing) if self._drawing is not None else None
+        if self._drawing is not None and drawn is not None:
+            self._completed[self._drawing] = drawn[0]
         self._drawing = None
+        self.cover.cover(False)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -52,6 +52,7 @@ REWRAP_LATER_CHARS: Final = 100_000
 """A preview this long is wrapped again to a new width by a fresh drawing, not by Qt."""
 REWRAP_SETTLE_MS: Final = 250
 """How long the width must stay put before a long preview is drawn again for it."""
+RENDERING: Final = "Rendering this note…"
 _SEAM: Final = "<p>\u200b</p>"
 """Put before a piece of HTML appended to the preview, then deleted: see :meth:`_append`."""
 
@@ -64,7 +65,7 @@ class BusyLabel(QLabel):
     """
 
     def __init__(self, parent: QWidget) -> None:
-        super().__init__("Rendering this note…", parent)
+        super().__init__(RENDERING, parent)
         self._over = parent
         self.setObjectName("renderBusy")
         self.setAccessibleName("Rendering this note")
@@ -78,6 +79,38 @@ class BusyLabel(QLabel):
             self.move(max(0, self._over.width() - self.width() - 24), 6)
             self.raise_()
         self.setVisible(busy)
+
+
+class RenderingCover(QLabel):
+    """Covers the views while a view has nothing of this note drawn yet (R80).
+
+    A view not yet drawn from the note it shows would state what it does not know:
+    the todo view's "no tasks" hint, an empty map or preview, or the drawing of the
+    note the frame showed before. Until the drawing ends, the cover says only that
+    the note is being rendered. A view drawn again for new text of the same note
+    stays uncovered: what it shows is that note's, a moment older (R67).
+    """
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(RENDERING, parent)
+        self._over = parent
+        self.setObjectName("renderCover")
+        self.setAccessibleName("Rendering this note")
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setAutoFillBackground(True)
+        self.setVisible(False)
+        parent.installEventFilter(self)
+
+    def cover(self, covered: bool) -> None:
+        if covered:
+            self.setGeometry(self._over.rect())
+            self.raise_()
+        self.setVisible(covered)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._over and event.type() == QEvent.Type.Resize:
+            self.setGeometry(self._over.rect())
+        return False
 
 
 class _ScrollPlace:
@@ -227,6 +260,7 @@ class TodoView(QWidget):
         self.empty = QLabel("This note has no tasks. Lines like “- [ ] call Sam” show up here.")
         self.empty.setWordWrap(True)
         self.empty.setObjectName("emptyHint")
+        self.empty.setVisible(False)  # said once the note's tasks are read, never before (R80)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.empty)

@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor, QTextDocument
 
 from bridge.markdown import utf16_length
@@ -125,3 +125,53 @@ class TrackedEdits(QObject):
     def _forget(self) -> None:
         self._following = False  # the document is gone, and its connections with it
         self.broken = True
+
+
+class UndoFollower(QObject):
+    """Whether an applied change is still in its document, as Undo and Redo move (R80).
+
+    It reads the document's undo stack, never its text, so following costs two integer
+    reads per change. Applying left the stack at ``after`` steps from ``before``: at or
+    below ``before`` with something to redo, the change was undone; back at ``after``, it
+    was redone. A new command while undone (typing) drops the redo, and a cleared stack
+    (the note reloaded) leaves nothing to follow: the follower stops there.
+    """
+
+    undone = Signal()
+    redone = Signal()
+
+    def __init__(self, document: QTextDocument, before: int, parent: QObject | None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self._before = before
+        self._after = document.availableUndoSteps()
+        self.is_undone = False
+        self._following = True
+        document.contentsChange.connect(self._on_change)
+        document.undoCommandAdded.connect(self._on_command)
+        document.destroyed.connect(self._forget)
+
+    def _on_command(self) -> None:
+        if self.is_undone:
+            self.close()  # the redo that would bring the change back is gone
+
+    def _on_change(self, _position: int, _removed: int, _added: int) -> None:
+        steps, redo = self.document.availableUndoSteps(), self.document.availableRedoSteps()
+        if steps == 0 and redo == 0:
+            self.close()  # the stack was cleared: the note was replaced, not undone
+        elif not self.is_undone and steps <= self._before and redo > 0:
+            self.is_undone = True
+            self.undone.emit()
+        elif self.is_undone and steps >= self._after:
+            self.is_undone = False
+            self.redone.emit()
+
+    def close(self) -> None:
+        if self._following:
+            self._following = False
+            with contextlib.suppress(RuntimeError, TypeError):
+                self.document.contentsChange.disconnect(self._on_change)
+                self.document.undoCommandAdded.disconnect(self._on_command)
+
+    def _forget(self) -> None:
+        self._following = False

@@ -113,6 +113,7 @@ def make_app(qtbot: QtBot, tmp_path: Path) -> Iterator[AppFactory]:
         demo: bool = False,
         demo_layout: bool | None = None,
         restart: AppUnderTest | None = None,
+        keep_place: bool = False,
     ) -> AppUnderTest:
         """A new window; with ``restart`` (quit first) the app starts again on its folders."""
         index = len(built)
@@ -134,7 +135,8 @@ def make_app(qtbot: QtBot, tmp_path: Path) -> Iterator[AppFactory]:
             demo=demo,
         )
         window = MainWindow(session, demo_layout=demo_layout)
-        window.resize(1280, 800)
+        if not keep_place:  # ``keep_place``: as the layout left it (R80)
+            window.resize(1280, 800)
         window.show()
         under_test = AppUnderTest(window, session, workspace_dir, data_dir, qtbot)
         built.append(under_test)

@@ -19,6 +19,7 @@ import requests
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QDialogButtonBox, QWidget
 
 from app.assistant_dialog import KEY_SAVED, AssistantSettingsDialog
 from app.assistant_settings import AssistantSettingsStore, SavedAssistant
@@ -203,3 +204,24 @@ def test_the_command_line_model_reaches_the_embedded_backend_not_the_environment
         assert "AMBIENT_MODEL" not in os.environ and "AMBIENT_MODEL_BASE_URL" not in os.environ
     finally:
         session.close()
+
+
+def test_r80_a_save_that_cannot_save_looks_disabled(make_app: AppFactory) -> None:
+    app = make_app()
+    dialog = app.window.open_assistant_settings()
+    dialog.model_choice.setChecked(True)  # no endpoint yet: Save cannot save
+    dialog.show()
+    assert not dialog.save_button.isEnabled()
+    cancel = dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel)
+    assert cancel.isEnabled()
+
+    def darkest(button: QWidget) -> int:
+        image = button.grab().toImage()
+        return min(
+            image.pixelColor(x, y).lightness()
+            for x in range(image.width())
+            for y in range(image.height())
+        )
+
+    assert darkest(dialog.save_button) > darkest(cancel) + 60  # its label is greyed
+    dialog.reject()

@@ -24,7 +24,7 @@ from renderer.frames.rendering import (
     raw_text_chunks,
     raw_text_steps,
 )
-from renderer.frames.views import REWRAP_LATER_CHARS
+from renderer.frames.views import RENDERING, REWRAP_LATER_CHARS
 from tests.app.conftest import AppFactory, AppUnderTest
 
 DRAW_TIMEOUT_MS = 60_000
@@ -291,3 +291,38 @@ def test_a_short_preview_follows_a_new_width_at_once_R67(make_app: AppFactory) -
     _window_narrower(app, 200)
     assert preview.document() is shown
     assert preview.laid_out_width() == preview.viewport().width() < width
+
+
+def test_r80_a_view_says_only_that_it_renders_until_it_has_read_the_note(
+    make_app: AppFactory,
+) -> None:
+    """No count or absence before the note is read: the todo view's hint waits for its tasks."""
+    app = make_app(NOTES)
+    frame = app.mount("inbox-1", "notes/big.md")
+    for view in ("todo", "mindmap", "preview"):
+        frame.set_view(view)  # type: ignore[arg-type]
+        assert frame.renders.busy, view
+        assert frame.drawing.cover.isVisible() and frame.drawing.cover.text() == RENDERING
+        assert not frame.todo.empty.isVisible()
+        app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+        assert not frame.drawing.cover.isVisible(), view
+    frame.set_view("todo")
+    assert not frame.drawing.cover.isVisible()  # drawn already from this load
+    assert frame.todo.list.isVisible() and not frame.todo.empty.isVisible()
+    with app.qtbot.waitSignal(frame.renders.finished, timeout=DRAW_TIMEOUT_MS):
+        frame.type_text("\n- [ ] one more\n", at="end")
+    assert not frame.drawing.cover.isVisible()  # the same note a keystroke older is no lie
+    frame.open_path("notes/other.md")
+    app.qtbot.waitUntil(lambda: frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    assert frame.drawing.cover.isVisible()  # never the tasks of the note shown before
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    assert not frame.drawing.cover.isVisible() and frame.todo.list.item(0).text() == "job 0.0"
+
+
+def test_r80_a_note_without_tasks_says_so_only_once_read(make_app: AppFactory) -> None:
+    app = make_app({"notes/plain.md": "# Plain\n\n" + "Prose without tasks.\n" * 400})
+    frame = app.mount("inbox-1", "notes/plain.md")
+    frame.set_view("todo")
+    assert not frame.todo.empty.isVisible() and frame.drawing.cover.isVisible()
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    assert frame.todo.empty.isVisible() and not frame.drawing.cover.isVisible()

@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 
 from app.font_banner import FONT_TOPIC, offer_font_advice
+from app.system_packages import install_prefix
 from tests.app.conftest import AppFactory
 from tests.app.test_system_packages import fake_fc_list
 
@@ -28,7 +29,7 @@ def test_a_language_without_a_font_is_said_once_in_the_window_with_the_package_R
         app.qtbot.waitUntil(lambda: bool(_font_banners(banners)))
     (text,) = _font_banners(banners)
     assert text.startswith("Korean text will show as empty boxes")
-    assert text.endswith("Install one with: sudo apt-get install -y fonts-noto-cjk")
+    assert text.endswith(f"Install one with: {install_prefix()}apt-get install -y fonts-noto-cjk")
     assert "Japanese" not in text and "\n" not in text
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import shiboken6
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel
 
-from renderer.frames.proposal_view import ProposalView
+from renderer.frames.proposal_view import APPLIED, UNDONE, ProposalView
 from renderer.frames.transcript import KeptTurnView
 from renderer.frames.turn_view import TurnView
 from tests.app.conftest import AppFactory, AppUnderTest
@@ -64,6 +65,62 @@ def test_r52_typing_elsewhere_survives_and_the_edit_moves_with_it(make_app: AppF
     view.apply_button.click()
     assert view.state == "applied"
     assert frame.read_text() == "Intro\n" + TICKED
+
+
+def test_r80_undo_makes_the_card_undone_and_apply_works_again(make_app: AppFactory) -> None:
+    """The card follows the note: Ctrl+Z says "Undone" and Apply is usable again."""
+    app = make_app()
+    frame = app.mount("inbox-1", "notes/a.md")
+    view = _proposal(app)
+    view.apply_button.click()
+    assert view.state == "applied" and view.status.text() == APPLIED
+    assert not view.apply_button.isEnabled() and not view.discard_button.isEnabled()
+    frame.type_text("Intro\n", at=0)  # typing after Apply is undone first
+    frame.editor.undo()
+    assert view.state == "applied"
+    frame.editor.undo()
+    assert frame.read_text() == NOTE
+    assert view.state == "undone" and view.status.text() == UNDONE
+    assert view.apply_button.isEnabled() and view.discard_button.isEnabled()
+    frame.editor.redo()  # Ctrl+Y puts the change back: the card says so again
+    assert view.state == "applied" and frame.read_text() == TICKED
+    frame.editor.undo()
+    assert view.state == "undone"
+    frame.type_text("Intro\n", at=0)  # the redo is gone: the card stays Undone
+    assert view.state == "undone"
+    view.apply_button.click()  # re-checked against the note as it is now (R52)
+    assert view.state == "applied" and frame.read_text() == "Intro\n" + TICKED
+    frame.editor.undo()
+    assert view.state == "undone" and frame.read_text() == "Intro\n" + NOTE
+
+
+def test_r80_the_conversation_keeps_undone_and_a_reopened_one_says_so(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    frame = app.mount("inbox-1", "notes/a.md")
+    view = _proposal(app)
+    view.apply_button.click()
+    frame.editor.undo()
+    frame.editor.redo()
+    frame.editor.undo()  # faster than the reports: the last one must win
+    assert view.state == "undone"
+    app.qtbot.waitUntil(lambda: _kept_outcomes(app) == ["undone"], timeout=TIMEOUT_MS)
+    runner = app.session.runner
+    app.qtbot.waitUntil(lambda: not runner.busy, timeout=TIMEOUT_MS)
+    assert _kept_outcomes(app) == ["undone"]
+    app.quit()
+    window = make_app(restart=app, demo_layout=False).window
+
+    def shown() -> list[str]:
+        return [
+            label.text()
+            for view in window.assistant.transcript_view.turns()
+            for label in view.findChildren(QLabel, "keptProposals")
+        ]
+
+    app.qtbot.waitUntil(lambda: len(shown()) == 1, timeout=TIMEOUT_MS)
+    assert shown()[0].endswith("(notes/a.md): undone")
 
 
 def test_r51_discard_changes_nothing(make_app: AppFactory) -> None:
@@ -164,3 +221,38 @@ def test_r51_a_proposal_closed_while_its_base_is_found_is_left_alone(
     app.qtbot.waitUntil(lambda: not runner.busy, timeout=TIMEOUT_MS)
     QApplication.processEvents()  # the worker's answer arrives for a view that is gone
     assert not shiboken6.isValid(view)
+
+
+def test_r80_a_used_button_looks_disabled(make_app: AppFactory) -> None:
+    """A disabled button is drawn greyed, never as the enabled one (R80)."""
+    app = make_app()
+    app.mount("inbox-1", "notes/a.md")
+    view = _proposal(app)
+    button = view.apply_button
+    app.qtbot.waitUntil(lambda: button.height() >= button.sizeHint().height())  # laid out
+    enabled = button.grab().toImage()
+    button.click()
+    assert not button.isEnabled()
+    disabled = button.grab().toImage()
+    assert _darkest(disabled) > _darkest(enabled) + 60  # the label is greyed
+
+
+def _darkest(image: QImage) -> int:
+    """The lightness of the darkest pixel: the button's label (its border is lighter)."""
+    return min(
+        image.pixelColor(x, y).lightness()
+        for x in range(image.width())
+        for y in range(image.height())
+    )
+
+
+def test_r80_the_tools_under_a_reply_read_as_sentences_never_json(make_app: AppFactory) -> None:
+    app = make_app()
+    app.mount("inbox-1", "notes/a.md")
+    _proposal(app)
+    (view,) = [turn for turn in app.window.assistant.transcript_view.turns()][-1:]
+    assert isinstance(view, TurnView)
+    shown = view.tools.text()
+    assert "read_active_note — read the open note" in shown
+    assert "propose_note_edit — proposed Tick “first task” in notes/a.md" in shown
+    assert "{" not in shown and "oldText" not in shown

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from app.system_packages import install_line, install_prefix
+
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the xcb plugin is Linux-only"
 )
@@ -68,7 +70,7 @@ def test_missing_xcb_libraries_print_the_exact_apt_get_line(tmp_path: Path) -> N
     )
     done = run_check(bin_dir, platform=None)
     assert done.returncode == 1
-    assert "sudo apt-get install -y libxcb-icccm4 libxcb-keysyms1\n" in done.stderr
+    assert f"{install_prefix()}apt-get install -y libxcb-icccm4 libxcb-keysyms1\n" in done.stderr
     assert "libxcb-icccm.so.4" in done.stderr and "libxcb-keysyms.so.1" in done.stderr
     # A library with no known package is named, with how to find its package.
     assert "libmystery.so.9" in done.stderr and "apt-file search" in done.stderr
@@ -82,7 +84,7 @@ def test_nothing_missing_starts_silently_and_offscreen_skips_the_check(tmp_path:
     assert (offscreen.returncode, offscreen.stderr) == (0, "")
     explicit_xcb = run_check(fake_ldd(tmp_path / "xcb", ["libxcb-cursor.so.0"]), platform="xcb")
     assert explicit_xcb.returncode == 1
-    assert "sudo apt-get install -y libxcb-cursor0\n" in explicit_xcb.stderr
+    assert f"{install_prefix()}apt-get install -y libxcb-cursor0\n" in explicit_xcb.stderr
 
 
 @pytest.mark.skipif(shutil.which("ldd") is None, reason="no ldd on this machine")
@@ -108,7 +110,7 @@ def test_this_machine_every_library_the_real_loader_misses_is_in_the_line() -> N
     install = next(line for line in done.stderr.splitlines() if "apt-get install" in line)
     for name in missing:
         assert name in done.stderr
-    assert install.strip().startswith("sudo apt-get install -y lib")
+    assert install.strip().startswith(f"{install_prefix()}apt-get install -y lib")
 
 
 def test_make_run_checks_the_system_packages_before_starting_the_app() -> None:
@@ -140,8 +142,17 @@ def test_a_language_no_font_covers_is_named_with_the_font_package_R38(tmp_path: 
     done = run_check(bin_dir, platform=None)
     assert done.returncode == 0  # advice only: the window still opens
     assert "Chinese and Korean text will show as empty boxes" in done.stderr
-    assert "sudo apt-get install -y fonts-noto-cjk\n" in done.stderr
+    assert f"{install_prefix()}apt-get install -y fonts-noto-cjk\n" in done.stderr
     assert "Japanese" not in done.stderr
     # Offscreen runs (tests, screenshots in CI) are not told about fonts.
     offscreen = run_check(bin_dir, platform="offscreen")
     assert (offscreen.returncode, offscreen.stderr) == (0, "")
+
+
+def test_r80_sudo_is_in_the_hint_only_for_a_user_that_is_not_root() -> None:
+    assert install_line(["fonts-noto-cjk"], as_root=True) == "apt-get install -y fonts-noto-cjk"
+    assert install_line(["fonts-noto-cjk"], as_root=False) == (
+        "sudo apt-get install -y fonts-noto-cjk"
+    )
+    expected = "apt-get" if os.geteuid() == 0 else "sudo apt-get"  # this process's user
+    assert install_line(["x"]).startswith(expected + " install")

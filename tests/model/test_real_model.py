@@ -433,3 +433,29 @@ def test_r75_prompt_tokens_of_a_note_only_turn_are_the_note_plus_an_allowance(
     ]  # type: ignore[arg-type]
     total = sum(_tokens(model_server, prompt) for prompt in shown)
     assert total <= _tokens(model_server, NOTE_TEXT) + NOTE_ALLOWANCE_TOKENS, total
+
+
+def test_r70_an_inline_request_asks_the_real_model_once_streamed_without_tools(
+    product: EmbeddedServer, proxy: RecordingProxy
+) -> None:
+    from bridge.inline import InlineDoneEvent, InlineRequest
+
+    request = InlineRequest(
+        "make this upper case", NOTE, "# Launch plan\n", "- [ ] book the quartz room\n", "", (1, 2)
+    )
+    with BackendClient(product.url, TOKEN, read_timeout=300) as client:
+        session = client.open_key_session(WORKSPACE)
+        events = list(client.stream_inline(session, request).events())
+        history = client.inline_history(session, 10)
+    done = events[-1]
+    assert isinstance(done, InlineDoneEvent), events
+    pieces = "".join(event.text for event in events if isinstance(event, DeltaEvent))
+    assert done.answer.kind == "edit" and done.answer.replacement.strip()
+    assert pieces.strip("\n`") != "" and done.answer.assistant_kind == "model"
+    (asked,) = _requests(proxy)
+    assert asked["stream"] is True and "tools" not in asked
+    assert 0 < int(str(asked["max_tokens"])) <= 4096
+    said = json.dumps(asked["messages"])
+    assert "book the quartz room" in said
+    assert "zebra-orchid" not in said  # only the slice, never the rest of the note (R69)
+    assert [record.outcome for record in history] == ["pending"]

@@ -54,3 +54,11 @@ def test_r29_demo_writes_a_readable_report_with_every_picture(
     assert "Beside the reply, the turn said:" in report
     assert "notes/b.md is in its own window now" in report
     assert (out / "report.json").is_file()
+    # R79: the same tour as one self-contained HTML file, a picture after every action.
+    page = (out / "report.html").read_text(encoding="utf-8")
+    sources = re.findall(r'<img [^>]*src="([^"]*)"', page)
+    assert len(sources) == 5  # the seven steps but the caption and the expect
+    assert all(source.startswith("data:image/png;base64,") for source in sources)
+    assert not re.search(r'(?:src|href)="(?!data:|#)', page)
+    assert "Only the alpha note is left in the main window." in page
+    assert page.count(" open>") == 1  # the tour's one send stands open, read top to bottom

@@ -81,7 +81,7 @@ def test_migrating_twice_is_harmless(tmp_path: Path) -> None:
     database = _migrated(tmp_path)
     try:
         with database.engine.connect() as connection:
-            assert MigrationContext.configure(connection).get_current_revision() == "0004"
+            assert MigrationContext.configure(connection).get_current_revision() == "0005"
     finally:
         database.close()
 
@@ -189,7 +189,7 @@ def test_migrations_run_from_any_working_directory(tmp_path: Path) -> None:
     database = Database(url)
     try:
         with database.engine.connect() as connection:
-            assert MigrationContext.configure(connection).get_current_revision() == "0004"
+            assert MigrationContext.configure(connection).get_current_revision() == "0005"
     finally:
         database.close()
 

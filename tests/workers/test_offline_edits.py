@@ -7,6 +7,7 @@ text the request means. Ambiguous and unmatched requests propose nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +15,8 @@ import pytest
 
 from bridge.proposals import Proposal, apply_edits
 from tests.workers.conftest import TestClient, client_with_key, pointer_header
+from workers.offline import phrases
+from workers.offline.catalogue import phrase
 
 DAY = (
     "# Day plan\n"
@@ -151,3 +154,72 @@ def test_r50_the_conversation_keeps_the_path_and_summary_never_the_text(api: Any
         "summary": "Untick “Buy milk”",
     }
     assert "- [ ] Buy milk" not in str(kept)
+
+
+def _ticked(task: str) -> str:
+    return DAY.replace(f"- [ ] {task}", f"- [x] {task}")
+
+
+PLACES = [
+    ("tick off the first open task", "Book the dentist for Thursday"),
+    ("tick off the second task", "Send the parcel to Lyon"),
+    ("tick the last one", "Call the dentist back"),
+    ("tick off the next task", "Book the dentist for Thursday"),
+    ("tick the 2nd task", "Send the parcel to Lyon"),
+    ("tick the one about the parcel", "Send the parcel to Lyon"),
+    ("tick off the second one about the dentist", "Call the dentist back"),
+    ("coche la deuxième tâche", "Send the parcel to Lyon"),
+    ("hake die erste offene Aufgabe ab", "Book the dentist for Thursday"),
+    ("marca como hecha la última tarea", "Call the dentist back"),
+    ("最初のタスクを完了にして", "Book the dentist for Thursday"),
+    ("把第二个任务标记为完成", "Send the parcel to Lyon"),
+    ("첫 번째 할 일 완료로 표시해 줘", "Book the dentist for Thursday"),
+]
+
+
+@pytest.mark.parametrize(("message", "task"), PLACES)
+def test_r54_r80_a_task_named_by_its_place(api: Any, message: str, task: str) -> None:
+    """First, second, last, next and "the one about X", in the seven languages."""
+    assert applied(turn(api, message)) == _ticked(task)
+
+
+def test_r54_r80_untick_and_remove_by_place(api: Any) -> None:
+    assert applied(turn(api, "untick the first one")) == DAY.replace("- [x] Buy", "- [ ] Buy")
+    removed = applied(turn(api, "remove the last task"))
+    assert removed == DAY.replace("- [ ] Call the dentist back\n", "")
+    done = applied(turn(api, "remove the first done task"))
+    assert done == DAY.replace("- [x] Buy milk\n", "")
+    assert applied(turn(api, "supprime la dernière tâche")) == removed
+
+
+def test_r54_r80_an_ambiguous_or_missing_place_asks_back_naming_the_tasks(api: Any) -> None:
+    ambiguous = turn(api, "tick the one about the dentist")
+    assert ambiguous["proposals"] == [] and "Several tasks" in ambiguous["reply"]
+    assert "- Book the dentist for Thursday" in ambiguous["reply"]
+    assert "- Call the dentist back" in ambiguous["reply"]
+    beyond = turn(api, "tick off the fifth task")  # four open tasks
+    assert beyond["proposals"] == [] and "No task" in beyond["reply"]
+    assert "- Send the parcel to Lyon" in beyond["reply"]
+
+
+HELP = {
+    "en": "help", "fr": "que peux-tu faire ?", "de": "was kannst du?", "es": "¿qué puedes hacer?",
+    "ja": "何ができますか？", "zh": "你能做什么？", "ko": "뭘 할 수 있어?",
+}  # fmt: skip
+_EXAMPLE = re.compile(r"“([^”]+)”|«\s?([^»]+?)\s?»|„([^“]+)“|「([^」]+)」")
+
+
+@pytest.mark.parametrize("language", list(HELP))
+def test_r54_r80_help_lists_the_edits_first_and_their_examples_work(
+    api: Any, language: str
+) -> None:
+    """The edits are the only changes it can make: help names them first, in the ask's language."""
+    reply = turn(api, HELP[language])
+    assert reply["proposals"] == []
+    lines = reply["reply"].split("\n")
+    assert lines[0] == phrase(language, phrases.CAN_DO)
+    assert lines[1] == "- " + phrase(language, phrases.CAN_EDIT)
+    examples = ["".join(found) for found in _EXAMPLE.findall(lines[1])]
+    assert len(examples) == 2, examples
+    for example in examples:  # each example, asked as written, proposes a change
+        assert len(turn(api, example)["proposals"]) == 1, example

@@ -122,3 +122,16 @@ def test_r50_clearing_the_conversation_forgets_its_proposals(backend: Backend) -
     cleared = backend.client.delete("/v1/agent/conversations/c1", headers=backend.headers(key))
     assert cleared.status_code == 204
     assert _report(backend, key, proposal["id"], {"outcome": "applied"}).status_code == 404
+
+
+def test_r80_undone_is_kept_and_a_later_apply_replaces_it(backend: Backend) -> None:
+    """Ctrl+Z after Apply is reported as ``undone`` (contract 10's extension)."""
+    key = backend.key()
+    proposal = _tick(backend, key)
+    for outcome in ("applied", "undone"):
+        response = _report(backend, key, proposal["id"], {"outcome": outcome})
+        assert response.status_code == 200, response.text
+        assert response.json()["outcome"] == outcome
+    assert _messages(backend, key)[1]["proposals"][0]["outcome"] == "undone"
+    assert _report(backend, key, proposal["id"], {"outcome": "applied"}).status_code == 200
+    assert _messages(backend, key)[1]["proposals"][0]["outcome"] == "applied"

@@ -24,7 +24,7 @@ runs on a connection of its own that a stop or a failure shuts
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from workers import jsontext
 from workers.assistants import MODEL, Delta, Done, ToolEvent, TurnEvent, TurnInput
@@ -72,6 +72,9 @@ __all__ = [
     "ModelAssistant",
 ]
 
+if TYPE_CHECKING:
+    import openai
+
 MAX_MODEL_CALLS: Final = 8
 """R32: model calls per turn; then the turn ends with a plain-language reply."""
 
@@ -112,6 +115,16 @@ class ModelAssistant:
     @property
     def endpoint(self) -> str:
         return failures.endpoint_name(self.base_url or "")
+
+    @property
+    def client(self) -> openai.OpenAI:
+        """The SDK client, for one-shot requests that are not turns (the inline command)."""
+        return self._client
+
+    @property
+    def request_headers(self) -> dict[str, Any]:
+        """The per-request headers every call to this endpoint carries."""
+        return self._headers
 
     def close(self) -> None:
         self._client.close()

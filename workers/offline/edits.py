@@ -27,6 +27,7 @@ from workers.offline.intents import (
     is_cjk,
     named_paths,
 )
+from workers.offline.positions import LAST, task_reference
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.tools import TOOLS, ToolContext, ToolResult
 
@@ -153,7 +154,7 @@ def _plan(request: EditRequest, text: str, path: str) -> tuple[str, str, str] | 
         for task in reading.tasks
         if request.kind == "remove" or task.done == (request.kind == "untick")
     ]
-    found = matching_tasks(request.target, candidates)
+    found = referred_tasks(request.kind, request.target, candidates)
     if len(found) != 1:
         return _no_single_match(request, path, found, candidates)
     task = found[0]
@@ -182,6 +183,30 @@ def _no_single_match(
             return head
         head += " " + phrase(language, say.CANDIDATES, domain=DOMAIN)
     return "\n".join([head, *(f"- {task.text}" for task in listed)])
+
+
+def referred_tasks(kind: EditKind, target: str, candidates: Sequence[Task]) -> list[Task]:
+    """The tasks a request names: by its words, by its place, or both (R54, R80).
+
+    "the first open task", "the last one", "the second about the dentist", "the one
+    about milk": the place counts the candidates top to bottom (a remove narrowed by
+    the state it names), after the words, if any, narrowed them. A task whose own
+    text holds the whole target ("send the first draft") is named by its words.
+    """
+    folded = target.casefold()
+    literal = [task for task in candidates if folded and folded in task.text.casefold()]
+    if len(literal) == 1:
+        return literal
+    reference = task_reference(target)
+    if reference.position is None:
+        return matching_tasks(reference.words if reference.about else target, candidates)
+    pool = list(candidates)
+    if reference.state is not None and kind == "remove":
+        pool = [task for task in pool if task.done == (reference.state == "done")]
+    if reference.words:
+        pool = matching_tasks(reference.words, pool)
+    index = len(pool) - 1 if reference.position == LAST else reference.position - 1
+    return [pool[index]] if 0 <= index < len(pool) else []
 
 
 def matching_tasks(target: str, tasks: Sequence[Task]) -> list[Task]:

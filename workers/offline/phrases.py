@@ -70,7 +70,19 @@ UNSUPPORTED: Final = (
 )
 DATES: Final = "Lines in {path} with dates or times:"
 DATES_NONE: Final = "{path} has no dates, weekdays or times."
+DUE: Final = "{path}: what is {when} ({span}):"
+DUE_NONE: Final = "Nothing in {path} is {when} ({span})."
+WHEN_TODAY: Final = "due today"
+WHEN_TOMORROW: Final = "due tomorrow"
+WHEN_THIS_WEEK: Final = "due this week"
+WHEN_NEXT_WEEK: Final = "due next week"
+WHEN_OVERDUE: Final = "overdue"
+MORE_ITEMS: Final = "… and {count} more"
 CAN_DO: Final = "I can:"
+CAN_EDIT: Final = (
+    "tick, untick, add or remove a task, as a change you review and apply "
+    "(“tick off the first open task”, “add a task: buy milk”)"
+)
 CAN_SUMMARY: Final = "summarise the open note, or the text you selected (“summarise this”)"
 CAN_TASKS: Final = "list its open tasks (“what's still open here?”)"
 CAN_OUTLINE: Final = "show its headings (“what are the headings?”)"

@@ -9,12 +9,14 @@ as written. Everything about a note comes from the one Markdown reading
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import date
 from typing import Any, Final
 
 from bridge.markdown import NoteReading, find_lines, read_note
 from workers.offline import phrases
 from workers.offline.catalogue import phrase
 from workers.offline.dates import dated_lines
+from workers.offline.due import DueRequest, Span, due_lines, span_dates
 from workers.search import MAX_NOTES
 from workers.tools import ToolResult
 
@@ -28,6 +30,7 @@ _WIDE_ENDS: Final = "。！？"
 
 def capabilities(language: str) -> str:
     items = (
+        phrases.CAN_EDIT,  # first: the only things it can change (R80)
         phrases.CAN_SUMMARY,
         phrases.CAN_TASKS,
         phrases.CAN_OUTLINE,
@@ -54,10 +57,12 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def bullet_list(items: list[str]) -> str:
+def bullet_list(items: list[str], language: str) -> str:
+    """The first items, then how many more there are, in words: "(+673)" read as a total."""
     shown = [f"- {item}" for item in items[:LIST_ITEMS]]
     if len(items) > LIST_ITEMS:
-        shown.append(f"- … (+{len(items) - LIST_ITEMS})")
+        more = phrase(language, phrases.MORE_ITEMS, count=len(items) - LIST_ITEMS)
+        shown.append(f"- {more}")
     return "\n".join(shown)
 
 
@@ -167,7 +172,7 @@ def tasks(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
     if not open_tasks:
         return [phrase(language, phrases.TASKS_ALL_DONE, path=path)]
     items = [task.text for task in open_tasks]
-    return [f"{phrase(language, phrases.TASKS, path=path)}\n\n{bullet_list(items)}"]
+    return [f"{phrase(language, phrases.TASKS, path=path)}\n\n{bullet_list(items, language)}"]
 
 
 def outline(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
@@ -187,7 +192,9 @@ def find(language: str, result: ToolResult, reading: NoteReading, term: str) -> 
     if not found:
         return [phrase(language, phrases.FIND_NONE, path=path, term=term)]
     items = [f"{number + 1}: {clip(line.strip(), QUOTE_CHARS)}" for number, line in found]
-    return [f"{phrase(language, phrases.FIND, path=path, term=term)}\n\n{bullet_list(items)}"]
+    return [
+        f"{phrase(language, phrases.FIND, path=path, term=term)}\n\n{bullet_list(items, language)}"
+    ]
 
 
 def dates(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
@@ -197,7 +204,37 @@ def dates(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
     if not found:
         return [phrase(language, phrases.DATES_NONE, path=path)]
     items = [f"{number + 1}: {clip(line.strip(), QUOTE_CHARS)}" for number, line in found]
-    return [f"{phrase(language, phrases.DATES, path=path)}\n\n{bullet_list(items)}"]
+    return [f"{phrase(language, phrases.DATES, path=path)}\n\n{bullet_list(items, language)}"]
+
+
+_WHEN: Final[dict[Span, str]] = {
+    "today": phrases.WHEN_TODAY,
+    "tomorrow": phrases.WHEN_TOMORROW,
+    "this_week": phrases.WHEN_THIS_WEEK,
+    "next_week": phrases.WHEN_NEXT_WEEK,
+    "overdue": phrases.WHEN_OVERDUE,
+}
+
+
+def due(
+    language: str, result: ToolResult, reading: NoteReading, request: DueRequest, today: date
+) -> list[str]:
+    """The lines due in the span the request names, by the note's own dates (R56, R80)."""
+    path = result["path"]
+    first, last = span_dates(request.span, today)
+    if request.span == "overdue":
+        span = f"< {today.isoformat()}"
+    elif first == last:
+        span = first.isoformat()
+    else:
+        span = f"{first.isoformat()} – {last.isoformat()}"
+    when = phrase(language, _WHEN[request.span])
+    found = due_lines(reading, request, today)
+    if not found:
+        return [phrase(language, phrases.DUE_NONE, path=path, when=when, span=span)]
+    items = [f"{number + 1}: {clip(line.strip(), QUOTE_CHARS)}" for number, line in found]
+    head = phrase(language, phrases.DUE, path=path, when=when, span=span)
+    return [f"{head}\n\n{bullet_list(items, language)}"]
 
 
 def search(language: str, result: ToolResult, term: str) -> str:
@@ -272,5 +309,5 @@ def compare(
             second_path=second["path"],
         )
     )
-    parts.append(bullet_list(details))
+    parts.append(bullet_list(details, language))
     return parts

@@ -25,6 +25,7 @@ from workers.conversations import StoredMessage
 from workers.errors import AccessDenied
 from workers.offline import edits, phrases, replies
 from workers.offline.catalogue import phrase
+from workers.offline.due import due_request
 from workers.offline.intents import NOTE_INTENTS, Request, classify
 from workers.offline.naming import Candidate, named_notes
 from workers.outcomes import ToolCall, TurnOutcome
@@ -122,7 +123,12 @@ def _about_a_note(context: ToolContext, request: Request) -> TurnOutcome:
     if request.intent == "tasks":
         parts = replies.tasks(language, result, reading)
     elif request.intent == "dates":
-        parts = replies.dates(language, result, reading)
+        asked = due_request(request.text)
+        if asked is None:
+            parts = replies.dates(language, result, reading)
+        else:  # "what's due this week?": by the note's dates, against today here (R80)
+            today = context.clock().astimezone().date()
+            parts = replies.due(language, result, reading, asked, today)
     elif request.intent == "outline":
         parts = replies.outline(language, result, reading)
     elif request.intent == "find":

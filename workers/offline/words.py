@@ -148,6 +148,8 @@ DATES: Final = (
     "締め切り", "締切", "期限", "日付", "予定", "いつまで", "何日",
     "截止", "期限", "日期", "到期", "日程", "什么时候", "几号",
     "마감", "기한", "날짜", "일정", "언제",
+    "overdue", "past due", "en retard", "überfällig", "vencidas", "vencidos", "atrasadas",
+    "期限切れ", "逾期", "过期", "연체",
 )  # fmt: skip
 
 UNSUPPORTED: Final = (

@@ -7,7 +7,7 @@ With ``X-Key-Session`` for the workspace:
   "toolCalls": [{"name", "arguments"}]}]}``, oldest first, never a tool result;
 - ``DELETE /v1/agent/conversations/{conversation}`` → 204, also when it was empty;
 - ``POST /v1/agent/conversations/{conversation}/proposals/{id}`` with ``{"outcome":
-  "applied"|"discarded"}`` → 200 ``{"id", "path", "summary", "outcome"}``: what the person
+  "applied"|"undone"|"discarded"}`` → 200 ``{"id", "path", "summary", "outcome"}``: what the person
   did with a proposal of that conversation's replies (R50); the same report again
   changes nothing; an id the conversation does not hold → 404 ``proposal_not_found``.
 
@@ -52,7 +52,7 @@ async def list_conversations(request: Request, state: State, account: Account) -
 class OutcomeReport(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    outcome: Literal["applied", "discarded"]
+    outcome: Literal["applied", "undone", "discarded"]
 
 
 # Declared before the ":path" routes, which would otherwise take ".../proposals/<id>" too.

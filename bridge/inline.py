@@ -1,0 +1,237 @@
+"""The Inline AI command on the wire: its request, its answer and its record (R68–R74, contract 13).
+
+Both realms import these: the renderer builds an :class:`InlineRequest` from the live
+editor (``renderer.ambient.inline``), the backend checks the same limits and answers an
+:class:`InlineAnswer`. The request carries a bounded slice of the note; it is never an
+ambient pointer and never goes near ``X-Ambient-Note``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Final, Literal, cast
+from urllib.parse import quote
+
+from bridge.agent import (
+    EVENT_DELTA,
+    EVENT_DONE,
+    EVENT_ERROR,
+    DeltaEvent,
+    ErrorEvent,
+    TurnStream,
+    not_understood,
+)
+from bridge.transport import workspace_url
+
+MAX_SELECTION_BYTES: Final = 16 * 1024
+"""R69: the selected text sent, in UTF-8 bytes; more is refused before sending."""
+MAX_AROUND_BYTES: Final = 2 * 1024
+"""R69: the text sent before and after the selection, each, in UTF-8 bytes."""
+MAX_INSTRUCTION_CHARS: Final = 2000
+"""Contract 13: an instruction is 1 to 2,000 code points."""
+
+KIND_EDIT: Final = "edit"
+KIND_REFUSAL: Final = "refusal"
+AnswerKind = Literal["edit", "refusal"]
+
+OUTCOME_PENDING: Final = "pending"
+OUTCOME_ACCEPTED: Final = "accepted"
+OUTCOME_REJECTED: Final = "rejected"
+OUTCOME_FAILED: Final = "failed"
+REPORTED_OUTCOMES: Final = (OUTCOME_ACCEPTED, OUTCOME_REJECTED)
+"""What the app reports of an answer (contract 13); "failed" is the backend's own."""
+RECORD_OUTCOMES: Final = (OUTCOME_PENDING, OUTCOME_ACCEPTED, OUTCOME_REJECTED, OUTCOME_FAILED)
+
+HISTORY_LIMIT: Final = 10
+"""The records the prompt's menu shows, and the history route's default ``limit``."""
+MAX_HISTORY_LIMIT: Final = 100
+
+SELECTION_TOO_LARGE: Final = (
+    "The selection is larger than 16 KiB (16,384 bytes), the most the inline command "
+    "sends. Select less and ask again."
+)
+"""R69: said before anything is sent (and by the backend for a body that passes it)."""
+
+
+def utf8_size(text: str) -> int:
+    """UTF-8 bytes of ``text``; a lone surrogate from an editor counts as its three bytes."""
+    return len(text.encode("utf-8", errors="surrogatepass"))
+
+
+def inline_url(workspace: str) -> str:
+    return f"{workspace_url(workspace)}/inline"
+
+
+def inline_outcome_url(workspace: str, request_id: str) -> str:
+    return f"{inline_url(workspace)}/{quote(request_id, safe='')}"
+
+
+def format_lines(first: int, last: int) -> str:
+    """``12–40`` (an en dash, as R69 writes it), or ``12`` for one line."""
+    return str(first) if first == last else f"{first}–{last}"
+
+
+@dataclass(frozen=True)
+class InlineRequest:
+    """What one inline request sends (contract 13): the instruction and a bounded slice.
+
+    ``before`` is empty or ends with a line break; ``after`` starts right after the
+    selection; ``lines`` are the 1-based first and last line the slice touches.
+    """
+
+    instruction: str
+    path: str
+    before: str
+    selection: str
+    after: str
+    lines: tuple[int, int]
+
+    @property
+    def bytes(self) -> int:
+        """Contract 13: the UTF-8 bytes of ``before`` + ``selection`` + ``after``."""
+        return utf8_size(self.before) + utf8_size(self.selection) + utf8_size(self.after)
+
+    def sent_text(self) -> str:
+        """R69's line under the prompt: "Sent lines 12–40 of notes/a.md (1,930 bytes)"."""
+        first, last = self.lines
+        word = "line" if first == last else "lines"
+        size = self.bytes
+        unit = "byte" if size == 1 else "bytes"
+        return f"Sent {word} {format_lines(first, last)} of {self.path} ({size:,} {unit})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "instruction": self.instruction,
+            "path": self.path,
+            "before": self.before,
+            "selection": self.selection,
+            "after": self.after,
+            "lines": [self.lines[0], self.lines[1]],
+        }
+
+    def with_instruction(self, instruction: str) -> InlineRequest:
+        """The same slice asked again with another instruction (Try again, R71)."""
+        return InlineRequest(
+            instruction, self.path, self.before, self.selection, self.after, self.lines
+        )
+
+
+@dataclass(frozen=True)
+class InlineAnswer:
+    """The backend's answer (contract 13): the replacement text, or a refusal's sentence."""
+
+    id: str
+    replacement: str
+    summary: str
+    kind: AnswerKind
+    assistant_kind: str
+    assistant_name: str
+
+    @property
+    def is_refusal(self) -> bool:
+        return self.kind == KIND_REFUSAL
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "replacement": self.replacement,
+            "summary": self.summary,
+            "kind": self.kind,
+            "assistant": {"kind": self.assistant_kind, "name": self.assistant_name},
+        }
+
+    @classmethod
+    def from_json(cls, body: Any) -> InlineAnswer:
+        """Raises KeyError, TypeError or ValueError when ``body`` is not an answer."""
+        if not isinstance(body, dict):
+            raise TypeError("an inline answer must be a JSON object")
+        kind = str(body["kind"])
+        if kind not in (KIND_EDIT, KIND_REFUSAL):
+            raise ValueError(f"unknown inline answer kind {kind!r}")
+        assistant = body["assistant"]
+        return cls(
+            id=str(body["id"]),
+            replacement=str(body["replacement"]),
+            summary=str(body["summary"]),
+            kind=KIND_EDIT if kind == KIND_EDIT else KIND_REFUSAL,
+            assistant_kind=str(assistant["kind"]),
+            assistant_name=str(assistant["name"]),
+        )
+
+
+@dataclass(frozen=True)
+class InlineRecord:
+    """One kept request (R73): never note text."""
+
+    id: str
+    instruction: str
+    path: str
+    lines: tuple[int, int]
+    bytes: int
+    assistant: str
+    at: str
+    outcome: str
+
+    def describe(self) -> str:
+        """One line for the prompt's history menu."""
+        first, last = self.lines
+        return f"{self.instruction} — {self.path}:{format_lines(first, last)} ({self.outcome})"
+
+    @classmethod
+    def from_json(cls, body: Any) -> InlineRecord:
+        if not isinstance(body, dict):
+            raise TypeError("an inline record must be a JSON object")
+        first, last = body["lines"]
+        assistant = body["assistant"]
+        name = assistant.get("name") if isinstance(assistant, dict) else assistant
+        return cls(
+            id=str(body["id"]),
+            instruction=str(body["instruction"]),
+            path=str(body["path"]),
+            lines=(int(first), int(last)),
+            bytes=int(body["bytes"]),
+            assistant=str(name),
+            at=str(body["at"]),
+            outcome=str(body["outcome"]),
+        )
+
+
+@dataclass(frozen=True)
+class InlineDoneEvent:
+    """The stream's ``done``: the whole answer, as the JSON call returns it."""
+
+    answer: InlineAnswer
+
+
+InlineEvent = DeltaEvent | InlineDoneEvent | ErrorEvent
+
+
+def inline_event(event: str, data: str) -> InlineEvent | None:
+    """One parsed event of an inline stream, or None for one this client does not know."""
+    try:
+        body = json.loads(data)
+        if event == EVENT_DELTA:
+            return DeltaEvent(str(body["text"]))
+        if event == EVENT_DONE:
+            return InlineDoneEvent(InlineAnswer.from_json(body))
+        if event == EVENT_ERROR:
+            return ErrorEvent(str(body["error"]["code"]), str(body["error"]["message"]))
+    except (ValueError, KeyError, TypeError) as error:
+        raise not_understood() from error
+    return None
+
+
+class InlineStream(TurnStream):
+    """A streamed inline request: :meth:`events` in order; ``cancel()`` from any thread."""
+
+    def _parse(self, event: str, data: str) -> Any:
+        return inline_event(event, data)
+
+    def _ends(self, event: object) -> bool:
+        return isinstance(event, InlineDoneEvent | ErrorEvent)
+
+    def events(self) -> Iterator[InlineEvent]:
+        for event in self:
+            yield cast(InlineEvent, event)

@@ -1,0 +1,211 @@
+"""The inline command's routes (contract 13, R70, R73).
+
+With ``X-Key-Session`` for the workspace (the same refusals as the document API):
+- ``POST /v1/workspaces/{ws}/inline`` with ``{"instruction", "path", "before",
+  "selection", "after", "lines"}`` → 200 ``{"id", "replacement", "summary", "kind",
+  "assistant": {"kind", "name"}}``; with ``Accept: text/event-stream`` the events
+  ``delta`` (pieces of the replacement), then ``done`` (that answer) or ``error``.
+  An instruction outside 1–2,000 code points or ``lines`` that are not two 1-based
+  line numbers in order: 400 ``invalid_argument``; a selection over 16 KiB or
+  ``before``/``after`` over 2 KiB (UTF-8): 400 ``context_too_large``; a path that
+  breaks the document rules: 400 ``invalid_path`` (the note is not read). Provider
+  failure: 502 ``model_unavailable`` (or the stream's ``error``).
+- ``POST /v1/workspaces/{ws}/inline/{id}`` with ``{"outcome": "accepted"|"rejected"}``
+  → 200 ``{"id", "outcome"}``; unknown id 404 ``inline_not_found``; any other
+  outcome 400 ``invalid_argument``.
+- ``GET /v1/workspaces/{ws}/inline[?limit=N]`` → ``{"requests": [...]}`` newest first
+  (N from 1 to 100, default 10), never note text.
+- ``DELETE /v1/workspaces/{ws}/inline`` → 204 (extension: the person clears them).
+
+No ``X-Ambient-Note`` is read, and no delivery row is touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from contextlib import closing
+from typing import Final
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, ConfigDict
+
+from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR
+from bridge.inline import (
+    HISTORY_LIMIT,
+    MAX_AROUND_BYTES,
+    MAX_HISTORY_LIMIT,
+    MAX_INSTRUCTION_CHARS,
+    MAX_SELECTION_BYTES,
+    REPORTED_OUTCOMES,
+    SELECTION_TOO_LARGE,
+    InlineRequest,
+    utf8_size,
+)
+from bridge.paths import WorkspacePathError, check_workspace_path
+from workers import jsontext
+from workers.assistants import Cancellation, Delta
+from workers.dependencies import (
+    Account,
+    BackendState,
+    State,
+    WorkspaceKey,
+    read_body,
+    read_json_model,
+)
+from workers.errors import ApiError, envelope
+from workers.inline.runner import InlineAsk, run_inline
+from workers.streaming import (
+    HEADERS,
+    MEDIA_TYPE,
+    relay,
+    sse,
+    sse_json,
+    until_disconnected,
+    wants_stream,
+)
+from workers.turns import Answered
+
+router = APIRouter(prefix="/v1/workspaces/{workspace}/inline", tags=["inline"])
+
+INSTRUCTION_LENGTH: Final = (
+    "The instruction must be 1 to 2,000 characters long; this one has {count:,}."
+)
+MAX_LINE: Final = 2**31 - 1
+"""Line numbers are kept in an SQL integer column: a larger one is refused, never a 5xx."""
+LINES_INVALID: Final = (
+    "'lines' must be the first and last line sent, two whole numbers from 1 (at most "
+    "2,147,483,647) with the first not after the last."
+)
+AROUND_TOO_LARGE: Final = (
+    "The text {side} the selection is larger than 2 KiB (2,048 bytes), the most an inline "
+    "request sends on each side."
+)
+PATH_INVALID: Final = "That note path is not allowed: {reason}"
+OUTCOME_INVALID: Final = '\'outcome\' must be "accepted" or "rejected".'
+NOT_FOUND: Final = "This workspace has no inline request with that id."
+LIMIT_INVALID: Final = "'limit' must be a whole number from 1 to 100."
+
+
+class InlineBody(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    instruction: str
+    path: str
+    before: str = ""
+    selection: str = ""
+    after: str = ""
+    lines: list[int]
+
+
+def checked_request(body: InlineBody) -> InlineRequest:
+    """The request, or the contract's 400 for the first thing wrong with it."""
+    count = len(body.instruction)
+    if not 1 <= count <= MAX_INSTRUCTION_CHARS or not body.instruction.strip():
+        raise ApiError(400, "invalid_argument", INSTRUCTION_LENGTH.format(count=count))
+    if _over(body.selection, MAX_SELECTION_BYTES):
+        raise ApiError(400, "context_too_large", SELECTION_TOO_LARGE)
+    for side, text in (("before", body.before), ("after", body.after)):
+        if _over(text, MAX_AROUND_BYTES):
+            raise ApiError(400, "context_too_large", AROUND_TOO_LARGE.format(side=side))
+    try:
+        check_workspace_path(body.path)
+    except WorkspacePathError as error:
+        raise ApiError(400, "invalid_path", PATH_INVALID.format(reason=error)) from error
+    if len(body.lines) != 2 or not 1 <= body.lines[0] <= body.lines[1] <= MAX_LINE:
+        raise ApiError(400, "invalid_argument", LINES_INVALID)
+    first, last = body.lines
+    return InlineRequest(
+        body.instruction, body.path, body.before, body.selection, body.after, (first, last)
+    )
+
+
+def _over(text: str, limit: int) -> bool:
+    """Whether ``text`` passes ``limit`` UTF-8 bytes, encoding at most ``limit`` + 1 code points."""
+    return utf8_size(text[: limit + 1]) > limit
+
+
+def _answer(state: BackendState, ask: InlineAsk) -> bytes:
+    with closing(run_inline(state, ask, streaming=False, cancellation=Cancellation())) as events:
+        for event in events:
+            if isinstance(event, Answered):
+                return event.body
+            if not isinstance(event, Delta):
+                raise ApiError(event.status, event.code, event.message)
+    raise RuntimeError("an inline request ended without an answer")
+
+
+def _stream(
+    state: BackendState, ask: InlineAsk, cancellation: Cancellation
+) -> Generator[bytes, None, None]:
+    with closing(run_inline(state, ask, streaming=True, cancellation=cancellation)) as events:
+        for event in events:
+            if isinstance(event, Delta):
+                yield sse_json(EVENT_DELTA, {"text": event.text})
+            elif isinstance(event, Answered):
+                yield sse(EVENT_DONE, event.body)
+            else:
+                yield sse_json(EVENT_ERROR, envelope(event.code, event.message))
+
+
+@router.post("")
+async def post_inline(
+    workspace: str, request: Request, state: State, account: Account, key: WorkspaceKey
+) -> Response:
+    body = await read_json_model(request, InlineBody)
+    ask = InlineAsk(account, key.workspace, checked_request(body))
+    if wants_stream(request.headers.get("accept", "")):
+        cancellation = Cancellation()
+        pieces = relay(
+            lambda: _stream(state, ask, cancellation),
+            cancellation,
+            lambda: until_disconnected(request.receive),
+        )
+        return StreamingResponse(pieces, media_type=MEDIA_TYPE, headers=HEADERS)
+    answer = await run_in_threadpool(_answer, state, ask)
+    return Response(answer, media_type="application/json")
+
+
+@router.get("")
+async def list_inline(
+    workspace: str, request: Request, state: State, account: Account, key: WorkspaceKey
+) -> JSONResponse:
+    raw = request.query_params.get("limit")
+    limit = HISTORY_LIMIT
+    if raw is not None:
+        if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_HISTORY_LIMIT:
+            raise ApiError(400, "invalid_argument", LIMIT_INVALID)
+        limit = int(raw)
+    found = await run_in_threadpool(state.inline.recent, account, key.workspace, limit)
+    return JSONResponse({"requests": [record.to_json() for record in found]})
+
+
+@router.delete("")
+async def clear_inline(
+    workspace: str, state: State, account: Account, key: WorkspaceKey
+) -> Response:
+    await run_in_threadpool(state.inline.clear, account, key.workspace)
+    return Response(status_code=204)
+
+
+@router.post("/{request_id}")
+async def report_inline(
+    workspace: str,
+    request_id: str,
+    request: Request,
+    state: State,
+    account: Account,
+    key: WorkspaceKey,
+) -> JSONResponse:
+    try:
+        data = jsontext.loads(await read_body(request, 4096))
+    except ValueError as error:
+        raise ApiError(400, "invalid_argument", OUTCOME_INVALID) from error
+    outcome = data.get("outcome") if isinstance(data, dict) else None
+    if outcome not in REPORTED_OUTCOMES:
+        raise ApiError(400, "invalid_argument", OUTCOME_INVALID)
+    kept = await run_in_threadpool(state.inline.report, account, key.workspace, request_id, outcome)
+    if not kept:
+        raise ApiError(404, "inline_not_found", NOT_FOUND)
+    return JSONResponse({"id": request_id, "outcome": outcome})
