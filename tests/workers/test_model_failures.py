@@ -30,11 +30,11 @@ def _endpoint(scripted: ScriptedModel) -> str:
     return scripted.url.removeprefix("http://").removesuffix("/v1")
 
 
-def _failed_turn(backend: Backend) -> dict[str, str]:
+def _failed_turn(backend: Backend, message: str = "summarise this") -> dict[str, str]:
     key = backend.key()
     response = backend.client.post(
         "/v1/agent/turns",
-        json={"conversation": "c1", "message": "summarise this"},
+        json={"conversation": "c1", "message": message},
         headers=backend.headers(key, pointer_header("notes/a.md", NOTES["notes/a.md"])),
     )
     assert response.status_code == 502, response.text
@@ -78,7 +78,7 @@ def test_r36_a_model_that_writes_tool_calls_as_text_does_not_support_tools(
     model_backend: Backend, scripted: ScriptedModel
 ) -> None:
     scripted.then(text('{"name": "read_active_note", "arguments": {}}'))
-    failure = _failed_turn(model_backend)
+    failure = _failed_turn(model_backend, "hello")  # a request that offers the tools
     assert "does not seem to support tool calling" in failure["message"]
 
 

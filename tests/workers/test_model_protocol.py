@@ -9,8 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests.support.scripted_model import ScriptedModel, error, text, tool
 from tests.workers.conftest import NOTES, Backend, pointer_header
+from workers.model.stops import EMPTY_REPLY
 
 NOTE = "notes/a.md"
 
@@ -95,24 +98,56 @@ def test_r31_selection_is_given_as_lines_when_the_saved_copy_matches(
     assert "on line" not in system
 
 
-def test_r32_tool_results_go_back_as_tool_messages_with_empty_content_not_null(
+def test_r32_r75_the_backend_reads_the_note_and_sends_it_back_as_a_tool_message(
     model_backend: Backend, scripted: ScriptedModel
 ) -> None:
-    scripted.then(tool("read_active_note"), text("It is about alpha."))
+    """A note-only ask: the backend's own read, recorded, then one request for the answer."""
+    scripted.then(text("It is about alpha."))
     body = _send(model_backend, "summarise this")
     assert body["reply"] == "It is about alpha."
     assert [c["name"] for c in body["toolCalls"]] == ["read_active_note"]
+    assert body["toolCalls"][0]["arguments"] == {}  # no maxBytes: the backend read it whole
     assert body["toolCalls"][0]["result"]["text"] == NOTES[NOTE]
-    first, second = scripted.chat_requests
-    assistant, result = second.body["messages"][-2:]
+    [request] = scripted.chat_requests  # R75: one model request
+    assert "tools" not in request.body and "tool_choice" not in request.body
+    assistant, result = request.body["messages"][-2:]
     assert assistant["role"] == "assistant"
     assert assistant["content"] == ""  # llama.cpp's server answers 500 to null
     assert assistant["tool_calls"][0]["function"]["name"] == "read_active_note"
     assert result["role"] == "tool"
     assert result["tool_call_id"] == assistant["tool_calls"][0]["id"]
     assert json.loads(result["content"])["text"] == NOTES[NOTE]
-    # R31: the note's text reached the model only as that tool result.
-    assert NOTES[NOTE].splitlines()[1] not in first.raw.decode()
+    # R31: the note's text reached the model only as that tool result …
+    before = json.dumps(request.body["messages"][:-1])
+    assert not any(line in before for line in _note_lines())
+    # … and R75: the model is shown that text as it is, never escaped.
+    shown = request.prompt.split("<|im_start|>tool\n", 1)[1]
+    assert NOTES[NOTE] in shown
+    assert "&#34;" not in request.prompt and "\\n" not in shown
+
+
+def test_r75_an_edit_ask_reads_then_offers_only_the_edit_tool_by_name(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    old, new = "- [ ] buy milk", "- [x] buy milk"
+    edit = json.dumps({"edits": [{"oldText": old, "newText": new}], "summary": "Tick it"})
+    scripted.then(tool("propose_note_edit", edit), text("Ticked, once you apply it."))
+    body = _send(model_backend, "tick off buy milk")
+    assert [c["name"] for c in body["toolCalls"]] == ["read_active_note", "propose_note_edit"]
+    [proposal] = body["proposals"]
+    assert proposal["path"] == NOTE and proposal["summary"] == "Tick it"
+    assert body["reply"] == "Ticked, once you apply it."
+    propose, answer = (request.body for request in scripted.chat_requests)
+    assert [t["function"]["name"] for t in propose["tools"]] == ["propose_note_edit"]
+    assert propose["tool_choice"] == {"type": "function", "function": {"name": "propose_note_edit"}}
+    # The note's lines that occur once are the only oldText the call can take.
+    edits = propose["tools"][0]["function"]["parameters"]["properties"]["edits"]
+    assert edits["maxItems"] == 1
+    assert edits["items"]["properties"]["oldText"]["enum"] == [
+        line for line in NOTES[NOTE].splitlines() if line.strip()
+    ]
+    assert "tools" not in answer
+    assert [m["role"] for m in answer["messages"]][-4:] == ["assistant", "tool"] * 2
 
 
 def test_r32_unparseable_arguments_get_invalid_argument(
@@ -136,7 +171,7 @@ def test_r32_unknown_tool_name_gets_an_error_result_and_the_turn_goes_on(
     model_backend: Backend, scripted: ScriptedModel
 ) -> None:
     scripted.then(tool("delete_everything", "{}"), text("I can't do that."))
-    body = _send(model_backend, "delete my notes")
+    body = _send(model_backend, "run the cleanup tool")
     [call] = body["toolCalls"]
     assert call["name"] == "delete_everything"
     assert call["result"]["status"] == "invalid_argument"
@@ -169,19 +204,62 @@ def test_r33_r34_history_as_user_and_assistant_messages_without_tool_results(
     model_backend: Backend, scripted: ScriptedModel
 ) -> None:
     key = model_backend.key()
-    scripted.then(tool("read_active_note"), text("First answer."), text("Second answer."))
+    scripted.then(text("First answer."), text("Second answer."))
     _send(model_backend, "summarise this", key=key)
     _send(model_backend, "and now?", key=key)
-    third = scripted.chat_requests[2].body["messages"]
-    assert [(m["role"], m.get("content")) for m in third[1:]] == [
+    second = scripted.chat_requests[1].body["messages"]
+    assert [(m["role"], m.get("content")) for m in second[1:]] == [
         ("user", "summarise this"),
         ("assistant", "First answer."),
         ("user", "and now?"),
     ]
-    raw = scripted.chat_requests[2].raw.decode()
+    raw = scripted.chat_requests[1].raw.decode()
     assert "tool_call_id" not in raw  # R33: earlier tool results are never resent
     for line in _note_lines():
         assert line not in raw
+
+
+def test_r75_the_backends_stop_messages_are_never_sent_back_as_the_models(
+    model_backend: Backend, scripted: ScriptedModel
+) -> None:
+    """Shown to the person and kept (R34), but not what the model said (R75)."""
+    key = model_backend.key()
+    scripted.then(text(""), text("Alpha, briefly."), text("Hello."))
+    empty = _send(model_backend, "summarise this", key=key)
+    assert empty["reply"] == EMPTY_REPLY
+    _send(model_backend, "hello", key=key)
+    _send(model_backend, "hello again", key=key)
+    later = [request.body["messages"] for request in scripted.chat_requests[1:]]
+    for messages in later:
+        assert not any(EMPTY_REPLY in str(m.get("content")) for m in messages)
+    assert [(m["role"], m["content"]) for m in later[1][1:]] == [
+        ("user", "summarise this"),
+        ("user", "hello"),
+        ("assistant", "Alpha, briefly."),
+        ("user", "hello again"),
+    ]
+    history = model_backend.client.get(
+        "/v1/agent/conversations/c1", headers=model_backend.headers(key)
+    ).json()["messages"]
+    assert history[1]["text"] == EMPTY_REPLY  # the person still sees what happened
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        ("résume cette note", "French"),
+        ("fasse diese Notiz zusammen", "German"),
+        ("このノートを要約して", "Japanese"),
+        ("summarise this", "English"),
+    ],
+)
+def test_r75_the_instruction_names_the_asks_language(
+    model_backend: Backend, scripted: ScriptedModel, message: str, language: str
+) -> None:
+    scripted.then(text("ok"))
+    _send(model_backend, message)
+    system = scripted.chat_requests[0].body["messages"][0]["content"]
+    assert system.endswith(f"Answer in {language}.")
 
 
 def test_r33_instructions_ask_for_read_active_note_first_on_every_turn(
@@ -240,3 +318,35 @@ def test_r31_without_a_note_or_a_workspace_the_model_is_told_so(
     model_backend.turn("summarise this", key=None, conversation="c2")
     no_workspace = scripted.chat_requests[1].body["messages"][0]["content"]
     assert "No workspace is open" in no_workspace
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "tick off buy milk",
+        "add a task: call the bank",
+        "rename the first heading to Plan",
+        "renomme le titre en Plan",
+        "change the title to Plan",
+    ],
+)
+def test_r75_edit_asks_are_asked_for_propose_note_edit_by_name(
+    model_backend: Backend, scripted: ScriptedModel, message: str
+) -> None:
+    scripted.then(text("I would rather not."))
+    body = _send(model_backend, message)
+    assert [c["name"] for c in body["toolCalls"]] == ["read_active_note"]
+    [request] = scripted.chat_requests
+    assert request.body["tool_choice"]["function"]["name"] == "propose_note_edit"
+
+
+@pytest.mark.parametrize("message", ["how do I edit notes?", "what changed here?", "hello"])
+def test_r75_asks_that_change_nothing_are_not_edit_asks(
+    model_backend: Backend, scripted: ScriptedModel, message: str
+) -> None:
+    scripted.then(text("ok"))
+    _send(model_backend, message)
+    assert scripted.chat_requests[0].body.get("tool_choice") != {
+        "type": "function",
+        "function": {"name": "propose_note_edit"},
+    }

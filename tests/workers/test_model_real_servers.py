@@ -27,7 +27,6 @@ from workers.settings import Settings
 
 NOTE = "notes/a.md"
 WAIT_SECONDS = 10.0
-READ_OPEN_NOTE = {"type": "function", "function": {"name": "read_active_note"}}
 
 
 @pytest.fixture
@@ -69,7 +68,9 @@ def test_r57_the_peer_resets_a_streamed_auto_tool_request_as_llama_cpp_does(
 ) -> None:
     """The fault is a TCP reset after the 200 headers, not a clean close."""
     llama.then(tool("list_documents"))
-    body = json.dumps({"model": MODEL_ID, "messages": [], "stream": True, "tool_choice": "auto"})
+    listing = {"type": "function", "function": {"name": "list_documents", "parameters": {}}}
+    fields = {"model": MODEL_ID, "messages": [], "stream": True, "tool_choice": "auto"}
+    body = json.dumps({**fields, "tools": [listing]})
     port = int(llama.url.rsplit(":", 1)[1].split("/")[0])
     request = (
         f"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
@@ -99,7 +100,7 @@ def test_r57_a_reset_streamed_request_is_asked_again_plainly_on_the_first_turn(
     # Streamed and reset, asked again without streaming, then remembered for the endpoint;
     # after that one unstreamed "auto" request the answer is asked streamed, without tools.
     assert _streamed(llama) == [True, False, True]
-    assert llama.chat_requests[-1].body["tool_choice"] == "none"
+    assert "tools" not in llama.chat_requests[-1].body  # R75: a text-only step offers none
     llama.then(text("Hello again."))
     again = _turn(client, "hello", conversation="d")
     assert isinstance(again[-1], DoneEvent) and again[-1].reply.reply == "Hello again."
@@ -107,36 +108,33 @@ def test_r57_a_reset_streamed_request_is_asked_again_plainly_on_the_first_turn(
     assert llama.resets == 1
 
 
-def test_r57_an_unnamed_request_reads_the_note_then_is_answered_from_it(
+def test_r57_r75_an_unnamed_request_reads_the_note_then_is_answered_from_it(
     client: BackendClient, llama: ScriptedModel
 ) -> None:
-    """Both requests stream on llama-cpp-python: a named tool, then an answer without tools."""
-    llama.then(tool("read_active_note"), text("Alpha is the first note."))
+    """The backend reads the note; one streamed request, without tools, answers (R75)."""
+    llama.then(text("Alpha is the first note."))
     events = _turn(client, "summarise this")
     [read] = [event.call for event in events if isinstance(event, WireToolEvent)]
     assert read.name == "read_active_note" and read.result["text"] == NOTES[NOTE]
     done = events[-1]
     assert isinstance(done, DoneEvent) and done.reply.reply == "Alpha is the first note."
     assert len([event for event in events if isinstance(event, DeltaEvent)]) > 1  # streamed
-    first, second = (request.body for request in llama.chat_requests)
-    assert first["tool_choice"] == READ_OPEN_NOTE and first["stream"] is True
-    assert second["tool_choice"] == "none" and second["stream"] is True
+    [only] = (request.body for request in llama.chat_requests)
+    assert "tools" not in only and "tool_choice" not in only and only["stream"] is True
     assert llama.resets == 0
 
 
 def test_r57_compare_reads_the_open_note_first_then_the_model_chooses(
     client: BackendClient, llama: ScriptedModel
 ) -> None:
-    llama.then(
-        tool("read_active_note"), tool("read_document", '{"path": "notes/b.md"}'), text("Alike.")
-    )
+    llama.then(tool("read_document", '{"path": "notes/b.md"}'), text("Alike."))
     events = _turn(client, "compare this with notes/b.md")
     calls = [event.call.name for event in events if isinstance(event, WireToolEvent)]
-    assert calls == ["read_active_note", "read_document"]
-    choices = [request.body["tool_choice"] for request in llama.chat_requests]
-    # The second is reset and asked again; after that unstreamed "auto" request, the answer
+    assert calls == ["read_active_note", "read_document"]  # the first one the backend's
+    choices = [request.body.get("tool_choice") for request in llama.chat_requests]
+    # The first is reset and asked again; after that unstreamed "auto" request, the answer
     # is asked streamed without tools, so it is capped and stops with the turn.
-    assert choices == [READ_OPEN_NOTE, "auto", "auto", "none"]
+    assert choices == ["auto", "auto", None]
 
 
 def test_r57_a_note_named_by_its_title_is_left_to_the_model(
@@ -162,13 +160,17 @@ def test_r57_a_note_named_by_its_title_is_left_to_the_model(
         "compare this with notes/b.md",
     ],
 )
-def test_r57_a_request_that_names_no_note_names_read_active_note_first(
+def test_r57_r75_a_request_that_names_no_note_reads_the_open_note_first(
     client: BackendClient, llama: ScriptedModel, message: str
 ) -> None:
-    llama.then(tool("read_active_note"), text("Done."))
+    llama.then(text("Done."))
     events = _turn(client, message)
     assert isinstance(events[-1], DoneEvent), events
-    assert llama.chat_requests[0].body["tool_choice"] == READ_OPEN_NOTE
+    assert isinstance(events[0], WireToolEvent) and events[0].call.name == "read_active_note"
+    assert events[0].call.result["text"] == NOTES[NOTE]
+    if "compare" not in message:  # R75: the note alone answers it, in one request
+        [only] = llama.chat_requests
+        assert "tools" not in only.body
 
 
 @pytest.mark.parametrize("message", ["hello", "summarise notes/b.md", "list my notes"])
@@ -181,9 +183,9 @@ def test_r57_other_requests_let_the_model_choose(
 
 
 def test_r57_every_request_caps_its_answer(client: BackendClient, llama: ScriptedModel) -> None:
-    llama.then(tool("read_active_note"), tool("list_documents"), text("Two notes."))
+    llama.then(tool("list_documents"), text("Two notes."))
     _turn(client, "compare this with notes/b.md")
-    assert len(llama.chat_requests) == 4  # named, reset, asked plainly, the answer
+    assert len(llama.chat_requests) == 3  # reset, asked plainly, the answer
     assert {request.body.get("max_tokens") for request in llama.chat_requests} == {1024}
     assert MAX_ANSWER_TOKENS == 1024
 
@@ -191,14 +193,14 @@ def test_r57_every_request_caps_its_answer(client: BackendClient, llama: Scripte
 def test_r57_a_repeated_tool_call_ends_the_turn_with_a_text_answer(
     client: BackendClient, llama: ScriptedModel
 ) -> None:
-    llama.then(tool("read_active_note"), tool("read_active_note", "{ }"), text("Alpha, briefly."))
+    llama.then(tool("read_active_note", "{ }"), text("Alpha, briefly."))
     events = _turn(client, "compare this with notes/b.md")
     calls = [event.call.name for event in events if isinstance(event, WireToolEvent)]
     assert calls == ["read_active_note"]  # the repeat (the same call, spaced otherwise) is not run
     done = events[-1]
     assert isinstance(done, DoneEvent) and done.reply.reply == "Alpha, briefly."
     last = llama.chat_requests[-1].body
-    assert last["tool_choice"] == "none" and last["stream"] is True
+    assert "tools" not in last and last["stream"] is True
     # The repeated call is not in what the model was sent back.
     assert [m["role"] for m in last["messages"]] == ["system", "user", "assistant", "tool"]
 
@@ -213,11 +215,11 @@ def test_r57_a_model_that_only_repeats_gets_a_plain_reply(
     assert isinstance(done, DoneEvent)
     assert done.reply.reply == REPEATED_CALL.format(tool="read_active_note")
     assert len([event for event in events if isinstance(event, WireToolEvent)]) == 1
-    # Named; the repeat (reset, then asked plainly); the text-only request.
-    assert [request.body["tool_choice"] for request in llama.chat_requests][1:] == [
+    # The backend's read; the repeat (reset, then asked plainly); the text-only request.
+    assert [request.body.get("tool_choice") for request in llama.chat_requests] == [
         "auto",
         "auto",
-        "none",
+        None,
     ]
 
 
@@ -238,7 +240,7 @@ def test_r57_a_tool_refused_twice_in_a_row_ends_the_guessing(
     assert [call.result["status"] for call in calls] == ["not_found"]
     done = events[-1]
     assert isinstance(done, DoneEvent) and done.reply.reply == "I could not find it."
-    assert llama.chat_requests[-1].body["tool_choice"] == "none"
+    assert "tools" not in llama.chat_requests[-1].body
     assert _streamed(llama)[-1] is True
 
 
@@ -270,7 +272,7 @@ def test_r57_stopping_a_plain_request_closes_its_connection(
 def test_r31_the_retried_request_holds_no_note_text_outside_tool_results(
     client: BackendClient, llama: ScriptedModel
 ) -> None:
-    llama.then(tool("read_active_note"), tool("list_documents"), text("Two notes."))
+    llama.then(tool("list_documents"), text("Two notes."))
     _turn(client, "compare this with notes/b.md")
     lines = [line for line in NOTES[NOTE].splitlines() if len(line) > 4]
     for request in llama.chat_requests:
@@ -278,3 +280,26 @@ def test_r31_the_retried_request_holds_no_note_text_outside_tool_results(
             content: Any = message.get("content")
             if message["role"] != "tool":
                 assert not any(line in str(content) for line in lines)
+
+
+def test_r75_a_forced_call_offers_that_tool_alone_without_max_bytes(
+    tmp_path: Path, llama: ScriptedModel
+) -> None:
+    """The settings knob forcing a first tool: its schema has no maxBytes for a guess."""
+    make_workspace(tmp_path, WORKSPACE, NOTES)
+    settings = Settings(
+        data_dir=tmp_path,
+        device_token=DEVICE_TOKEN,
+        model_base_url=llama.url,
+        model=MODEL_ID,
+        model_first_tool_choice="read_document",
+    )
+    llama.then(tool("read_document", '{"path": "notes/b.md"}'), text("Beta."))
+    with EmbeddedServer(settings) as server, BackendClient(server.url, DEVICE_TOKEN) as backend:
+        events = _turn(backend, "hello")
+    assert isinstance(events[-1], DoneEvent) and events[-1].reply.reply == "Beta."
+    forced, answer = (request.body for request in llama.chat_requests)
+    assert forced["tool_choice"] == {"type": "function", "function": {"name": "read_document"}}
+    [schema] = [t["function"]["parameters"] for t in forced["tools"]]
+    assert set(schema["properties"]) == {"path"}
+    assert "maxBytes" in json.dumps(answer.get("tools", []))  # the model may choose it later

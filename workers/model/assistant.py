@@ -7,12 +7,17 @@ turn with text or asks for tools; each tool runs through :data:`workers.tools.TO
 invalid arguments and unknown tool names get a refusing tool result, and
 ``content: null`` is empty text.
 
-On real servers (R57): a request that names no note names ``read_active_note``
-in its first ``tool_choice``; every request caps its answer; a repeated call (or
-a tool refused twice in a row) ends the tools with one text-only request; a
-streamed request the server refuses or resets before any text is asked again
-without streaming, remembered per endpoint (:mod:`workers.model.endpoints`); and
-each call runs on a connection of its own that a stop or a failure shuts
+What each request offers is planned from the ask (:mod:`workers.model.steps`, R75):
+for an ask about the open note the backend runs ``read_active_note`` itself, records
+it as the turn's first tool call and sends the note back as its ``role: tool``
+result, so a note-only ask costs one model request (for the answer, offering no
+tools) and an edit ask two (``propose_note_edit`` by name, then the answer).
+
+On real servers (R57): every request caps its answer; a repeated call (or a tool
+refused twice in a row) ends the tools with one text-only request; a streamed
+request the server refuses or resets before any text is asked again without
+streaming, remembered per endpoint (:mod:`workers.model.endpoints`); and each call
+runs on a connection of its own that a stop or a failure shuts
 (:mod:`workers.model.connection`).
 """
 
@@ -23,11 +28,25 @@ from typing import TYPE_CHECKING, Any, Final
 
 from workers import jsontext
 from workers.assistants import MODEL, Delta, Done, ToolEvent, TurnEvent, TurnInput
-from workers.model import connection, failures
-from workers.model.answers import NOT_STREAMED, Answer, NotStreamed, streamed_answer, whole_answer
+from workers.model import connection, failures, steps
+from workers.model.answers import (
+    NOT_STREAMED,
+    Answer,
+    NotStreamed,
+    RequestedCall,
+    streamed_answer,
+    whole_answer,
+)
 from workers.model.client import key_headers, open_client
 from workers.model.endpoints import STREAMING
-from workers.model.prompt import TOOL_SCHEMAS, conversation_messages
+from workers.model.prompt import conversation_messages
+from workers.model.stops import (
+    EMPTY_REPLY,
+    PART_SEPARATOR,
+    REPEATED_CALL,
+    STOP_MESSAGES,
+    TOO_MANY_CALLS,
+)
 from workers.model.tool_calls import (
     assistant_message,
     failing_again,
@@ -35,10 +54,23 @@ from workers.model.tool_calls import (
     signature,
     tool_message,
 )
-from workers.offline.naming import open_note_use
-from workers.outcomes import ToolCall, TurnOutcome
+from workers.outcomes import PROPOSE_TOOL, ToolCall, TurnOutcome
 from workers.settings import MODEL_READ_TIMEOUT_SECONDS
 from workers.tools import TOOLS
+
+__all__ = [
+    "AUTO",
+    "EMPTY_REPLY",
+    "MAX_ANSWER_TOKENS",
+    "MAX_MODEL_CALLS",
+    "NO_TOOL",
+    "OPEN_NOTE_TOOL",
+    "PART_SEPARATOR",
+    "REPEATED_CALL",
+    "STOP_MESSAGES",
+    "TOO_MANY_CALLS",
+    "ModelAssistant",
+]
 
 if TYPE_CHECKING:
     import openai
@@ -52,22 +84,11 @@ MAX_ANSWER_TOKENS: Final = 1024
 AUTO: Final = "auto"
 """The model chooses; a test may force a first tool for determinism."""
 NO_TOOL: Final = "none"
-"""The model must answer in text: asked once when it repeats a tool call."""
-OPEN_NOTE_TOOL: Final = "read_active_note"
-"""Named in the first request for a request that names no note (R57)."""
-
-TOO_MANY_CALLS: Final = (
-    "I stopped after {calls} requests to the model without reaching an answer. Try asking "
-    "more directly, or name the note you mean."
-)
-REPEATED_CALL: Final = (
-    "The model asked for {tool} again instead of answering, so I stopped. Try asking more "
-    "directly; a larger model answers better."
-)
-EMPTY_REPLY: Final = "The model returned an empty answer. Try again, or rephrase the question."
-PART_SEPARATOR: Final = "\n\n"
-STOP_MESSAGES: Final = (TOO_MANY_CALLS, REPEATED_CALL, EMPTY_REPLY)
-"""Replies the backend writes when the model gave none: never an answer of the model."""
+"""The model must answer in text: such a request offers no tools at all (R75)."""
+OPEN_NOTE_TOOL: Final = steps.OPEN_NOTE_TOOL
+"""Run by the backend itself for an ask about the open note (R57, R75)."""
+READ_CALL_ID: Final = "call_read_active_note"
+"""The id of the backend's own read in the messages sent back to the model."""
 
 
 class ModelAssistant:
@@ -108,20 +129,37 @@ class ModelAssistant:
     def close(self) -> None:
         self._client.close()
 
-    def _choices(self, turn: TurnInput) -> tuple[str, str]:
-        """The first request's tool choice and the one after its tools ran (R57).
+    def _first_step(
+        self, turn: TurnInput, history: list[dict[str, Any]], calls: list[ToolCall]
+    ) -> Iterator[TurnEvent]:
+        """The backend's own read of the open note, when the plan asks for it (R75).
 
-        A request that names no note reads the open one first, on every turn; when
-        that note alone answers it ("summarise this"), the model is then asked for
-        its answer rather than for more tools, which small models call in a loop.
+        It is a real tool call: recorded in the turn (Details, R34's history keeps its
+        name and arguments), and sent to the model as the call and its ``role: tool``
+        result, exactly as if the model had made it.
         """
-        if turn.pointer is None and self._first_tool_choice == AUTO:
-            return AUTO, AUTO
-        use = open_note_use(turn.context, turn.message)
-        first = self._first_tool_choice  # a test's knob: this tool first, whatever is asked
-        if first == AUTO:
-            first = OPEN_NOTE_TOOL if use.first else AUTO
-        return first, NO_TOOL if use.alone and first == OPEN_NOTE_TOOL else AUTO
+        call = run_tool(turn.context, OPEN_NOTE_TOOL, "")
+        calls.append(call)
+        yield ToolEvent(call)
+        requested = RequestedCall(id=READ_CALL_ID, name=OPEN_NOTE_TOOL, arguments="{}")
+        history.append(assistant_message(Answer(calls=[requested])))
+        history.append(tool_message(requested, call))
+
+    def _offer(
+        self, step: steps.Step, turn: TurnInput, calls: list[ToolCall]
+    ) -> tuple[list[dict[str, Any]], str]:
+        """The tools a step offers and its tool choice."""
+        if step == "answer":
+            return [], NO_TOOL
+        if step == "edit":
+            note = calls[-1].result.get("text") if calls else None
+            return steps.edit_tools(note if isinstance(note, str) else None), PROPOSE_TOOL
+        tools = steps.auto_tools(has_pointer=turn.pointer is not None)
+        first = self._first_tool_choice
+        if first not in (AUTO, OPEN_NOTE_TOOL) and not calls and steps.forced_tools(first):
+            # The settings knob: this tool first, whatever is asked (R57, R75).
+            return steps.forced_tools(first), first
+        return tools, AUTO
 
     def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
         history = conversation_messages(turn.context, turn.pointer, turn.history, turn.message)
@@ -129,18 +167,30 @@ class ModelAssistant:
         calls: list[ToolCall] = []
         made: set[tuple[str, str]] = set()
         repeated = ""
-        choice, then = self._choices(turn)
+        plan = steps.plan(
+            turn.context,
+            turn.message,
+            has_pointer=turn.pointer is not None,
+            first_tool=self._first_tool_choice,
+        )
+        step = plan.step
+        if plan.read_first:
+            yield from self._first_step(turn, history, calls)
+            made.add((OPEN_NOTE_TOOL, "{}"))
+            if calls[-1].result.get("status") != "ok" and step == "edit":
+                step = "answer"  # nothing to change: the model says why (no note, refused)
+        tools, choice = self._offer(step, turn, calls)
         for _ in range(MAX_MODEL_CALLS):
             if turn.cancellation.cancelled:
                 return
-            answer = yield from self._ask(history, turn, choice, separate=bool(reply))
+            answer = yield from self._ask(history, turn, tools, choice, separate=bool(reply))
             if answer is None:
                 return  # cancelled
             if answer.content:
                 reply.append(answer.content)
             if not answer.calls or repeated or choice == NO_TOOL:
                 # Told to answer, the text is the answer: calls sent anyway are not run.
-                if not answer.calls:
+                if not answer.calls and tools:
                     self._check_not_a_text_tool_call(answer.content)
                 fallback = REPEATED_CALL.format(tool=repeated) if repeated else EMPTY_REPLY
                 yield from _finish(reply, calls, fallback)
@@ -148,7 +198,7 @@ class ModelAssistant:
             again = [call.name for call in answer.calls if signature(call) in made]
             if again:
                 # The model loops (small ones do): one last request, for text only.
-                repeated, choice = again[0] or "a tool", NO_TOOL
+                repeated, tools, choice = again[0] or "a tool", [], NO_TOOL
                 continue
             history.append(assistant_message(answer))
             for requested in answer.calls:
@@ -157,16 +207,21 @@ class ModelAssistant:
                 calls.append(call)
                 yield ToolEvent(call)
                 history.append(tool_message(requested, call))
-            choice, then = self._after_tools(then, asked=choice, turn=turn), AUTO
+            if step == "edit":
+                tools, choice = [], NO_TOOL  # proposed (or refused): the model says so
+            else:
+                choice = self._after_tools(asked=choice, turn=turn)
+                has_pointer = turn.pointer is not None
+                tools = [] if choice == NO_TOOL else steps.auto_tools(has_pointer=has_pointer)
             failing = failing_again(calls)
             if failing:  # the same tool refused twice in a row: the model is guessing
-                repeated, choice = failing, NO_TOOL
+                repeated, tools, choice = failing, [], NO_TOOL
         stop = TOO_MANY_CALLS.format(calls=MAX_MODEL_CALLS)
         yield Delta(PART_SEPARATOR + stop if reply else stop)
         reply.append(stop)
         yield Done(TurnOutcome(PART_SEPARATOR.join(reply), calls))
 
-    def _after_tools(self, choice: str, *, asked: str, turn: TurnInput) -> str:
+    def _after_tools(self, *, asked: str, turn: TurnInput) -> str:
         """The next tool choice once tools ran: one unstreamed "auto" request a turn (R57).
 
         llama-cpp-python neither caps nor stops a request that lets the model choose
@@ -174,23 +229,36 @@ class ModelAssistant:
         is asked streamed, without tools, so it is capped and ends when the turn does.
         """
         plain_auto = asked == AUTO and not STREAMING.streams(self.base_url or "", AUTO)
-        return NO_TOOL if choice == AUTO and turn.streaming and plain_auto else choice
+        return NO_TOOL if turn.streaming and plain_auto else AUTO
 
     def _ask(
-        self, history: list[dict[str, Any]], turn: TurnInput, tool_choice: str, *, separate: bool
+        self,
+        history: list[dict[str, Any]],
+        turn: TurnInput,
+        tools: list[dict[str, Any]],
+        tool_choice: str,
+        *,
+        separate: bool,
     ) -> Generator[TurnEvent, None, Answer | None]:
-        """One model call; yields the reply's deltas and returns the answer (None: cancelled)."""
-        choice: Any = tool_choice
-        if tool_choice not in (AUTO, NO_TOOL):
-            choice = {"type": "function", "function": {"name": tool_choice}}
+        """One model call; yields the reply's deltas and returns the answer (None: cancelled).
+
+        A text-only request sends no ``tools`` and no ``tool_choice`` (R75): a model
+        offered nothing cannot call anything, and OpenAI refuses a choice without tools.
+        """
         request: dict[str, Any] = {
             "model": self.model,
             "messages": history,
-            "tools": TOOL_SCHEMAS,
-            "tool_choice": choice,
             "max_tokens": MAX_ANSWER_TOKENS,
             "extra_headers": self._headers,
         }
+        if tools and tool_choice != NO_TOOL:
+            choice: Any = tool_choice
+            if tool_choice != AUTO:
+                choice = {"type": "function", "function": {"name": tool_choice}}
+            request["tools"] = tools
+            request["tool_choice"] = choice
+        else:
+            tool_choice = NO_TOOL
         separator = [PART_SEPARATOR] if separate else []
         base_url = self.base_url or ""
         kind = _choice_kind(tool_choice)

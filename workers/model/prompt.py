@@ -19,6 +19,8 @@ from bridge.reading import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
 from workers.conversations import StoredMessage
 from workers.errors import DocumentRefused
 from workers.messages import NO_ACTIVE_NOTE, NOTE_LEFT_OUT
+from workers.model.stops import model_words
+from workers.offline.intents import classify
 from workers.tools import ToolContext
 
 _MAX_BYTES_SCHEMA: Final = {
@@ -174,6 +176,24 @@ CURSOR_LINE: Final = "The cursor is on line {first}. "
 SELECTED_OFFSETS: Final = "The user has selected characters {start}–{end} (UTF-16 offsets). "
 CURSOR_OFFSET: Final = "The cursor is at character {start} (a UTF-16 offset). "
 NO_WORKSPACE: Final = "No workspace is open, so the tools cannot read any note."
+REPLY_IN: Final = "Answer in {language}."
+"""Short: each byte of the prompt is read before the answer's first word (R75)."""
+LANGUAGE_NAMES: Final = {
+    "en": "English",
+    "fr": "French",
+    "de": "German",
+    "es": "Spanish",
+    "ja": "Japanese",
+    "zh": "Chinese",
+    "ko": "Korean",
+}
+"""The offline classifier's languages (R38), named for the model (R75)."""
+
+
+def reply_language(message: str) -> str:
+    """The sentence naming the ask's language, as the offline classifier detects it."""
+    code = classify(message).language
+    return REPLY_IN.format(language=LANGUAGE_NAMES.get(code, LANGUAGE_NAMES["en"]))
 
 
 def system_message(context: ToolContext, pointer: AmbientPointer | None) -> str:
@@ -239,11 +259,16 @@ def conversation_messages(
 ) -> list[dict[str, Any]]:
     """The first request's messages: system, earlier turns as user/assistant, the message.
 
-    Earlier turns carry their text only: their tool results are never sent again (R33).
+    Earlier turns carry their text only: their tool results are never sent again (R33),
+    and a reply the backend wrote for a model that gave none is left out (R75). The
+    system message ends by naming the language of the ask (R75).
     """
-    messages: list[dict[str, Any]] = [
-        {"role": "system", "content": system_message(context, pointer)}
-    ]
-    messages += [{"role": item.role, "content": item.text} for item in history]
+    system = f"{system_message(context, pointer)}\n{reply_language(message)}"
+    messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
+    for item in history:
+        # The backend's stop messages are its words, not the model's (R75): never sent back.
+        text = model_words(item.text) if item.role == "assistant" else item.text
+        if text:
+            messages.append({"role": item.role, "content": text})
     messages.append({"role": "user", "content": message})
     return messages

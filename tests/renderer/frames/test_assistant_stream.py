@@ -16,7 +16,7 @@ from PySide6.QtTest import QTest
 
 from renderer.frames.turn_view import TurnView
 from tests.app.conftest import TURN_TIMEOUT_MS, AppFactory, AppUnderTest
-from tests.support.scripted_model import MODEL_ID, ScriptedModel, error, scripted_model, text, tool
+from tests.support.scripted_model import MODEL_ID, ScriptedModel, error, scripted_model, text
 
 WAIT_MS = 10_000
 
@@ -71,10 +71,8 @@ def test_a_tool_call_shows_on_the_turn_while_the_reply_streams_R35(
     make_app: AppFactory, scripted: ScriptedModel
 ) -> None:
     held = threading.Event()
-    scripted.then(
-        tool("read_active_note", "{}"),
-        text("It has one open task: first task.", hold_after_first_piece=held),
-    )
+    # The backend reads the open note itself, then asks the model once (R75).
+    scripted.then(text("It has one open task: first task.", hold_after_first_piece=held))
     app = make_app()
     app.mount("inbox-1", "notes/a.md")
     assistant = app.window.assistant
