@@ -279,6 +279,8 @@ def sidecar_attacks(folder: Path, *, idle: int = 500, diffs: int = 200) -> Figur
             if process.stdin is not None:
                 process.stdin.close()
             process.wait(timeout=30)
+            if process.stdout is not None:
+                process.stdout.close()
         window.sharing.diffs.close_all()
         window.close()
         session.close()
