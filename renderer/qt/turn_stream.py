@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from typing import ClassVar
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
@@ -22,7 +23,6 @@ from bridge.agent import (
     DeltaEvent,
     DoneEvent,
     ErrorEvent,
-    TurnEvent,
     TurnReply,
     TurnStream,
     WireToolEvent,
@@ -37,16 +37,23 @@ Outcome = TurnReply | BackendError | BaseException | None
 """How a streamed turn ended: its reply, a failure, or None when it was stopped."""
 
 
-class StreamedTurn(QObject):
-    """One turn asked for as a stream; ``finished`` fires once, on the GUI thread."""
+class StreamedRequest(QObject):
+    """A request whose answer streams; ``finished`` fires once, on the GUI thread.
+
+    The worker side and the GUI side of every streamed answer the app asks for: a
+    turn (:class:`StreamedTurn`) and an inline request
+    (:class:`renderer.qt.inline_stream.StreamedInline`) differ only in the event that
+    closes their stream and in what else may arrive on it.
+    """
 
     text_changed = Signal(str)
-    """The reply's text so far."""
-    tool_called = Signal(object)
-    """A :class:`bridge.agent.WireToolCall`, as the assistant called it."""
+    """The answer's text so far."""
     finished = Signal(object)
-    """The :data:`Outcome`."""
+    """How it ended: the answer, a :class:`BackendError`, another exception, or None."""
     _wake = Signal()
+
+    answer_type: ClassVar[type]
+    """What a stream that ends well returns."""
 
     def __init__(
         self,
@@ -58,7 +65,7 @@ class StreamedTurn(QObject):
         self._runner = runner
         self._open_stream = open_stream
         self._lock = threading.Lock()
-        self._inbox: list[TurnEvent] = []
+        self._inbox: list[object] = []
         self._woken = False
         self._stream: TurnStream | None = None
         self._stopped = False
@@ -75,12 +82,16 @@ class StreamedTurn(QObject):
     def stopped(self) -> bool:
         return self._stopped
 
+    @property
+    def running(self) -> bool:
+        return not self._ended
+
     def start(self) -> Future[object] | None:
         """Open the stream on a worker; None when the runner no longer takes work."""
         return self._runner.submit(self._work, on_done=self._on_done, on_error=self._end)
 
     def stop(self) -> None:
-        """Stop the turn (Stop, Esc, closing); ``finished(None)`` follows from the worker."""
+        """Stop it (Stop, Esc, closing); ``finished(None)`` follows from the worker."""
         with self._lock:
             if self._stopped or self._ended:
                 return
@@ -89,9 +100,16 @@ class StreamedTurn(QObject):
         if stream is not None:
             stream.cancel()
 
+    def _answer_of(self, event: object) -> object | None:
+        """The answer the stream's closing event carries; None for every other event."""
+        raise NotImplementedError
+
+    def _other_event(self, event: object) -> None:
+        """GUI thread: an event that is neither a piece of text nor the end."""
+
     # -- worker thread ---------------------------------------------------------
 
-    def _work(self) -> Outcome:
+    def _work(self) -> object:
         """Worker thread: open the stream, hand its events over, return how it ended."""
         stream = self._open_stream()
         with self._lock:
@@ -100,8 +118,9 @@ class StreamedTurn(QObject):
         if stopped:
             stream.cancel()
         for event in stream:
-            if isinstance(event, DoneEvent):
-                return event.reply
+            answer = self._answer_of(event)
+            if answer is not None:
+                return answer
             if isinstance(event, ErrorEvent):
                 return BackendError(event.message, None, event.code)
             with self._lock:
@@ -122,8 +141,8 @@ class StreamedTurn(QObject):
         for event in events:
             if isinstance(event, DeltaEvent):
                 self.text += event.text
-            elif isinstance(event, WireToolEvent):
-                self.tool_called.emit(event.call)
+            else:
+                self._other_event(event)
         if self.text != self._shown and not self._render_timer.isActive():
             self._render()
 
@@ -134,9 +153,9 @@ class StreamedTurn(QObject):
             self._render_timer.start()  # the next redraw waits at least the interval
 
     def _on_done(self, value: object) -> None:
-        self._end(value if isinstance(value, TurnReply | BackendError) else None)
+        self._end(value if isinstance(value, (self.answer_type, BackendError)) else None)
 
-    def _end(self, outcome: Outcome) -> None:
+    def _end(self, outcome: object) -> None:
         self._drain()  # events queued before the worker returned
         self._render_timer.stop()
         if self.text != self._shown:
@@ -145,5 +164,20 @@ class StreamedTurn(QObject):
         with self._lock:
             self._ended = True
             self._stream = None
-        stopped = self._stopped and not isinstance(outcome, TurnReply)
+        stopped = self._stopped and not isinstance(outcome, self.answer_type)
         self.finished.emit(None if stopped else outcome)
+
+
+class StreamedTurn(StreamedRequest):
+    """One turn asked for as a stream; its tool calls are signalled as they come."""
+
+    tool_called = Signal(object)
+    """A :class:`bridge.agent.WireToolCall`, as the assistant called it."""
+    answer_type = TurnReply
+
+    def _answer_of(self, event: object) -> object | None:
+        return event.reply if isinstance(event, DoneEvent) else None
+
+    def _other_event(self, event: object) -> None:
+        if isinstance(event, WireToolEvent):
+            self.tool_called.emit(event.call)
