@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from typing import Any, Final
 
 from fastapi.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
 from starlette.types import Message
 
 from bridge.agent import STREAM_MEDIA_TYPE
@@ -96,6 +98,26 @@ async def relay(
     finally:
         watcher.cancel()
         cancellation.cancel()
+
+
+async def answer_or_stream(
+    request: Request,
+    produce: Callable[[Cancellation], Generator[bytes, None, None]],
+    answer: Callable[[], bytes],
+) -> Response:
+    """The stream of events the request's ``Accept`` asks for, else the JSON answer.
+
+    Both run on a worker thread: ``produce(cancellation)`` yields the events of a
+    stream that stops when the client goes; ``answer()`` returns the whole JSON body.
+    """
+    if wants_stream(request.headers.get("accept", "")):
+        cancellation = Cancellation()
+        pieces = relay(
+            lambda: produce(cancellation), cancellation, lambda: until_disconnected(request.receive)
+        )
+        return StreamingResponse(pieces, media_type=MEDIA_TYPE, headers=HEADERS)
+    body = await run_in_threadpool(answer)
+    return Response(body, media_type="application/json")
 
 
 async def until_disconnected(receive: Callable[[], Awaitable[Message]]) -> None:

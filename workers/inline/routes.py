@@ -28,7 +28,7 @@ from typing import Final
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict
 
 from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR
@@ -56,15 +56,7 @@ from workers.dependencies import (
 )
 from workers.errors import ApiError, envelope
 from workers.inline.runner import InlineAsk, run_inline
-from workers.streaming import (
-    HEADERS,
-    MEDIA_TYPE,
-    relay,
-    sse,
-    sse_json,
-    until_disconnected,
-    wants_stream,
-)
+from workers.streaming import answer_or_stream, sse, sse_json
 from workers.turns import Answered
 
 router = APIRouter(prefix="/v1/workspaces/{workspace}/inline", tags=["inline"])
@@ -155,16 +147,11 @@ async def post_inline(
 ) -> Response:
     body = await read_json_model(request, InlineBody)
     ask = InlineAsk(account, key.workspace, checked_request(body))
-    if wants_stream(request.headers.get("accept", "")):
-        cancellation = Cancellation()
-        pieces = relay(
-            lambda: _stream(state, ask, cancellation),
-            cancellation,
-            lambda: until_disconnected(request.receive),
-        )
-        return StreamingResponse(pieces, media_type=MEDIA_TYPE, headers=HEADERS)
-    answer = await run_in_threadpool(_answer, state, ask)
-    return Response(answer, media_type="application/json")
+    return await answer_or_stream(
+        request,
+        lambda cancellation: _stream(state, ask, cancellation),
+        lambda: _answer(state, ask),
+    )
 
 
 @router.get("")

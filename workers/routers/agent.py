@@ -33,7 +33,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
@@ -52,15 +52,7 @@ from workers.dependencies import (
     read_json_model,
 )
 from workers.errors import AccessDenied, ApiError, envelope
-from workers.streaming import (
-    HEADERS,
-    MEDIA_TYPE,
-    relay,
-    sse,
-    sse_json,
-    until_disconnected,
-    wants_stream,
-)
+from workers.streaming import answer_or_stream, sse, sse_json
 from workers.turns import Answered, IncomingTurn, ProposalEvent, render_tool_call, run_turn
 
 router = APIRouter(prefix="/v1/agent", tags=["agent"])
@@ -126,16 +118,11 @@ async def post_turn(
         note_left_out=left_out,
     )
     turn = IncomingTurn(account, key, body.conversation, body.message, ambient, left_out)
-    if wants_stream(request.headers.get("accept", "")):
-        cancellation = Cancellation()
-        pieces = relay(
-            lambda: _stream(state, turn, cancellation),
-            cancellation,
-            lambda: until_disconnected(request.receive),
-        )
-        return StreamingResponse(pieces, media_type=MEDIA_TYPE, headers=HEADERS)
-    answer = await run_in_threadpool(_answer, state, turn)
-    return Response(answer, media_type="application/json")
+    return await answer_or_stream(
+        request,
+        lambda cancellation: _stream(state, turn, cancellation),
+        lambda: _answer(state, turn),
+    )
 
 
 # ":path" so a conversation name with "/" (allowed by the turn body) can be read back.
