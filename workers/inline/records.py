@@ -24,7 +24,9 @@ from workers.settings import Settings
 
 
 @dataclass(frozen=True)
-class InlineRecord:
+class KeptInlineRequest:
+    """One row of the inline requests table as the history route shows it (R73)."""
+
     id: str
     instruction: str
     path: str
@@ -112,7 +114,7 @@ class InlineRecords:
             )
             return changed.rowcount > 0
 
-    def recent(self, account: str, workspace: str, limit: int) -> list[InlineRecord]:
+    def recent(self, account: str, workspace: str, limit: int) -> list[KeptInlineRequest]:
         """The newest ``limit`` requests of the workspace, newest first."""
         query = (
             select(inline_requests)
@@ -123,7 +125,7 @@ class InlineRecords:
         with self._database.reading() as connection:
             rows = connection.execute(query).mappings().all()
         return [
-            InlineRecord(
+            KeptInlineRequest(
                 id=row["request_id"],
                 instruction=row["instruction"],
                 path=row["path"],

@@ -10,8 +10,9 @@ line").
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
+# The order the edits are looked for in (see above): ORDER is read off this Literal.
 Edit = Literal[
     "untick",
     "tick",
@@ -30,23 +31,7 @@ Edit = Literal[
     "join",
 ]
 
-ORDER: Final[tuple[Edit, ...]] = (
-    "untick",
-    "tick",
-    "remove_empty",
-    "remove_repeated",
-    "title_case",
-    "upper_case",
-    "lower_case",
-    "tasks",
-    "number",
-    "sort",
-    "heading",
-    "bold",
-    "italic",
-    "summary",
-    "join",
-)
+ORDER: Final[tuple[Edit, ...]] = get_args(Edit)
 
 PHRASES: Final[dict[Edit, dict[str, tuple[str, ...]]]] = {
     "untick": {
