@@ -99,12 +99,18 @@ class RenderingCover(QLabel):
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setAutoFillBackground(True)
         self.setVisible(False)
-        parent.installEventFilter(self)
 
     def cover(self, covered: bool) -> None:
+        if covered == self.isVisible():
+            return
+        # The covered widget's resizes are followed only while covered: a Python event
+        # filter on it for good would run at every event it gets while the person types.
         if covered:
             self.setGeometry(self._over.rect())
             self.raise_()
+            self._over.installEventFilter(self)
+        else:
+            self._over.removeEventFilter(self)
         self.setVisible(covered)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
