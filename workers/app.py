@@ -29,6 +29,7 @@ from workers.routers import (
     system,
     workspaces,
 )
+from workers.responses import REFUSALS
 from workers.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ def create_app(settings: Settings) -> FastAPI:
         inline.router,
     )
     for router in routers:
-        app.include_router(router)
+        app.include_router(router, responses=REFUSALS)
     app.add_middleware(RequestLimits, body_timeout=settings.body_timeout_seconds)
     if not settings.any_host:
         app.add_middleware(LoopbackHostsOnly)  # added last, so it runs first

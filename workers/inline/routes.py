@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from contextlib import closing
-from typing import Final
+from typing import Any, Final
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
 from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR
@@ -56,6 +56,7 @@ from workers.dependencies import (
 )
 from workers.errors import ApiError, envelope
 from workers.inline.runner import InlineAsk, run_inline
+from workers.responses import InlineAnswer, InlineHistory, InlineOutcome, event_stream
 from workers.streaming import answer_or_stream, sse, sse_json
 from workers.turns import Answered
 
@@ -141,7 +142,15 @@ def _stream(
                 yield sse_json(EVENT_ERROR, envelope(event.code, event.message))
 
 
-@router.post("")
+INLINE_EVENTS = (
+    "Events `delta` {text} (pieces of the replacement), then `done` (the JSON answer) "
+    "or `error` (the error envelope)."
+)
+
+
+# Hot (a person waits on it): the answer is encoded once on the worker thread, for the
+# JSON body and the stream's done alike; the model documents it, unvalidated here.
+@router.post("", response_model=InlineAnswer, responses=event_stream(INLINE_EVENTS))
 async def post_inline(
     workspace: str, request: Request, state: State, account: Account, key: WorkspaceKey
 ) -> Response:
@@ -154,10 +163,10 @@ async def post_inline(
     )
 
 
-@router.get("")
+@router.get("", response_model=InlineHistory)
 async def list_inline(
     workspace: str, request: Request, state: State, account: Account, key: WorkspaceKey
-) -> JSONResponse:
+) -> dict[str, Any]:
     raw = request.query_params.get("limit")
     limit = HISTORY_LIMIT
     if raw is not None:
@@ -165,10 +174,10 @@ async def list_inline(
             raise ApiError(400, "invalid_argument", LIMIT_INVALID)
         limit = int(raw)
     found = await run_in_threadpool(state.inline.recent, account, key.workspace, limit)
-    return JSONResponse({"requests": [record.to_json() for record in found]})
+    return {"requests": [record.to_json() for record in found]}
 
 
-@router.delete("")
+@router.delete("", status_code=204, response_class=Response)
 async def clear_inline(
     workspace: str, state: State, account: Account, key: WorkspaceKey
 ) -> Response:
@@ -176,7 +185,7 @@ async def clear_inline(
     return Response(status_code=204)
 
 
-@router.post("/{request_id}")
+@router.post("/{request_id}", response_model=InlineOutcome)
 async def report_inline(
     workspace: str,
     request_id: str,
@@ -184,7 +193,7 @@ async def report_inline(
     state: State,
     account: Account,
     key: WorkspaceKey,
-) -> JSONResponse:
+) -> dict[str, Any]:
     try:
         data = jsontext.loads(await read_body(request, 4096))
     except ValueError as error:
@@ -195,4 +204,4 @@ async def report_inline(
     kept = await run_in_threadpool(state.inline.report, account, key.workspace, request_id, outcome)
     if not kept:
         raise ApiError(404, "inline_not_found", NOT_FOUND)
-    return JSONResponse({"id": request_id, "outcome": outcome})
+    return {"id": request_id, "outcome": outcome}

@@ -29,11 +29,11 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from contextlib import closing
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
@@ -52,6 +52,7 @@ from workers.dependencies import (
     read_json_model,
 )
 from workers.errors import AccessDenied, ApiError, envelope
+from workers.responses import Delivery, TurnAnswer, event_stream
 from workers.streaming import answer_or_stream, sse, sse_json
 from workers.turns import Answered, IncomingTurn, ProposalEvent, render_tool_call, run_turn
 
@@ -106,7 +107,16 @@ def _stream(
                 yield sse_json(EVENT_ERROR, envelope(event.code, event.message))
 
 
-@router.post("/turns")
+TURN_EVENTS = (
+    "Events `delta` {text}, `tool` {name, arguments, result} per tool call, `proposal` "
+    "(a proposal) after a call that proposed one, then `done` (the JSON answer) or "
+    "`error` (the error envelope)."
+)
+
+
+# Hot: the body is joined from orjson pieces on the worker thread (render_turn) so a
+# 256 KiB tool result is encoded once; the model documents it, unvalidated here.
+@router.post("/turns", response_model=TurnAnswer, responses=event_stream(TURN_EVENTS))
 async def post_turn(
     request: Request, state: State, account: Account, key: OptionalKeySession
 ) -> Response:
@@ -126,10 +136,10 @@ async def post_turn(
 
 
 # ":path" so a conversation name with "/" (allowed by the turn body) can be read back.
-@router.get("/deliveries/{conversation:path}")
+@router.get("/deliveries/{conversation:path}", response_model=Delivery)
 async def get_delivery(
     conversation: str, request: Request, state: State, account: Account
-) -> JSONResponse:
+) -> dict[str, Any]:
     try:
         session = await run_in_threadpool(
             state.key_sessions.check, account, request.headers.get(KEY_SESSION_HEADER)
@@ -139,13 +149,11 @@ async def get_delivery(
     row = await run_in_threadpool(state.deliveries.current, session, conversation)
     if row is None:
         raise ApiError(404, "no_delivery", messages.NO_DELIVERY)
-    return JSONResponse(
-        {
-            "conversation": row.conversation,
-            "workspace": row.workspace,
-            "ambient_path": row.ambient_path,
-            "ambient_view": row.ambient_view,
-            "ambient_meta": row.ambient_meta,
-            "expiresAt": format_captured_at(row.expires_at),
-        }
-    )
+    return {
+        "conversation": row.conversation,
+        "workspace": row.workspace,
+        "ambient_path": row.ambient_path,
+        "ambient_view": row.ambient_view,
+        "ambient_meta": row.ambient_meta,
+        "expiresAt": format_captured_at(row.expires_at),
+    }

@@ -16,11 +16,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from bridge.endpoints import CREDENTIALS_IN_URL, has_credentials
@@ -29,6 +28,7 @@ from workers.dependencies import Account, State, read_json_model
 from workers.errors import ApiError
 from workers.model.choose import AssistantChoiceError, make_assistant
 from workers.model.verify import verify_endpoint
+from workers.responses import AssistantDescription, Verification
 
 router = APIRouter(prefix="/v1/assistant", tags=["assistant"])
 
@@ -43,9 +43,9 @@ class AssistantRequest(BaseModel):
     apiKey: Text | None = Field(default=None, repr=False)
 
 
-@router.get("")
-async def get_assistant(state: State, _account: Account) -> JSONResponse:
-    return JSONResponse(describe(state.assistants.current))
+@router.get("", response_model=AssistantDescription)
+async def get_assistant(state: State, _account: Account) -> dict[str, Any]:
+    return describe(state.assistants.current)
 
 
 def _refuse_credentials(body: AssistantRequest) -> None:
@@ -54,8 +54,8 @@ def _refuse_credentials(body: AssistantRequest) -> None:
         raise ApiError(400, "invalid_argument", CREDENTIALS_IN_URL)
 
 
-@router.put("")
-async def put_assistant(request: Request, state: State, _account: Account) -> JSONResponse:
+@router.put("", response_model=AssistantDescription)
+async def put_assistant(request: Request, state: State, _account: Account) -> dict[str, Any]:
     body = await read_json_model(request, AssistantRequest)
     _refuse_credentials(body)
     try:
@@ -65,11 +65,11 @@ async def put_assistant(request: Request, state: State, _account: Account) -> JS
     except AssistantChoiceError as error:
         raise ApiError(400, "invalid_assistant", str(error)) from error
     await run_in_threadpool(state.assistants.replace, assistant)
-    return JSONResponse(describe(assistant))
+    return describe(assistant)
 
 
-@router.post("/verify")
-async def verify_assistant(request: Request, state: State, _account: Account) -> JSONResponse:
+@router.post("/verify", response_model=Verification)
+async def verify_assistant(request: Request, state: State, _account: Account) -> dict[str, Any]:
     body = await read_json_model(request, AssistantRequest)
     if not body.baseUrl:
         raise ApiError(400, "invalid_assistant", "Enter the endpoint URL to verify.")
@@ -81,4 +81,4 @@ async def verify_assistant(request: Request, state: State, _account: Account) ->
         body.apiKey,
         state.settings.model_read_timeout_seconds,
     )
-    return JSONResponse(result.to_json())
+    return result.to_json()

@@ -17,11 +17,11 @@ Each message read back carries ``"proposals": [{"id", "path", "summary", "outcom
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
 from bridge.headers import KEY_SESSION_HEADER
@@ -29,6 +29,7 @@ from workers import messages
 from workers.dependencies import Account, State, access_error, read_json_model
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession
+from workers.responses import ConversationList, ConversationMessages, KeptProposal
 
 router = APIRouter(prefix="/v1/agent/conversations", tags=["conversations"])
 
@@ -42,11 +43,11 @@ async def _session(request: Request, state: State, account: str) -> KeySession:
         raise access_error(denied) from denied
 
 
-@router.get("")
-async def list_conversations(request: Request, state: State, account: Account) -> JSONResponse:
+@router.get("", response_model=ConversationList)
+async def list_conversations(request: Request, state: State, account: Account) -> dict[str, Any]:
     session = await _session(request, state, account)
     found = await run_in_threadpool(state.conversations.summaries, account, session.workspace)
-    return JSONResponse({"conversations": [item.to_json() for item in found]})
+    return {"conversations": [item.to_json() for item in found]}
 
 
 class OutcomeReport(BaseModel):
@@ -56,10 +57,10 @@ class OutcomeReport(BaseModel):
 
 
 # Declared before the ":path" routes, which would otherwise take ".../proposals/<id>" too.
-@router.post("/{conversation:path}/proposals/{proposal}")
+@router.post("/{conversation:path}/proposals/{proposal}", response_model=KeptProposal)
 async def report_proposal(
     conversation: str, proposal: str, request: Request, state: State, account: Account
-) -> JSONResponse:
+) -> dict[str, Any]:
     session = await _session(request, state, account)
     body = await read_json_model(request, OutcomeReport)
     kept = await run_in_threadpool(
@@ -72,22 +73,22 @@ async def report_proposal(
     )
     if kept is None:
         raise ApiError(404, "proposal_not_found", messages.PROPOSAL_NOT_FOUND)
-    return JSONResponse(kept.to_json())
+    return kept.to_json()
 
 
 # ":path" so a conversation name with "/" (allowed by the turn body) can be read back.
-@router.get("/{conversation:path}")
+@router.get("/{conversation:path}", response_model=ConversationMessages)
 async def get_conversation(
     conversation: str, request: Request, state: State, account: Account
-) -> JSONResponse:
+) -> dict[str, Any]:
     session = await _session(request, state, account)
     found = await run_in_threadpool(
         state.conversations.messages, account, session.workspace, conversation
     )
-    return JSONResponse({"messages": [item.to_json() for item in found]})
+    return {"messages": [item.to_json() for item in found]}
 
 
-@router.delete("/{conversation:path}")
+@router.delete("/{conversation:path}", status_code=204, response_class=Response)
 async def delete_conversation(
     conversation: str, request: Request, state: State, account: Account
 ) -> Response:

@@ -30,6 +30,12 @@ from workers.dependencies import State, WorkspaceKey, read_body
 from workers.document_files import DocumentRead, WritePrecondition
 from workers.documents import MAX_DOCUMENT_BYTES
 from workers.errors import ApiError, DocumentRefused
+from workers.responses import (
+    PLAIN_TEXT_DOCUMENT,
+    SAVED_DOCUMENT,
+    DocumentListing,
+    DocumentSaved,
+)
 
 router = APIRouter(prefix="/v1/workspaces/{workspace}/documents", tags=["documents"])
 
@@ -41,7 +47,10 @@ def refusal_error(refusal: DocumentRefused) -> ApiError:
     return ApiError(status, refusal.code, refusal.message)
 
 
-@router.get("")
+# The document routes are hot (every open, autosave and refresh): each builds its
+# answer itself and returns a Response, which FastAPI passes on unvalidated. The
+# models document the answers; tests/workers/test_openapi.py validates real ones.
+@router.get("", response_model=DocumentListing)
 async def list_documents(
     state: State,
     session: WorkspaceKey,
@@ -51,7 +60,7 @@ async def list_documents(
     return JSONResponse({"documents": [info.to_json() for info in listing]})
 
 
-@router.get("/{path:path}")
+@router.get("/{path:path}", response_class=Response, responses=PLAIN_TEXT_DOCUMENT)
 async def get_document(path: str, state: State, session: WorkspaceKey) -> Response:
     def read() -> DocumentRead:
         if state.settings.load_delay_seconds > 0:
@@ -89,7 +98,7 @@ def precondition_of(request: Request) -> WritePrecondition | None:
     return WritePrecondition(matches=matches, absent=absent)
 
 
-@router.put("/{path:path}")
+@router.put("/{path:path}", response_model=DocumentSaved, responses=SAVED_DOCUMENT)
 async def put_document(
     path: str, request: Request, state: State, session: WorkspaceKey
 ) -> JSONResponse:

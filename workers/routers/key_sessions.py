@@ -6,15 +6,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
 from bridge.pointer import format_captured_at
 from workers import messages
 from workers.dependencies import Account, State, check_workspace_id, read_json_model
 from workers.errors import ApiError
+from workers.responses import KeySessionIssued
 
 router = APIRouter(prefix="/v1/key-sessions", tags=["key sessions"])
 
@@ -25,8 +27,8 @@ class KeySessionRequest(BaseModel):
     workspace: str
 
 
-@router.post("")
-async def create_key_session(request: Request, state: State, account: Account) -> JSONResponse:
+@router.post("", response_model=KeySessionIssued, status_code=201)
+async def create_key_session(request: Request, state: State, account: Account) -> dict[str, Any]:
     body = await read_json_model(request, KeySessionRequest)
     check_workspace_id(body.workspace)
     if not state.workspaces.exists(body.workspace):
@@ -36,11 +38,8 @@ async def create_key_session(request: Request, state: State, account: Account) -
             messages.WORKSPACE_NOT_FOUND.format(workspace=body.workspace),
         )
     issued = await run_in_threadpool(state.key_sessions.issue, account, body.workspace)
-    return JSONResponse(
-        {
-            "key": issued.key,
-            "workspace": issued.session.workspace,
-            "expiresAt": format_captured_at(issued.session.expires_at),
-        },
-        status_code=201,
-    )
+    return {
+        "key": issued.key,
+        "workspace": issued.session.workspace,
+        "expiresAt": format_captured_at(issued.session.expires_at),
+    }

@@ -8,12 +8,14 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
 from workers.dependencies import Account, State, check_workspace_id, read_json_model
+from workers.responses import Health, WorkspaceCreated
 
 router = APIRouter(prefix="/v1", tags=["system"])
 
@@ -24,14 +26,22 @@ class WorkspaceRequest(BaseModel):
     workspace: str
 
 
-@router.get("/health")
-def health() -> dict[str, str]:
+@router.get("/health", response_model=Health)
+def health() -> dict[str, Any]:
     return {"status": "ok"}
 
 
-@router.post("/workspaces")
-async def create_workspace(request: Request, state: State, _account: Account) -> JSONResponse:
+# No status_code here: the route sets 201 or 200 on the response FastAPI hands it.
+@router.post(
+    "/workspaces",
+    response_model=WorkspaceCreated,
+    responses={201: {"model": WorkspaceCreated, "description": "A new empty workspace."}},
+)
+async def create_workspace(
+    request: Request, response: Response, state: State, _account: Account
+) -> dict[str, Any]:
     body = await read_json_model(request, WorkspaceRequest)
     check_workspace_id(body.workspace)
     created = await run_in_threadpool(state.workspaces.create, body.workspace)
-    return JSONResponse({"workspace": body.workspace}, status_code=201 if created else 200)
+    response.status_code = 201 if created else 200
+    return {"workspace": body.workspace}

@@ -6,15 +6,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 
 from workers.dependencies import Account, State
+from workers.responses import WorkspaceNames
 
 router = APIRouter(prefix="/v1", tags=["workspaces"])
 
 
-@router.get("/workspaces")
-async def list_workspaces(state: State, _account: Account) -> dict[str, list[str]]:
+@router.get("/workspaces", response_model=WorkspaceNames)
+async def list_workspaces(state: State, _account: Account) -> dict[str, Any]:
     names = await run_in_threadpool(state.workspaces.names)
     return {"workspaces": names}
