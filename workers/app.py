@@ -20,6 +20,7 @@ from workers.dependencies import BackendState, describe_validation
 from workers.errors import ApiError, envelope
 from workers.hosts import LoopbackHostsOnly
 from workers.inline import routes as inline
+from workers.responses import REFUSALS
 from workers.routers import (
     agent,
     assistant,
@@ -29,7 +30,6 @@ from workers.routers import (
     system,
     workspaces,
 )
-from workers.responses import REFUSALS
 from workers.settings import Settings
 
 logger = logging.getLogger(__name__)
