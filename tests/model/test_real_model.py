@@ -329,7 +329,7 @@ SIXTEEN_ASKS = (
     "what did I decide about the venue?",
     "can you make this note shorter?",
 )
-"""Everyday asks, in one conversation (the figures the README gives come from these)."""
+"""Everyday asks, in one conversation (the figures in docs/dev/performance.md come from these)."""
 
 
 def test_r75_a_conversation_of_sixteen_asks_never_echoes_a_stop_message(
@@ -415,7 +415,7 @@ def test_r75_first_delta_through_the_backend_is_within_twice_one_direct_request(
         backend = _first_delta_seconds(through_backend)
         one = _first_delta_seconds(straight)
         ratios.append(backend / one)
-    print(f"first delta, backend / direct: {ratios}")  # for the README's figures (-s)
+    print(f"first delta, backend / direct: {ratios}")  # for docs/dev/performance.md's figures (-s)
     assert statistics.median(ratios) <= 2, ratios
 
 

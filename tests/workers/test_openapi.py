@@ -24,8 +24,10 @@ from workers import responses
 from workers.assistants import MODEL, OFFLINE
 from workers.responses import AssistantKind, InlineRecordOutcome, InlineReportedOutcome
 
-CONTRACT = Path(__file__).resolve().parents[2].parent / "shared" / "design" / "contract.md"
+PROJECT = Path(__file__).resolve().parents[2]
+CONTRACT = PROJECT.parent / "shared" / "design" / "contract.md"
 """The contract lives beside the checkout (``../shared``), as CI lays it out too."""
+DEVELOPER_PAGE = PROJECT / "docs" / "dev" / "contract.md"
 SECTIONS = range(2, 14)
 METHODS = "GET|POST|PUT|DELETE|PATCH"
 _ROUTE = re.compile(
@@ -51,9 +53,10 @@ def contract_routes() -> dict[tuple[str, str], bool]:
     one named before it in that section) a streaming one.
     """
     routes: dict[tuple[str, str], bool] = {}
-    for number, section in _sections(CONTRACT.read_text(encoding="utf-8")):
-        if number not in SECTIONS:
-            continue
+    sections = dict(_sections(CONTRACT.read_text(encoding="utf-8")))
+    assert set(SECTIONS) <= set(sections), "contract.md's sections are numbered '## N. Title'"
+    for number in SECTIONS:
+        section = sections[number]
         latest: tuple[str, str] | None = None
         for bullet in re.split(r"\n(?=- |\S)", section):
             for match in _ROUTE.finditer(bullet):
@@ -144,6 +147,35 @@ def test_every_route_of_the_app_declares_its_answer(backend: Backend) -> None:
         key for key, operation in _operations(app).items() if not typed_answers(operation, spec)
     ]
     assert untyped == []
+
+
+def test_the_developer_page_names_each_route_with_its_answer(backend: Backend) -> None:
+    """docs/dev/contract.md's table: a row per route of the app, naming its answer's model."""
+    app = backend.client.app
+    assert isinstance(app, FastAPI)
+    spec = app.openapi()
+    rows = [
+        line
+        for line in DEVELOPER_PAGE.read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `")
+    ]
+    problems: list[str] = []
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            route = f"`{method.upper()} {path}`"
+            row = next((line for line in rows if line.startswith(f"| {route} |")), None)
+            if row is None:
+                problems.append(f"{route}: no row")
+                continue
+            for status, answer in operation["responses"].items():
+                if not status.startswith("2"):
+                    continue
+                for media, content in answer.get("content", {"": {}}).items():
+                    reference = content.get("schema", {}).get("$ref", "")
+                    named = reference.rsplit("/", 1)[-1] or media.split(";")[0] or status
+                    if named not in row:
+                        problems.append(f"{route}: the row does not name {named}")
+    assert problems == []
 
 
 def test_the_literal_types_are_the_bridge_constants() -> None:
