@@ -139,7 +139,7 @@ def test_r16_every_contract_route_has_a_typed_success_answer(backend: Backend) -
 
 
 def test_every_route_of_the_app_declares_its_answer(backend: Backend) -> None:
-    """Extensions too: no route of the app answers untyped (the contract's and the README's)."""
+    """Extensions too (docs/dev/contract.md): no route of the app answers untyped."""
     app = backend.client.app
     assert isinstance(app, FastAPI)
     spec = app.openapi()
