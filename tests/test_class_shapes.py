@@ -44,9 +44,7 @@ def product_bases(tree: ast.Module) -> dict[str, list[str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             names = [ast.unparse(base) for base in node.bases]
-            classes[node.name] = [
-                name for name in names if name.split(".", 1)[0] in own | imported
-            ]
+            classes[node.name] = [name for name in names if name.split(".", 1)[0] in own | imported]
     return classes
 
 
