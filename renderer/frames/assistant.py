@@ -32,14 +32,9 @@ from renderer.ambient.elsewhere import NOWHERE_ELSE, Elsewhere, ElsewhereSource
 from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparation, prepare_send
 from renderer.ambient.store import AmbientStore
 from renderer.frames import assistant_calls as calls
-from renderer.frames.assistant_history import (
-    UNEXPECTED_PROBLEM,
-    KeptConversationActions,
-    plain_failure,
-)
 from renderer.frames.base import FrameBase, busy_bar, tool_button
 from renderer.frames.chip import ContextChip
-from renderer.frames.kept_records import KeptRecords
+from renderer.frames.kept_records import KeptConversation, KeptRecords, load_kept_conversation
 from renderer.frames.message_input import MessageInput
 from renderer.frames.outcome_reports import OutcomeReports
 from renderer.frames.proposal_view import ProposalView
@@ -56,6 +51,9 @@ from renderer.qt.turn_stream import Outcome, StreamedTurn
 __all__ = ["UNEXPECTED_PROBLEM", "AssistantFrame"]
 
 CLOSING = "The app is closing."
+UNEXPECTED_PROBLEM = "The assistant could not answer because of an unexpected problem. Try again."
+NOT_LOADED = "The earlier conversation could not be loaded: {reason}"
+NOT_CLEARED = "The conversation could not be cleared: {reason}"
 
 
 ASSISTANT_NAME_WIDTH = 150
@@ -77,7 +75,7 @@ class _Send:
         self.fell_back_from: str | None = None
 
 
-class AssistantFrame(KeptConversationActions, FrameBase):
+class AssistantFrame(FrameBase):
     """The AI Assistant: sends turns with the ambient pointer and shows what was sent."""
 
     flush_started = Signal()
@@ -233,6 +231,71 @@ class AssistantFrame(KeptConversationActions, FrameBase):
     def _running_view(self) -> TurnView | None:
         return None if self._current is None else self._current.view
 
+    # -- the kept conversation (R34) ------------------------------------------------
+
+    def load_conversation(self, conversation: str) -> None:
+        """Show ``conversation`` of the open workspace: its kept turns, loaded off the GUI thread.
+
+        The turns shown now make way for it; a turn running, or sent meanwhile, stays below.
+        """
+        self.conversation = conversation
+        self._loads += 1
+        generation = self._loads
+        link = self._link()
+        running = self._running_view()
+        replaced = [view for view in self.transcript_view.turns() if view is not running]
+        kept = self._kept
+
+        def shown(loaded: KeptConversation) -> None:
+            if generation == self._loads:
+                messages, records = loaded
+                problem = None if kept is None else kept.take_problem()
+                self.transcript_view.show_status(problem or "")  # R64: said, never a crash
+                self.transcript_view.show_kept(messages, replaced, records)
+                self.conversation_loaded.emit(conversation)
+
+        def failed(error: BaseException) -> None:
+            if generation == self._loads:
+                self.transcript_view.remove(replaced)
+                self.transcript_view.show_status(NOT_LOADED.format(reason=plain_failure(error)))
+
+        self._runner.submit(
+            partial(load_kept_conversation, link, kept, conversation),
+            on_done=shown,
+            on_error=failed,
+        )
+
+    def clear_conversation(self) -> None:
+        """Clear: stop the reply, forget the conversation on the backend, empty the transcript."""
+        for message, _include in self._queue:  # not sent yet: back in the input, in order
+            self.input.keep(message)
+        self._queue.clear()
+        self.stop()
+        self._loads += 1  # a load still on its way must not bring the turns back
+        link = self._link()
+        conversation = self.conversation
+        self.clear_button.setEnabled(False)
+
+        def cleared(_value: object) -> None:
+            if self._kept is not None:
+                self._kept.forget_later(link.workspace, conversation, self._runner.submit)
+            self.clear_button.setEnabled(True)
+            self.transcript_view.show_status("")
+            self.transcript_view.clear(self._running_view())
+            self.conversation_cleared.emit(conversation)
+
+        def failed(error: BaseException) -> None:
+            self.clear_button.setEnabled(True)
+            self.transcript_view.show_status(NOT_CLEARED.format(reason=plain_failure(error)))
+
+        submitted = self._runner.submit(
+            partial(calls.clear_conversation, link, conversation),
+            on_done=cleared,
+            on_error=failed,
+        )
+        if submitted is None:
+            self.clear_button.setEnabled(True)
+
     # -- sending -------------------------------------------------------------------
 
     def send_from_input(self) -> None:
@@ -382,3 +445,8 @@ class AssistantFrame(KeptConversationActions, FrameBase):
         self._busy = busy
         self.busy.setVisible(busy)
         self.busy_changed.emit(busy)
+
+
+def plain_failure(error: BaseException) -> str:
+    """What the user reads about a failure: the backend's own words, never a traceback."""
+    return error.message if isinstance(error, BackendError) else UNEXPECTED_PROBLEM

@@ -8,10 +8,10 @@ run on a worker and come back as signals, so the GUI thread never waits.
 from __future__ import annotations
 
 import contextlib
-from typing import cast
+from typing import Literal, cast
 
 from PySide6.QtCore import QPoint, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QMenu, QPlainTextEdit, QStackedWidget, QWidget
 
 from bridge.errors import BackendError, NotFound
@@ -19,8 +19,7 @@ from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
-from renderer.frames.inbox_actions import EditorActions
-from renderer.frames.inbox_conflict import ConflictBar, ConflictChoices
+from renderer.frames.inbox_conflict import ConflictBar
 from renderer.frames.inbox_controls import (
     BADGES,
     LoadProblem,
@@ -32,6 +31,7 @@ from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.inline_prompt import ACTION_TEXT, SHORTCUT, InlineCommand
 from renderer.frames.links import LinkOffer, link_target
 from renderer.frames.note_fetch import LoadedNote, fetch_note
+from renderer.frames.outline import Task
 from renderer.frames.shared_document import PendingShare, join, leave
 from renderer.frames.view_drawing import ViewDrawing
 from renderer.frames.views import PreviewView
@@ -42,8 +42,11 @@ from renderer.qt.tasks import TaskRunner
 
 _RERENDER_DELAY_MS = 150
 
+Position = int | Literal["end"]
+"""Where :meth:`InboxFrame.type_text` types: a UTF-16 offset or the end of the note."""
 
-class InboxFrame(ConflictChoices, EditorActions, FrameBase):
+
+class InboxFrame(FrameBase):
     """A note editor with edit, preview, todo and mindmap views."""
 
     loaded = Signal()
@@ -114,7 +117,14 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
         )
         self.renders = self.drawing.renders
         self.busy_label = self.drawing.busy_label
-        self.conflict = ConflictBar(path, self.keep_mine, self.keep_other, self.body)
+        self.conflict = ConflictBar(
+            self,
+            link=self._link,
+            autosave=self._autosave,
+            runner=runner,
+            reload=self._load,
+            parent=self.body,
+        )
         self.body_layout.addWidget(self.conflict)
         self.body_layout.addWidget(self.stack, 1)
         self.link_offer = LinkOffer(self.body)
@@ -318,6 +328,60 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
     def pop_out(self) -> None:
         self.popout_requested.emit(self.frame_id)
 
+    def keep_mine(self) -> None:
+        """The conflict bar's "Keep mine" (R53): this text is saved over the other one."""
+        self.conflict.keep_mine()
+
+    def keep_other(self) -> None:
+        """The conflict bar's "Keep the other" (R53): the other text is loaded, this one kept."""
+        self.conflict.keep_other()
+
+    # -- what a person does in the editor (contract 6) -------------------------
+    # Each goes through the editor as typing and selecting do, so the autosave, the
+    # store and the views see exactly what they see for a person's edits.
+
+    def type_text(self, text: str, at: Position = "end") -> None:
+        """Move the cursor and insert ``text`` through the editor, as typing does."""
+        cursor = self.editor.textCursor()
+        if at == "end":
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+        else:
+            cursor.setPosition(_clamp(self.editor, int(at)))
+        self.editor.setTextCursor(cursor)
+        self.editor.insertPlainText(text)
+
+    def replace_text(self, text: str) -> None:
+        """Replace the whole note as one undoable edit (restoring kept text); autosave saves it."""
+        if text == self.read_text() and not self._autosave.is_dirty(self.frame_id):
+            # Nothing to save, yet the edit must reach the backend once to settle the note.
+            self.editor.document().setModified(True)
+            self._autosave.edited(self.frame_id)
+            return
+        cursor = self.editor.textCursor()
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(text)
+        self.editor.setTextCursor(cursor)
+
+    def select(self, anchor: int, head: int) -> None:
+        """Select from ``anchor`` to ``head`` (UTF-16 offsets, clamped to the document)."""
+        cursor = self.editor.textCursor()
+        cursor.setPosition(_clamp(self.editor, anchor))
+        cursor.setPosition(_clamp(self.editor, head), QTextCursor.MoveMode.KeepAnchor)
+        self.editor.setTextCursor(cursor)
+
+    def _on_task_toggled(self, task: Task, checked: bool) -> None:
+        """A box ticked in the todo view: the task's mark changes in the editor, one edit."""
+        block = self.editor.document().findBlockByNumber(task.line)
+        if not block.isValid():
+            return
+        cursor = QTextCursor(block)
+        cursor.setPosition(block.position() + task.mark_column)
+        cursor.setPosition(block.position() + task.mark_column + 1, QTextCursor.MoveMode.KeepAnchor)
+        if cursor.selectedText() not in (" ", "x", "X"):
+            self._render_view()  # the note changed under the list: redraw instead of guessing
+            return
+        cursor.insertText("x" if checked else " ")
+
     # -- loading -------------------------------------------------------------
 
     def _load(self) -> None:
@@ -410,9 +474,17 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
 
     # -- save state ----------------------------------------------------------
 
+    def _is_this_note(self, workspace: str, path: str) -> bool:
+        """Whether the autosave's news is about the note this frame shows and saves."""
+        return workspace == self._link.workspace and path == self._path and self._mounted
+
     def _on_save_state(self, workspace: str, path: str, state: str) -> None:
-        if workspace == self._link.workspace and path == self._path and self._mounted:
+        if self._is_this_note(workspace, path):
             self._set_save_state(state)
+
+    def _on_save_conflict(self, workspace: str, path: str) -> None:
+        if self._is_this_note(workspace, path):
+            self.conflict.setVisible(True)
 
     def _set_save_state(self, state: str, *, announce: bool = True) -> None:
         show_save_badge(self.title_bar, state)
@@ -422,3 +494,7 @@ class InboxFrame(ConflictChoices, EditorActions, FrameBase):
             self.save_state = state
             if announce:
                 self.save_state_changed.emit(state)
+
+
+def _clamp(editor: QPlainTextEdit, position: int) -> int:
+    return max(0, min(position, editor.document().characterCount() - 1))

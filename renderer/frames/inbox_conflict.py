@@ -51,26 +51,51 @@ def keep_saved_copy(link: WorkspaceLink, path: str, recovery: RecoveryStore | No
     return etag
 
 
+class ConflictedNote(Protocol):
+    """The Inbox frame as the bar reads it, at the moment of a choice: its id, note and text."""
+
+    @property
+    def frame_id(self) -> str: ...
+
+    @property
+    def path(self) -> str: ...
+
+    def read_text(self) -> str: ...
+
+
 class ConflictBar(QWidget):
-    """Says the note changed elsewhere, with "Keep mine" and "Keep the other"; hidden otherwise."""
+    """Says the note changed elsewhere, with "Keep mine" and "Keep the other"; hidden otherwise.
+
+    The bar carries out the choice itself: the text not chosen is kept as a sibling
+    note's kept text, then the chosen one is saved (mine) or loaded (the other).
+    """
 
     def __init__(
         self,
-        path: str,
-        keep_mine: Callable[[], None],
-        keep_other: Callable[[], None],
+        note: ConflictedNote,
+        *,
+        link: WorkspaceLink,
+        autosave: AutosaveCoordinator,
+        runner: TaskRunner,
+        reload: Callable[[], None],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self._note = note
+        self._link = link
+        self._autosave = autosave
+        self._runner = runner
+        self._reload = reload
+        """Loads the note into the frame again (its saved text, the other one)."""
         self.setObjectName("frameConflict")
         self.label = QLabel(CONFLICT_MESSAGE, self)
         self.label.setWordWrap(True)
         self.mine_button = QPushButton("Keep mine", self)
-        self.mine_button.setAccessibleName(f"Keep your text of {path}")
-        self.mine_button.clicked.connect(keep_mine)
+        self.mine_button.setAccessibleName(f"Keep your text of {note.path}")
+        self.mine_button.clicked.connect(self.keep_mine)
         self.other_button = QPushButton("Keep the other", self)
-        self.other_button.setAccessibleName(f"Keep the text of {path} saved elsewhere")
-        self.other_button.clicked.connect(keep_other)
+        self.other_button.setAccessibleName(f"Keep the text of {note.path} saved elsewhere")
+        self.other_button.clicked.connect(self.keep_other)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         layout.addWidget(self.label, 1)
@@ -78,46 +103,24 @@ class ConflictBar(QWidget):
         layout.addWidget(self.other_button)
         self.setVisible(False)
 
-    def show_keep_failed(self, error: BaseException) -> None:
-        message = error.message if isinstance(error, BackendError) else str(error)
-        self.label.setText(f"The other text could not be read: {message} Try again.")
-
-
-class _ConflictedFrame(Protocol):
-    frame_id: str
-    conflict: ConflictBar
-    _link: WorkspaceLink
-    _path: str
-    _mounted: bool
-    _autosave: AutosaveCoordinator
-    _runner: TaskRunner
-
-    def read_text(self) -> str: ...
-
-    def _load(self) -> None: ...
-
-
-class ConflictChoices:
-    """An Inbox frame's side of the bar: show it on a refused save, carry out the choice."""
-
-    def _on_save_conflict(self: _ConflictedFrame, workspace: str, path: str) -> None:
-        if workspace == self._link.workspace and path == self._path and self._mounted:
-            self.conflict.setVisible(True)
-
-    def keep_mine(self: _ConflictedFrame) -> None:
+    def keep_mine(self) -> None:
         """Save this text over the other one, which is kept as a sibling note's kept text."""
-        link, path, frame_id = self._link, self._path, self.frame_id
+        link, path, frame_id = self._link, self._note.path, self._note.frame_id
         keep_other = partial(keep_saved_copy, link, path, self._autosave.recovery)
-        bar = self.conflict
 
         def rebase(etag: object) -> None:
-            bar.setVisible(False)
+            self.setVisible(False)
             self._autosave.rebase(link.workspace, path, str(etag), frame_id)
 
-        self._runner.submit(keep_other, on_done=rebase, on_error=bar.show_keep_failed)
+        self._runner.submit(keep_other, on_done=rebase, on_error=self._show_keep_failed)
 
-    def keep_other(self: _ConflictedFrame) -> None:
+    def keep_other(self) -> None:
         """Load the other text into the editor; this one is kept as a sibling note's kept text."""
-        keep_copy(self._autosave.recovery, self._link.workspace, self._path, self.read_text())
-        self._autosave.drop_pending(self.frame_id)
-        self._load()
+        note = self._note
+        keep_copy(self._autosave.recovery, self._link.workspace, note.path, note.read_text())
+        self._autosave.drop_pending(note.frame_id)
+        self._reload()
+
+    def _show_keep_failed(self, error: BaseException) -> None:
+        message = error.message if isinstance(error, BackendError) else str(error)
+        self.label.setText(f"The other text could not be read: {message} Try again.")

@@ -56,3 +56,24 @@ def test_r53_keep_the_other_loads_it_and_keeps_mine(make_app: AppFactory) -> Non
     ):
         pass
     assert app.saved_text("notes/a.md") == ELSEWHERE + "later\n"
+
+
+def test_r53_keep_mine_says_when_the_other_text_cannot_be_read_and_can_be_tried_again(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    frame = _conflict_after_typing(app)
+    mine = frame.read_text()
+    note = app.workspace_dir / "notes/a.md"
+    note.unlink()  # the other text is gone before it could be kept: nothing is saved over it
+    frame.conflict.mine_button.click()
+    app.qtbot.waitUntil(
+        lambda: frame.conflict.label.text().startswith("The other text could not be read:"),
+        timeout=SAVE_TIMEOUT_MS,
+    )
+    assert frame.conflict.isVisible()
+    assert not note.exists()
+    note.write_text(ELSEWHERE, encoding="utf-8")
+    frame.conflict.mine_button.click()  # tried again, the other text is there to keep
+    app.qtbot.waitUntil(lambda: app.saved_text("notes/a.md") == mine, timeout=SAVE_TIMEOUT_MS)
+    assert not frame.conflict.isVisible()
