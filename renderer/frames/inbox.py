@@ -484,7 +484,7 @@ class InboxFrame(FrameBase):
 
     def _on_save_conflict(self, workspace: str, path: str) -> None:
         if self._is_this_note(workspace, path):
-            self.conflict.setVisible(True)
+            self.conflict.show_conflict()
 
     def _set_save_state(self, state: str, *, announce: bool = True) -> None:
         show_save_badge(self.title_bar, state)

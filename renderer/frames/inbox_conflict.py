@@ -103,6 +103,11 @@ class ConflictBar(QWidget):
         layout.addWidget(self.other_button)
         self.setVisible(False)
 
+    def show_conflict(self) -> None:
+        """Show the bar with its first message: a failed try of an earlier conflict is over."""
+        self.label.setText(CONFLICT_MESSAGE)
+        self.setVisible(True)
+
     def keep_mine(self) -> None:
         """Save this text over the other one, which is kept as a sibling note's kept text."""
         link, path, frame_id = self._link, self._note.path, self._note.frame_id

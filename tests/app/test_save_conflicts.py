@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from renderer.frames.inbox import InboxFrame
-from renderer.frames.inbox_conflict import MINE_COPY_LABEL, OTHER_COPY_LABEL, kept_copy_path
+from renderer.frames.inbox_conflict import (
+    CONFLICT_MESSAGE,
+    MINE_COPY_LABEL,
+    OTHER_COPY_LABEL,
+    kept_copy_path,
+)
 from tests.app.conftest import AppFactory, AppUnderTest
 
 SAVE_TIMEOUT_MS = 10_000
@@ -77,3 +82,10 @@ def test_r53_keep_mine_says_when_the_other_text_cannot_be_read_and_can_be_tried_
     frame.conflict.mine_button.click()  # tried again, the other text is there to keep
     app.qtbot.waitUntil(lambda: app.saved_text("notes/a.md") == mine, timeout=SAVE_TIMEOUT_MS)
     assert not frame.conflict.isVisible()
+    # A later conflict is news of its own: the bar says so, not the earlier failure.
+    note.write_text("# A\nchanged elsewhere again\n", encoding="utf-8")
+    frame.type_text("more ", at=0)
+    with app.qtbot.waitSignal(app.session.autosave.save_conflict, timeout=SAVE_TIMEOUT_MS):
+        pass
+    assert frame.conflict.isVisible()
+    assert frame.conflict.label.text() == CONFLICT_MESSAGE
