@@ -328,14 +328,6 @@ class InboxFrame(FrameBase):
     def pop_out(self) -> None:
         self.popout_requested.emit(self.frame_id)
 
-    def keep_mine(self) -> None:
-        """The conflict bar's "Keep mine" (R53): this text is saved over the other one."""
-        self.conflict.keep_mine()
-
-    def keep_other(self) -> None:
-        """The conflict bar's "Keep the other" (R53): the other text is loaded, this one kept."""
-        self.conflict.keep_other()
-
     # -- what a person does in the editor (contract 6) -------------------------
     # Each goes through the editor as typing and selecting do, so the autosave, the
     # store and the views see exactly what they see for a person's edits.
