@@ -18,7 +18,7 @@ from bridge.environment import (
     MODEL_ENV,
     SWEEP_SECONDS_ENV,
 )
-from bridge.private_files import OwnFileRefused, make_folders, read_own_file
+from bridge.private_files import PRIVATE_FILE_MODE, OwnFileRefused, make_folders, read_own_file
 
 ACCESS_TTL = timedelta(minutes=15)
 """How long a key session and a delivery row live (R19): one constant for both."""
@@ -137,7 +137,7 @@ def _read_or_create_token_file(path: Path) -> str:
     make_folders(path.parent)  # R77: every folder the app makes is 0700
     try:
         # O_EXCL so two starting processes never both write a token; 0600 from birth.
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
     except FileExistsError:
         try:  # R64: a FIFO or a device in its place must not hang the start
             token = read_own_file(path, TOKEN_FILE_MAX_BYTES).decode("utf-8", "replace").strip()
