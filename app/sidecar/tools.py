@@ -22,7 +22,7 @@ from app.sidecar.notes import CapturedNote, NoteAccess
 from bridge.reading import (
     DEFAULT_MAX_BYTES,
     MAX_BYTES_INVALID,
-    MAX_MAX_BYTES,
+    MAX_BYTES_SCHEMA,
     parse_max_bytes_value,
 )
 
@@ -46,14 +46,7 @@ TOOLS: Final = [
         description="The saved text of the note the person is looking at.",
         input_schema={
             "type": "object",
-            "properties": {
-                "maxBytes": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": f"At most this many bytes (default {DEFAULT_MAX_BYTES}, "
-                    f"at most {MAX_MAX_BYTES}).",
-                }
-            },
+            "properties": {"maxBytes": MAX_BYTES_SCHEMA},
             "additionalProperties": False,
         },
     ),
