@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 import requests
 
@@ -103,7 +103,11 @@ EVENT_ERROR: Final = "error"
 
 @dataclass(frozen=True)
 class DeltaEvent:
-    """The next piece of the reply's text."""
+    """The next piece of the reply's text: one type in both realms.
+
+    The backend's assistants yield it and its routes send it as ``delta``; the app's
+    stream reads it back as the same class (an inline replacement's pieces too).
+    """
 
     text: str
 
@@ -272,18 +276,26 @@ class WireVerification:
             raise not_understood() from error
 
 
-PROPOSAL_OUTCOMES: Final = ("pending", "applied", "undone", "discarded")
+ProposalOutcome = Literal["pending", "applied", "undone", "discarded"]
 """What a kept proposal says became of it; the app reports all but the first (R50, R80)."""
+PROPOSAL_OUTCOMES: Final[tuple[ProposalOutcome, ...]] = get_args(ProposalOutcome)
 
 
 @dataclass(frozen=True)
 class KeptProposal:
-    """A proposal as its conversation keeps it: what it changes and whether it was applied."""
+    """A proposal as its conversation keeps it, on both sides of the wire (R50).
+
+    What it changes and what became of it, never its edits or its base: the backend
+    keeps these rows and sends them; the app reads them back with :func:`kept_proposal`.
+    """
 
     id: str
     path: str
     summary: str
-    outcome: str
+    outcome: ProposalOutcome = "pending"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "path": self.path, "summary": self.summary, "outcome": self.outcome}
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The two assistants behind one interface: offline (the default) and a model (R30).
 
-An assistant turns one :class:`TurnInput` into a stream of events: ``Delta`` pieces
+An assistant turns one :class:`TurnInput` into a stream of events: ``DeltaEvent`` pieces
 of the reply in order, one ``ToolEvent`` per tool call with its result, and a final
 ``Done`` with the whole outcome. Both kinds stream (R35); the route relays the
 events as they come or collects them into the JSON answer. A provider failure is
@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from bridge.agent import DeltaEvent
 from bridge.pointer import AmbientPointer
 from workers.conversations import StoredMessage
 from workers.offline import turn as offline_turn
@@ -79,11 +80,6 @@ class TurnInput:
 
 
 @dataclass(frozen=True)
-class Delta:
-    text: str
-
-
-@dataclass(frozen=True)
 class ToolEvent:
     call: ToolCall
 
@@ -93,7 +89,11 @@ class Done:
     outcome: TurnOutcome
 
 
-TurnEvent = Delta | ToolEvent | Done
+AssistantEvent = DeltaEvent | ToolEvent | Done
+"""What an assistant yields for one turn. The reply's pieces are the bridge's own
+:class:`~bridge.agent.DeltaEvent`, the same on both sides of the wire; a tool call and
+the end carry the backend's full objects (results, the outcome), which the route turns
+into the wire's ``tool`` and ``done`` events."""
 
 
 class Assistant(Protocol):
@@ -103,7 +103,7 @@ class Assistant(Protocol):
     uses_history: bool
     """Whether :attr:`TurnInput.history` is read; if not, a turn does not load it."""
 
-    def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
+    def run(self, turn: TurnInput) -> Iterator[AssistantEvent]:
         """The turn's events; the last one is ``Done`` unless the turn was cancelled."""
         ...
 
@@ -125,7 +125,7 @@ class OfflineAssistant:
     base_url: str | None = None
     uses_history = True  # only to list what it can do once per conversation (R56)
 
-    def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
+    def run(self, turn: TurnInput) -> Iterator[AssistantEvent]:
         # It answers the question asked (R38) from what its tools read, in the request's
         # language; read_active_note first for the open note (R23); /tool is the QA hook.
         outcome = offline_turn.answer(turn.context, turn.message, turn.history)
@@ -136,7 +136,7 @@ class OfflineAssistant:
         for piece in pieces(outcome.reply) if turn.streaming else ():
             if turn.cancellation.cancelled:
                 return
-            yield Delta(piece)
+            yield DeltaEvent(piece)
         yield Done(outcome)
 
     def close(self) -> None:

@@ -2,7 +2,7 @@
 
 Both the JSON route and the stream route iterate :func:`run_turn` on a worker
 thread, never on the event loop (R40), and only translate its events to HTTP:
-``Delta`` pieces, one ``ToolEvent`` per tool call (and a ``ProposalEvent`` after a
+``DeltaEvent`` pieces, one ``ToolEvent`` per tool call (and a ``ProposalEvent`` after a
 call that proposed an edit, R50), then ``Answered`` (the JSON answer, also the
 stream's ``done``) or ``Failed`` (the error envelope's parts).
 The delivery row is written before any model is called (R36); a finished turn is
@@ -17,11 +17,12 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from bridge.agent import DeltaEvent, KeptProposal
 from bridge.pointer import AmbientPointer
 from workers import jsontext, messages
 from workers.ambient import AmbientDecision, AmbientStatus
-from workers.assistants import Assistant, Cancellation, Delta, Done, ToolEvent, TurnEvent, TurnInput
-from workers.conversations import KeptProposal, StoredMessage, StoredToolCall
+from workers.assistants import Assistant, AssistantEvent, Cancellation, Done, ToolEvent, TurnInput
+from workers.conversations import StoredMessage, StoredToolCall
 from workers.dependencies import BackendState, access_error
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession
@@ -69,7 +70,7 @@ class ProposalEvent:
     proposal: dict[str, Any]
 
 
-RunnerEvent = Delta | ToolEvent | ProposalEvent | Answered | Failed
+RunnerEvent = DeltaEvent | ToolEvent | ProposalEvent | Answered | Failed
 
 
 def run_turn(
@@ -153,7 +154,7 @@ def turn_events(
     *,
     streaming: bool,
     cancellation: Cancellation,
-) -> Iterator[TurnEvent]:
+) -> Iterator[AssistantEvent]:
     """The assistant's events; the finished turn is recorded before ``Done`` is passed on."""
     context = ToolContext(
         session=turn.session,

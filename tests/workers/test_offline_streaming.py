@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workers.assistants import Delta, Done, OfflineAssistant, TurnInput, pieces
+from bridge.agent import DeltaEvent
+from workers.assistants import Done, OfflineAssistant, TurnInput, pieces
 from workers.database import Database
 from workers.deliveries import DeliveryCredentials
 from workers.documents import Workspaces
@@ -48,7 +49,7 @@ def test_r35_the_offline_reply_streams_in_pieces_only_for_a_stream(tmp_path: Pat
         database.close()
     assert isinstance(streamed[-1], Done) and isinstance(answered[-1], Done)
     reply = streamed[-1].outcome.reply
-    deltas = [event.text for event in streamed if isinstance(event, Delta)]
+    deltas = [event.text for event in streamed if isinstance(event, DeltaEvent)]
     assert len(deltas) > 1 and "".join(deltas) == reply
     assert answered == [Done(answered[-1].outcome)] and answered[-1].outcome.reply == reply
     assert OfflineAssistant.uses_history is True  # R56: abilities listed once per conversation

@@ -31,7 +31,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict
 
-from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR
+from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR, DeltaEvent
 from bridge.inline import (
     HISTORY_LIMIT,
     MAX_AROUND_BYTES,
@@ -45,7 +45,7 @@ from bridge.inline import (
 )
 from bridge.paths import WorkspacePathError, check_workspace_path
 from workers import jsontext
-from workers.assistants import Cancellation, Delta
+from workers.assistants import Cancellation
 from workers.dependencies import (
     Account,
     BackendState,
@@ -123,7 +123,7 @@ def _answer(state: BackendState, ask: InlineAsk) -> bytes:
         for event in events:
             if isinstance(event, Answered):
                 return event.body
-            if not isinstance(event, Delta):
+            if not isinstance(event, DeltaEvent):
                 raise ApiError(event.status, event.code, event.message)
     raise RuntimeError("an inline request ended without an answer")
 
@@ -133,7 +133,7 @@ def _stream(
 ) -> Generator[bytes, None, None]:
     with closing(run_inline(state, ask, streaming=True, cancellation=cancellation)) as events:
         for event in events:
-            if isinstance(event, Delta):
+            if isinstance(event, DeltaEvent):
                 yield sse_json(EVENT_DELTA, {"text": event.text})
             elif isinstance(event, Answered):
                 yield sse(EVENT_DONE, event.body)

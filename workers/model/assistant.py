@@ -26,8 +26,9 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
+from bridge.agent import DeltaEvent
 from workers import jsontext
-from workers.assistants import MODEL, Delta, Done, ToolEvent, TurnEvent, TurnInput
+from workers.assistants import MODEL, AssistantEvent, Done, ToolEvent, TurnInput
 from workers.model import connection, failures, steps
 from workers.model.answers import (
     NOT_STREAMED,
@@ -131,7 +132,7 @@ class ModelAssistant:
 
     def _first_step(
         self, turn: TurnInput, history: list[dict[str, Any]], calls: list[ToolCall]
-    ) -> Iterator[TurnEvent]:
+    ) -> Iterator[AssistantEvent]:
         """The backend's own read of the open note, when the plan asks for it (R75).
 
         It is a real tool call: recorded in the turn (Details, R34's history keeps its
@@ -161,7 +162,7 @@ class ModelAssistant:
             return steps.forced_tools(first), first
         return tools, AUTO
 
-    def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
+    def run(self, turn: TurnInput) -> Iterator[AssistantEvent]:
         history = conversation_messages(turn.context, turn.pointer, turn.history, turn.message)
         reply: list[str] = []
         calls: list[ToolCall] = []
@@ -217,7 +218,7 @@ class ModelAssistant:
             if failing:  # the same tool refused twice in a row: the model is guessing
                 repeated, tools, choice = failing, [], NO_TOOL
         stop = TOO_MANY_CALLS.format(calls=MAX_MODEL_CALLS)
-        yield Delta(PART_SEPARATOR + stop if reply else stop)
+        yield DeltaEvent(PART_SEPARATOR + stop if reply else stop)
         reply.append(stop)
         yield Done(TurnOutcome(PART_SEPARATOR.join(reply), calls))
 
@@ -239,7 +240,7 @@ class ModelAssistant:
         tool_choice: str,
         *,
         separate: bool,
-    ) -> Generator[TurnEvent, None, Answer | None]:
+    ) -> Generator[AssistantEvent, None, Answer | None]:
         """One model call; yields the reply's deltas and returns the answer (None: cancelled).
 
         A text-only request sends no ``tools`` and no ``tool_choice`` (R75): a model
@@ -289,12 +290,12 @@ class ModelAssistant:
 
     def _ask_once(
         self, request: dict[str, Any], separator: list[str], call: connection.CallConnection
-    ) -> Generator[TurnEvent, None, Answer]:
+    ) -> Generator[AssistantEvent, None, Answer]:
         with connection.calling(call):
             completion = self._client.chat.completions.create(**request, stream=False)
         answer = whole_answer(completion.choices[0].message)
         if answer.content:
-            yield Delta(separator[0] + answer.content if separator else answer.content)
+            yield DeltaEvent(separator[0] + answer.content if separator else answer.content)
         return answer
 
     def _ask_streaming(
@@ -303,7 +304,7 @@ class ModelAssistant:
         turn: TurnInput,
         separator: list[str],
         call: connection.CallConnection,
-    ) -> Generator[TurnEvent, None, Answer | NotStreamed | None]:
+    ) -> Generator[AssistantEvent, None, Answer | NotStreamed | None]:
         try:
             with connection.calling(call):
                 stream = self._client.chat.completions.create(**request, stream=True)
@@ -347,8 +348,8 @@ def _choice_kind(tool_choice: str) -> str:
     return tool_choice if tool_choice in (AUTO, NO_TOOL) else "named"
 
 
-def _finish(reply: list[str], calls: list[ToolCall], fallback: str) -> Iterator[TurnEvent]:
+def _finish(reply: list[str], calls: list[ToolCall], fallback: str) -> Iterator[AssistantEvent]:
     if not reply:
         reply.append(fallback)
-        yield Delta(fallback)
+        yield DeltaEvent(fallback)
     yield Done(TurnOutcome(PART_SEPARATOR.join(reply), calls))

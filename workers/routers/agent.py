@@ -37,12 +37,19 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR, EVENT_PROPOSAL, EVENT_TOOL
+from bridge.agent import (
+    EVENT_DELTA,
+    EVENT_DONE,
+    EVENT_ERROR,
+    EVENT_PROPOSAL,
+    EVENT_TOOL,
+    DeltaEvent,
+)
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.pointer import format_captured_at
 from workers import messages
 from workers.ambient import decide_ambient
-from workers.assistants import Cancellation, Delta, ToolEvent
+from workers.assistants import Cancellation, ToolEvent
 from workers.dependencies import (
     Account,
     BackendState,
@@ -83,7 +90,7 @@ def _answer(state: BackendState, turn: IncomingTurn) -> bytes:
         for event in events:
             if isinstance(event, Answered):
                 return event.body
-            if not isinstance(event, Delta | ToolEvent | ProposalEvent):
+            if not isinstance(event, DeltaEvent | ToolEvent | ProposalEvent):
                 raise ApiError(event.status, event.code, event.message)
     raise RuntimeError("the assistant ended a turn without an answer")
 
@@ -94,7 +101,7 @@ def _stream(
     """Contract 7: delta, tool and done events; any failure is an error event."""
     with closing(run_turn(state, turn, streaming=True, cancellation=cancellation)) as events:
         for event in events:
-            if isinstance(event, Delta):
+            if isinstance(event, DeltaEvent):
                 yield sse_json(EVENT_DELTA, {"text": event.text})
             elif isinstance(event, ToolEvent):
                 yield sse(EVENT_TOOL, render_tool_call(event.call))
