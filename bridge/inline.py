@@ -23,14 +23,8 @@ from bridge.agent import (
     TurnStream,
     not_understood,
 )
+from bridge.contract import MAX_SELECTION_BYTES
 from bridge.transport import workspace_url
-
-MAX_SELECTION_BYTES: Final = 16 * 1024
-"""R69: the selected text sent, in UTF-8 bytes; more is refused before sending."""
-MAX_AROUND_BYTES: Final = 2 * 1024
-"""R69: the text sent before and after the selection, each, in UTF-8 bytes."""
-MAX_INSTRUCTION_CHARS: Final = 2000
-"""Contract 13: an instruction is 1 to 2,000 code points."""
 
 KIND_EDIT: Final = "edit"
 KIND_REFUSAL: Final = "refusal"
@@ -49,7 +43,8 @@ HISTORY_LIMIT: Final = 10
 MAX_HISTORY_LIMIT: Final = 100
 
 SELECTION_TOO_LARGE: Final = (
-    "The selection is larger than 16 KiB (16,384 bytes), the most the inline command "
+    f"The selection is larger than {MAX_SELECTION_BYTES // 1024} KiB "
+    f"({MAX_SELECTION_BYTES:,} bytes), the most the inline command "
     "sends. Select less and ask again."
 )
 """R69: said before anything is sent (and by the backend for a body that passes it)."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-DEFAULT_MAX_BYTES: Final = 64 * 1024  # R21
-MAX_MAX_BYTES: Final = 256 * 1024  # R21: larger requests are clamped
+from bridge.contract import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
+
 MAX_BYTES_INVALID: Final = "maxBytes must be a whole number of at least 1."
 MAX_BYTES_SCHEMA: Final[dict[str, Any]] = {
     "type": "integer",

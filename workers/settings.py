@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bridge.contract import ACCESS_TTL, LONGEST_SWEEP_INTERVAL
 from bridge.environment import (
     DATABASE_URL_ENV,
     DEVICE_TOKEN_ENV,
@@ -20,9 +21,6 @@ from bridge.environment import (
 )
 from bridge.private_files import PRIVATE_FILE_MODE, OwnFileRefused, make_folders, read_own_file
 
-ACCESS_TTL = timedelta(minutes=15)
-"""How long a key session and a delivery row live (R19): one constant for both."""
-
 HEADER_TIMEOUT_SECONDS = 10.0
 """R44: a request's headers must all arrive within this time."""
 BODY_TIMEOUT_SECONDS = 60.0
@@ -32,11 +30,7 @@ IDLE_TIMEOUT_SECONDS = 5
 
 SWEEP_INTERVAL = timedelta(seconds=30)
 """Time between sweeps of expired rows; with a sweep's own run time, inside R41's minute."""
-LONGEST_SWEEP_INTERVAL = timedelta(seconds=60)
-"""R41: nothing outlives its expiry by more than a minute, so no interval may exceed one."""
 
-MODEL_CONNECT_TIMEOUT_SECONDS = 10.0
-"""Contract 7: connecting to the model endpoint gives up within 10 s."""
 MODEL_READ_TIMEOUT_SECONDS = 120.0
 """Between two pieces of a model's answer; small local models on a CPU can be slow."""
 

@@ -16,8 +16,9 @@ from datetime import datetime
 from typing import Any, Final, TypeVar
 
 from bridge.caveat import caveat_for, saved_copy_is_behind
+from bridge.contract import DEFAULT_MAX_BYTES
 from bridge.markdown import locate_selection
-from bridge.reading import DEFAULT_MAX_BYTES, parse_max_bytes_value, read_result
+from bridge.reading import parse_max_bytes_value, read_result
 from workers import messages, search
 from workers.deliveries import DeliveryCredential, DeliveryCredentials
 from workers.document_files import DocumentRead

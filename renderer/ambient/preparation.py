@@ -26,12 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from renderer.ambient.capture import (
-    FLUSH_LIMIT_SECONDS,
-    CaptureResult,
-    PendingCapture,
-    begin_capture,
-)
+from bridge.contract import FLUSH_LIMIT_SECONDS
+from renderer.ambient.capture import CaptureResult, PendingCapture, begin_capture
 from renderer.ambient.clock import Clock
 from renderer.ambient.store import AmbientStore
 

@@ -32,12 +32,10 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict
 
 from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR, DeltaEvent
+from bridge.contract import MAX_AROUND_BYTES, MAX_INSTRUCTION_CHARS, MAX_SELECTION_BYTES
 from bridge.inline import (
     HISTORY_LIMIT,
-    MAX_AROUND_BYTES,
     MAX_HISTORY_LIMIT,
-    MAX_INSTRUCTION_CHARS,
-    MAX_SELECTION_BYTES,
     REPORTED_OUTCOMES,
     SELECTION_TOO_LARGE,
     InlineRequest,
@@ -62,7 +60,8 @@ from workers.turns import Answered
 router = APIRouter(prefix="/v1/workspaces/{workspace}/inline", tags=["inline"])
 
 INSTRUCTION_LENGTH: Final = (
-    "The instruction must be 1 to 2,000 characters long; this one has {count:,}."
+    f"The instruction must be 1 to {MAX_INSTRUCTION_CHARS:,} characters long; "
+    "this one has {count:,}."
 )
 MAX_LINE: Final = 2**31 - 1
 """Line numbers are kept in an SQL integer column: a larger one is refused, never a 5xx."""
@@ -71,7 +70,8 @@ LINES_INVALID: Final = (
     "2,147,483,647) with the first not after the last."
 )
 AROUND_TOO_LARGE: Final = (
-    "The text {side} the selection is larger than 2 KiB (2,048 bytes), the most an inline "
+    "The text {side} the selection is larger than "
+    f"{MAX_AROUND_BYTES // 1024} KiB ({MAX_AROUND_BYTES:,} bytes), the most an inline "
     "request sends on each side."
 )
 PATH_INVALID: Final = "That note path is not allowed: {reason}"

@@ -13,9 +13,10 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
+from bridge.contract import MAX_MAX_BYTES, SEARCH_MAX_LINES, SEARCH_MAX_NOTES
 from bridge.markdown import locate_selection
 from bridge.pointer import AmbientPointer
-from bridge.reading import MAX_BYTES_SCHEMA, MAX_MAX_BYTES
+from bridge.reading import MAX_BYTES_SCHEMA
 from workers.conversations import StoredMessage
 from workers.errors import DocumentRefused
 from workers.messages import NO_ACTIVE_NOTE, NOTE_LEFT_OUT
@@ -81,7 +82,7 @@ TOOL_SCHEMAS: Final[list[dict[str, Any]]] = [
             "name": "search_documents",
             "description": (
                 "Find the notes that mention some words, with their matching lines "
-                "(any case; at most 50 notes and 5 lines each)."
+                f"(any case; at most {SEARCH_MAX_NOTES} notes and {SEARCH_MAX_LINES} lines each)."
             ),
             "parameters": {
                 "type": "object",

@@ -45,6 +45,7 @@ from bridge.agent import (
     EVENT_TOOL,
     DeltaEvent,
 )
+from bridge.contract import MAX_CONVERSATION_CHARS
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.pointer import format_captured_at
 from workers import messages
@@ -63,8 +64,6 @@ from workers.streaming import answer_or_stream, sse, sse_json
 from workers.turns import Answered, IncomingTurn, ProposalEvent, render_tool_call, run_turn
 
 router = APIRouter(prefix="/v1/agent", tags=["agent"])
-
-MAX_CONVERSATION_CHARS = 128
 
 
 class TurnRequest(BaseModel):
