@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final, Generic, Literal, TypeVar, get_args
 
 import requests
 
@@ -101,45 +101,61 @@ EVENT_DONE: Final = "done"
 EVENT_ERROR: Final = "error"
 
 
+CallT = TypeVar("CallT")
+ProposalT = TypeVar("ProposalT")
+AnswerT = TypeVar("AnswerT")
+
+
+# The five kinds of a streamed answer, declared once for both realms. Each realm fills
+# them with its own payload: the backend's assistants and runner carry its full objects
+# (a ToolCall with its result, the outcome, the rendered JSON body), the app reads the
+# wire's (WireToolCall, Proposal, TurnReply or InlineAnswer).
+
+
 @dataclass(frozen=True)
 class DeltaEvent:
-    """The next piece of the reply's text: one type in both realms.
-
-    The backend's assistants yield it and its routes send it as ``delta``; the app's
-    stream reads it back as the same class (an inline replacement's pieces too).
-    """
+    """``delta``: the next piece of the reply's text (or of an inline replacement)."""
 
     text: str
 
 
 @dataclass(frozen=True)
-class WireToolEvent:
-    call: WireToolCall
+class ToolEvent(Generic[CallT]):
+    """``tool``: one tool call, with its result."""
+
+    call: CallT
 
 
 @dataclass(frozen=True)
-class WireProposalEvent:
-    """A proposed edit, before ``done`` (contract 10)."""
+class ProposalEvent(Generic[ProposalT]):
+    """``proposal``: a proposed edit, before ``done`` (contract 10)."""
 
-    proposal: Proposal
+    proposal: ProposalT
 
 
 @dataclass(frozen=True)
-class DoneEvent:
-    """The turn's whole answer, exactly as the non-streaming call returns it."""
+class DoneEvent(Generic[AnswerT]):
+    """``done``: the whole answer, exactly as the non-streaming call returns it."""
 
-    reply: TurnReply
+    answer: AnswerT
 
 
 @dataclass(frozen=True)
 class ErrorEvent:
-    """The turn failed; ``message`` is plain language (e.g. model_unavailable)."""
+    """``error``: the turn failed; ``message`` is plain language (e.g. model_unavailable)."""
 
     code: str
     message: str
 
 
-TurnEvent = DeltaEvent | WireToolEvent | WireProposalEvent | DoneEvent | ErrorEvent
+TurnEvent = (
+    DeltaEvent
+    | ToolEvent[WireToolCall]
+    | ProposalEvent[Proposal]
+    | DoneEvent[TurnReply]
+    | ErrorEvent
+)
+"""A streamed turn's events as the app reads them (contract 7)."""
 
 
 def parse_sse(lines: Iterable[bytes]) -> Iterator[tuple[str, str]]:
@@ -170,9 +186,9 @@ def turn_event(event: str, data: str) -> TurnEvent | None:
             return DeltaEvent(str(body["text"]))
         if event == EVENT_TOOL:
             call = WireToolCall(str(body["name"]), dict(body["arguments"]), dict(body["result"]))
-            return WireToolEvent(call)
+            return ToolEvent(call)
         if event == EVENT_PROPOSAL:
-            return WireProposalEvent(Proposal.from_json(body))
+            return ProposalEvent(Proposal.from_json(body))
         if event == EVENT_DONE:
             return DoneEvent(turn_reply(body))
         if event == EVENT_ERROR:

@@ -19,6 +19,7 @@ from bridge.agent import (
     EVENT_DONE,
     EVENT_ERROR,
     DeltaEvent,
+    DoneEvent,
     ErrorEvent,
     TurnStream,
     not_understood,
@@ -193,14 +194,8 @@ class InlineRecord:
         )
 
 
-@dataclass(frozen=True)
-class InlineDoneEvent:
-    """The stream's ``done``: the whole answer, as the JSON call returns it."""
-
-    answer: InlineAnswer
-
-
-InlineEvent = DeltaEvent | InlineDoneEvent | ErrorEvent
+InlineEvent = DeltaEvent | DoneEvent[InlineAnswer] | ErrorEvent
+"""An inline stream's events as the app reads them (contract 13)."""
 
 
 def inline_event(event: str, data: str) -> InlineEvent | None:
@@ -210,7 +205,7 @@ def inline_event(event: str, data: str) -> InlineEvent | None:
         if event == EVENT_DELTA:
             return DeltaEvent(str(body["text"]))
         if event == EVENT_DONE:
-            return InlineDoneEvent(InlineAnswer.from_json(body))
+            return DoneEvent(InlineAnswer.from_json(body))
         if event == EVENT_ERROR:
             return ErrorEvent(str(body["error"]["code"]), str(body["error"]["message"]))
     except (ValueError, KeyError, TypeError) as error:
@@ -223,9 +218,6 @@ class InlineStream(TurnStream):
 
     def _parse(self, event: str, data: str) -> Any:
         return inline_event(event, data)
-
-    def _ends(self, event: object) -> bool:
-        return isinstance(event, InlineDoneEvent | ErrorEvent)
 
     def events(self) -> Iterator[InlineEvent]:
         for event in self:

@@ -2,7 +2,7 @@
 
 An assistant turns one :class:`TurnInput` into a stream of events: ``DeltaEvent`` pieces
 of the reply in order, one ``ToolEvent`` per tool call with its result, and a final
-``Done`` with the whole outcome. Both kinds stream (R35); the route relays the
+``DoneEvent`` with the whole outcome. Both kinds stream (R35); the route relays the
 events as they come or collects them into the JSON answer. A provider failure is
 raised as :class:`workers.model.failures.ModelUnavailable` (R36).
 """
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from bridge.agent import DeltaEvent
+from bridge.agent import DeltaEvent, DoneEvent, ToolEvent
 from bridge.pointer import AmbientPointer
 from workers.conversations import StoredMessage
 from workers.offline import turn as offline_turn
@@ -79,21 +79,10 @@ class TurnInput:
     cancellation: Cancellation = field(default_factory=Cancellation)
 
 
-@dataclass(frozen=True)
-class ToolEvent:
-    call: ToolCall
-
-
-@dataclass(frozen=True)
-class Done:
-    outcome: TurnOutcome
-
-
-AssistantEvent = DeltaEvent | ToolEvent | Done
-"""What an assistant yields for one turn. The reply's pieces are the bridge's own
-:class:`~bridge.agent.DeltaEvent`, the same on both sides of the wire; a tool call and
-the end carry the backend's full objects (results, the outcome), which the route turns
-into the wire's ``tool`` and ``done`` events."""
+AssistantEvent = DeltaEvent | ToolEvent[ToolCall] | DoneEvent[TurnOutcome]
+"""What an assistant yields for one turn: the bridge's event kinds (one declaration for
+both realms), carrying the backend's full objects (a call with its result, the outcome);
+the runner turns the outcome into the wire's JSON answer."""
 
 
 class Assistant(Protocol):
@@ -104,7 +93,7 @@ class Assistant(Protocol):
     """Whether :attr:`TurnInput.history` is read; if not, a turn does not load it."""
 
     def run(self, turn: TurnInput) -> Iterator[AssistantEvent]:
-        """The turn's events; the last one is ``Done`` unless the turn was cancelled."""
+        """The turn's events; the last one is ``DoneEvent`` unless the turn was cancelled."""
         ...
 
     def close(self) -> None:
@@ -131,13 +120,13 @@ class OfflineAssistant:
         outcome = offline_turn.answer(turn.context, turn.message, turn.history)
         for call in outcome.tool_calls:
             yield ToolEvent(call)
-        # Pieces only for a stream: a JSON answer takes the reply from Done, and the QA
+        # Pieces only for a stream: a JSON answer takes the reply from DoneEvent, and the QA
         # hook's reply can be 256 KiB of tool result, thousands of pieces nobody reads.
         for piece in pieces(outcome.reply) if turn.streaming else ():
             if turn.cancellation.cancelled:
                 return
             yield DeltaEvent(piece)
-        yield Done(outcome)
+        yield DoneEvent(outcome)
 
     def close(self) -> None:
         return None

@@ -31,7 +31,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict
 
-from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR, DeltaEvent
+from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR, DeltaEvent, DoneEvent
 from bridge.contract import MAX_AROUND_BYTES, MAX_INSTRUCTION_CHARS, MAX_SELECTION_BYTES
 from bridge.inline import (
     HISTORY_LIMIT,
@@ -55,7 +55,6 @@ from workers.dependencies import (
 from workers.errors import ApiError, envelope
 from workers.inline.runner import InlineAsk, run_inline
 from workers.streaming import answer_or_stream, sse, sse_json
-from workers.turns import Answered
 
 router = APIRouter(prefix="/v1/workspaces/{workspace}/inline", tags=["inline"])
 
@@ -121,8 +120,8 @@ def _over(text: str, limit: int) -> bool:
 def _answer(state: BackendState, ask: InlineAsk) -> bytes:
     with closing(run_inline(state, ask, streaming=False, cancellation=Cancellation())) as events:
         for event in events:
-            if isinstance(event, Answered):
-                return event.body
+            if isinstance(event, DoneEvent):
+                return event.answer
             if not isinstance(event, DeltaEvent):
                 raise ApiError(event.status, event.code, event.message)
     raise RuntimeError("an inline request ended without an answer")
@@ -135,8 +134,8 @@ def _stream(
         for event in events:
             if isinstance(event, DeltaEvent):
                 yield sse_json(EVENT_DELTA, {"text": event.text})
-            elif isinstance(event, Answered):
-                yield sse(EVENT_DONE, event.body)
+            elif isinstance(event, DoneEvent):
+                yield sse(EVENT_DONE, event.answer)
             else:
                 yield sse_json(EVENT_ERROR, envelope(event.code, event.message))
 

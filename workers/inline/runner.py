@@ -1,7 +1,7 @@
 """One inline request, worker-thread side, for both answers (JSON and stream) (R70, R40).
 
 As with turns (:mod:`workers.turns`), the route only translates these events to HTTP:
-``DeltaEvent`` pieces of the replacement, then ``Answered`` (the JSON answer, also the
+``DeltaEvent`` pieces of the replacement, then a ``DoneEvent`` (the JSON answer, also the
 stream's ``done``) or ``Failed``. The record is written before the assistant is
 asked and marked ``failed`` when no answer comes. Nothing here reads or writes a
 delivery row or an ambient pointer: the request carries its own context.
@@ -14,7 +14,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Final
 
-from bridge.agent import DeltaEvent
+from bridge.agent import DeltaEvent, DoneEvent
 from bridge.inline import KIND_EDIT, InlineAnswer, InlineRequest
 from workers import jsontext, messages
 from workers.assistants import OFFLINE, Cancellation, pieces
@@ -23,14 +23,14 @@ from workers.inline import edits, model
 from workers.inline.records import NewRecord
 from workers.model.assistant import ModelAssistant
 from workers.model.failures import ModelUnavailable
-from workers.turns import Answered, Failed
+from workers.turns import Failed
 
 logger = logging.getLogger(__name__)
 
 MODEL_SUMMARY: Final = "The model's replacement for the selection."
 MODEL_INSERT_SUMMARY: Final = "The model's text to insert at the cursor."
 
-InlineRunnerEvent = DeltaEvent | Answered | Failed
+InlineRunnerEvent = DeltaEvent | DoneEvent[bytes] | Failed
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def run_inline(
                 assistant.kind,
                 name,
             )
-        yield Answered(jsontext.dumps(answer.to_json()))
+        yield DoneEvent(jsontext.dumps(answer.to_json()))
     except ModelUnavailable as failure:
         _failed(state, request_id)
         yield Failed(502, failure.code, failure.message)

@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from bridge.agent import DeltaEvent
+from bridge.agent import DeltaEvent, DoneEvent, ToolEvent
 from workers import jsontext
-from workers.assistants import MODEL, AssistantEvent, Done, ToolEvent, TurnInput
+from workers.assistants import MODEL, AssistantEvent, TurnInput
 from workers.model import connection, failures, steps
 from workers.model.answers import (
     NOT_STREAMED,
@@ -220,7 +220,7 @@ class ModelAssistant:
         stop = TOO_MANY_CALLS.format(calls=MAX_MODEL_CALLS)
         yield DeltaEvent(PART_SEPARATOR + stop if reply else stop)
         reply.append(stop)
-        yield Done(TurnOutcome(PART_SEPARATOR.join(reply), calls))
+        yield DoneEvent(TurnOutcome(PART_SEPARATOR.join(reply), calls))
 
     def _after_tools(self, *, asked: str, turn: TurnInput) -> str:
         """The next tool choice once tools ran: one unstreamed "auto" request a turn (R57).
@@ -352,4 +352,4 @@ def _finish(reply: list[str], calls: list[ToolCall], fallback: str) -> Iterator[
     if not reply:
         reply.append(fallback)
         yield DeltaEvent(fallback)
-    yield Done(TurnOutcome(PART_SEPARATOR.join(reply), calls))
+    yield DoneEvent(TurnOutcome(PART_SEPARATOR.join(reply), calls))
