@@ -57,6 +57,8 @@ MAX_CONVERSATION_CHARS: Final = 128
 """Contract 4: a conversation id is 1 to 128 characters."""
 MODEL_CONNECT_TIMEOUT_SECONDS: Final = 10.0
 """Contract 7: connecting to the model endpoint gives up within 10 s."""
+MAX_MODEL_CALLS: Final = 8
+"""R32: model calls per turn; then the turn ends with a plain-language reply."""
 
 # -- The inline command (R69; contract 13) --------------------------------------------
 
@@ -66,6 +68,8 @@ MAX_AROUND_BYTES: Final = 2 * 1024
 """R69: the text sent before and after the selection, each, in UTF-8 bytes."""
 MAX_INSTRUCTION_CHARS: Final = 2000
 """Contract 13: an instruction is 1 to 2,000 code points."""
+MAX_INLINE_TOKENS: Final = 4096
+"""Contract 13: the model is asked for an inline answer with ``max_tokens`` at most this."""
 
 # -- The sidecar (contract 11) --------------------------------------------------------
 

@@ -38,6 +38,8 @@ SPEC: dict[str, tuple[object, str]] = {
         10.0,
         "contract 7: Connecting to the provider times out within 10 s",
     ),
+    "MAX_MODEL_CALLS": (8, "R32: A turn makes at most 8 model calls"),
+    "MAX_INLINE_TOKENS": (4096, "contract 13: with `max_tokens` at most 4,096"),
     "MAX_SELECTION_BYTES": (16_384, "R69: the selected text (at most 16 KiB"),
     "MAX_AROUND_BYTES": (2048, "R69: at most 2 KiB before and 2 KiB after"),
     "MAX_INSTRUCTION_CHARS": (2000, "contract 13: `instruction` 1 to 2,000 code points"),

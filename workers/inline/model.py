@@ -12,14 +12,12 @@ from collections.abc import Generator
 from typing import Any, Final
 
 from bridge.agent import DeltaEvent
+from bridge.contract import MAX_INLINE_TOKENS
 from bridge.inline import InlineRequest
 from workers.assistants import Cancellation
 from workers.model import connection, failures
 from workers.model.answers import Answer, streamed_answer
 from workers.model.assistant import ModelAssistant
-
-MAX_INLINE_TOKENS: Final = 4096
-"""Contract 13: the cap on one inline answer."""
 
 SYSTEM: Final = (
     "You edit one part of a Markdown note. The user gives an instruction, the note's "

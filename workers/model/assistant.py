@@ -27,6 +27,7 @@ from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from bridge.agent import DeltaEvent, DoneEvent, ToolEvent
+from bridge.contract import MAX_MODEL_CALLS
 from workers import jsontext
 from workers.assistants import MODEL, AssistantEvent, TurnInput
 from workers.model import connection, failures, steps
@@ -63,7 +64,6 @@ __all__ = [
     "AUTO",
     "EMPTY_REPLY",
     "MAX_ANSWER_TOKENS",
-    "MAX_MODEL_CALLS",
     "NO_TOOL",
     "OPEN_NOTE_TOOL",
     "PART_SEPARATOR",
@@ -75,9 +75,6 @@ __all__ = [
 
 if TYPE_CHECKING:
     import openai
-
-MAX_MODEL_CALLS: Final = 8
-"""R32: model calls per turn; then the turn ends with a plain-language reply."""
 
 MAX_ANSWER_TOKENS: Final = 1024
 """R57: every request caps its answer, so no answer (or tool argument) runs on unbounded."""
