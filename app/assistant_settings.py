@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
@@ -30,8 +28,14 @@ from bridge.agent import AssistantInfo
 from bridge.client import BackendClient
 from bridge.endpoints import endpoint_origin
 from bridge.errors import BackendError
-from bridge.private_files import OwnFileRefused, make_folders, parse_json, read_own_file
-from renderer.qt.files import write_atomically
+from bridge.private_files import (
+    OwnFileRefused,
+    make_folders,
+    parse_json,
+    read_own_file,
+    set_aside,
+    write_atomically,
+)
 
 SETTINGS_FILE: Final = "assistant.json"
 KEY_FILE: Final = "assistant-key"
@@ -142,11 +146,8 @@ class AssistantSettingsStore:
         return body
 
     def _set_aside(self, path: Path, what: str, why: str) -> None:
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        target = path.with_name(f"{path.name}.broken-{stamp}")
-        try:
-            os.replace(path, target)
-        except OSError:
+        target = set_aside(path)
+        if target is None:
             return  # cannot be moved: it stays unused, and is read (and refused) again
         self.set_aside_message = SET_ASIDE.format(what=what, why=why, name=target.name)
 

@@ -15,16 +15,19 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
 from bridge.pointer import VIEWS, View
-from bridge.private_files import OwnFileRefused, parse_json, read_own_file
-from renderer.qt.files import write_atomically
+from bridge.private_files import (
+    OwnFileRefused,
+    parse_json,
+    read_own_file,
+    set_aside,
+    write_atomically,
+)
 
 LAYOUT_FILE = "layout.json"
 MAX_WINDOW_PLACE = 1024
@@ -211,12 +214,10 @@ class LayoutStore:
         write_atomically(self.path, json.dumps(state_to_json(state), indent=1, ensure_ascii=False))
 
     def _set_aside(self, why: str) -> SavedState:
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{self.path.stem}.broken-{stamp}.json")
-        try:
-            os.replace(self.path, target)
+        target = set_aside(self.path)
+        if target is not None:
             where = f"It was set aside as {target.name} in the app's data folder"
-        except OSError:
+        else:
             where = "It could not be moved aside and will be replaced"
         self.set_aside_message = (
             f"The saved window layout could not be used: {why}. {where}; "

@@ -3,8 +3,8 @@
 The host starts this with the device token in the environment (never on the
 command line). The window says in one sentence what the main window's assistant
 still has of this note: not "this note", only the saved copy, by name. On close,
-and on SIGTERM from the host, pending saves are flushed (bounded by the flush
-limit) before exit.
+and on SIGTERM from the host, pending saves are flushed (bounded by
+:data:`app.popouts.CLOSE_SAVE_WAIT_MS`) before exit.
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout,
 from app.banner import Banner, BannerArea, save_failed_text_on_screen
 from app.inline_menu import add_edit_menu
 from app.popout_place import parse_beside, placement
+from app.popouts import CLOSE_SAVE_WAIT_MS
 from app.session import SessionError, connect_workspace
 from app.shutdown import close_on_signal
 from app.style import STYLESHEET
 from bridge.environment import DEVICE_TOKEN_ENV
 from bridge.errors import BackendError
 from bridge.pointer import VIEWS, View
-from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
 from renderer.ambient.store import AmbientStore
 from renderer.frames.assistant import AssistantFrame
 from renderer.frames.inbox import InboxFrame
@@ -47,7 +47,6 @@ POPOUT_BANNER = (
     "Ask the assistant below about it."
 )
 READY_LINE = "popout ready"
-_CLOSE_FLUSH_LIMIT_MS = round(FLUSH_LIMIT_SECONDS * 1000)
 
 
 class PopoutWindow(QMainWindow):
@@ -152,7 +151,7 @@ class PopoutWindow(QMainWindow):
         self.frame.withdraw()
         flush = self.autosave.flush()
         flush.finished.connect(lambda _ok: self._finish_close())
-        QTimer.singleShot(_CLOSE_FLUSH_LIMIT_MS, self, self._finish_close)
+        QTimer.singleShot(CLOSE_SAVE_WAIT_MS, self, self._finish_close)
 
     def _finish_close(self) -> None:
         if self._may_close:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Final
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QRect, Signal
 
@@ -23,7 +24,16 @@ from renderer.qt.autosave import AutosaveCoordinator
 
 POPOUT_MODULE = "app.popout"
 _PROJECT_ROOT = Path(__file__).resolve().parent.parent
-_TERMINATE_WAIT_MS = 3000  # above the child's own bound on its closing flush
+CLOSE_SAVE_WAIT_MS: Final = 1500
+"""How long a closing pop-out waits for its pending save before it exits anyway.
+
+The pop-out's own bound (R29), not R10's, which bounds a send's preparation: a local
+save takes milliseconds, and a backend stalled for longer must not keep a window the
+person closed on screen. Equal to R10's today by choice, not by rule."""
+_EXIT_MARGIN_MS: Final = 1500
+"""What a child needs besides that wait: tearing its frames down and leaving its loop."""
+_TERMINATE_WAIT_MS: Final = CLOSE_SAVE_WAIT_MS + _EXIT_MARGIN_MS
+"""The host's wait after SIGTERM before it kills a child: the child's own close, whole."""
 _KILL_WAIT_MS = 1000
 
 

@@ -33,12 +33,13 @@ from sqlalchemy.engine import Engine
 
 from benchmarks.backend import backend, pointer_header, post_turn, write_notes
 from benchmarks.measure import CPU_CLOCK, Measurement, median, paired_ratios, pairs
+from bridge.contract import ACCESS_TTL
 from workers.database import Database
 from workers.identity import account_id
 from workers.retention import sweep_expired
 from workers.schema import agent_conversation_messages, agent_delivery_credentials, key_sessions
 from workers.server import EmbeddedServer
-from workers.settings import ACCESS_TTL, DATABASE_FILE, Settings, utc_now
+from workers.settings import DATABASE_FILE, Settings, utc_now
 
 WORKSPACE = "bench"
 NOTE = "notes/today.md"

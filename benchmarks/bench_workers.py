@@ -33,7 +33,7 @@ import requests
 
 from benchmarks.backend import backend, pointer_header, post_turn, write_notes
 from benchmarks.measure import CPU_CLOCK, Measurement, median, paired_ratios
-from bridge.reading import MAX_MAX_BYTES
+from bridge.contract import MAX_MAX_BYTES
 from workers.server import EmbeddedServer
 from workers.settings import Settings
 

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, Generic, Literal, TypeVar, get_args
 
 import requests
 
@@ -101,41 +101,61 @@ EVENT_DONE: Final = "done"
 EVENT_ERROR: Final = "error"
 
 
+CallT = TypeVar("CallT")
+ProposalT = TypeVar("ProposalT")
+AnswerT = TypeVar("AnswerT")
+
+
+# The five kinds of a streamed answer, declared once for both realms. Each realm fills
+# them with its own payload: the backend's assistants and runner carry its full objects
+# (a ToolCall with its result, the outcome, the rendered JSON body), the app reads the
+# wire's (WireToolCall, Proposal, TurnReply or InlineAnswer).
+
+
 @dataclass(frozen=True)
 class DeltaEvent:
-    """The next piece of the reply's text."""
+    """``delta``: the next piece of the reply's text (or of an inline replacement)."""
 
     text: str
 
 
 @dataclass(frozen=True)
-class WireToolEvent:
-    call: WireToolCall
+class ToolEvent(Generic[CallT]):
+    """``tool``: one tool call, with its result."""
+
+    call: CallT
 
 
 @dataclass(frozen=True)
-class WireProposalEvent:
-    """A proposed edit, before ``done`` (contract 10)."""
+class ProposalEvent(Generic[ProposalT]):
+    """``proposal``: a proposed edit, before ``done`` (contract 10)."""
 
-    proposal: Proposal
+    proposal: ProposalT
 
 
 @dataclass(frozen=True)
-class DoneEvent:
-    """The turn's whole answer, exactly as the non-streaming call returns it."""
+class DoneEvent(Generic[AnswerT]):
+    """``done``: the whole answer, exactly as the non-streaming call returns it."""
 
-    reply: TurnReply
+    answer: AnswerT
 
 
 @dataclass(frozen=True)
 class ErrorEvent:
-    """The turn failed; ``message`` is plain language (e.g. model_unavailable)."""
+    """``error``: the turn failed; ``message`` is plain language (e.g. model_unavailable)."""
 
     code: str
     message: str
 
 
-TurnEvent = DeltaEvent | WireToolEvent | WireProposalEvent | DoneEvent | ErrorEvent
+TurnEvent = (
+    DeltaEvent
+    | ToolEvent[WireToolCall]
+    | ProposalEvent[Proposal]
+    | DoneEvent[TurnReply]
+    | ErrorEvent
+)
+"""A streamed turn's events as the app reads them (contract 7)."""
 
 
 def parse_sse(lines: Iterable[bytes]) -> Iterator[tuple[str, str]]:
@@ -166,9 +186,9 @@ def turn_event(event: str, data: str) -> TurnEvent | None:
             return DeltaEvent(str(body["text"]))
         if event == EVENT_TOOL:
             call = WireToolCall(str(body["name"]), dict(body["arguments"]), dict(body["result"]))
-            return WireToolEvent(call)
+            return ToolEvent(call)
         if event == EVENT_PROPOSAL:
-            return WireProposalEvent(Proposal.from_json(body))
+            return ProposalEvent(Proposal.from_json(body))
         if event == EVENT_DONE:
             return DoneEvent(turn_reply(body))
         if event == EVENT_ERROR:
@@ -272,18 +292,26 @@ class WireVerification:
             raise not_understood() from error
 
 
-PROPOSAL_OUTCOMES: Final = ("pending", "applied", "undone", "discarded")
+ProposalOutcome = Literal["pending", "applied", "undone", "discarded"]
 """What a kept proposal says became of it; the app reports all but the first (R50, R80)."""
+PROPOSAL_OUTCOMES: Final[tuple[ProposalOutcome, ...]] = get_args(ProposalOutcome)
 
 
 @dataclass(frozen=True)
 class KeptProposal:
-    """A proposal as its conversation keeps it: what it changes and whether it was applied."""
+    """A proposal as its conversation keeps it, on both sides of the wire (R50).
+
+    What it changes and what became of it, never its edits or its base: the backend
+    keeps these rows and sends them; the app reads them back with :func:`kept_proposal`.
+    """
 
     id: str
     path: str
     summary: str
-    outcome: str
+    outcome: ProposalOutcome = "pending"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "path": self.path, "summary": self.summary, "outcome": self.outcome}
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal, get_args
 
-from bridge.pointer import MAX_HEADER_BYTES
+from bridge.contract import MAX_HEADER_BYTES
 
 DropReason = Literal["no-inbox", "oversize", "discarded", "excluded", "invalid", "loading"]
 

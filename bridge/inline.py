@@ -19,18 +19,13 @@ from bridge.agent import (
     EVENT_DONE,
     EVENT_ERROR,
     DeltaEvent,
+    DoneEvent,
     ErrorEvent,
     TurnStream,
     not_understood,
 )
+from bridge.contract import MAX_SELECTION_BYTES
 from bridge.transport import workspace_url
-
-MAX_SELECTION_BYTES: Final = 16 * 1024
-"""R69: the selected text sent, in UTF-8 bytes; more is refused before sending."""
-MAX_AROUND_BYTES: Final = 2 * 1024
-"""R69: the text sent before and after the selection, each, in UTF-8 bytes."""
-MAX_INSTRUCTION_CHARS: Final = 2000
-"""Contract 13: an instruction is 1 to 2,000 code points."""
 
 KIND_EDIT: Final = "edit"
 KIND_REFUSAL: Final = "refusal"
@@ -49,7 +44,8 @@ HISTORY_LIMIT: Final = 10
 MAX_HISTORY_LIMIT: Final = 100
 
 SELECTION_TOO_LARGE: Final = (
-    "The selection is larger than 16 KiB (16,384 bytes), the most the inline command "
+    f"The selection is larger than {MAX_SELECTION_BYTES // 1024} KiB "
+    f"({MAX_SELECTION_BYTES:,} bytes), the most the inline command "
     "sends. Select less and ask again."
 )
 """R69: said before anything is sent (and by the backend for a body that passes it)."""
@@ -198,14 +194,8 @@ class InlineRecord:
         )
 
 
-@dataclass(frozen=True)
-class InlineDoneEvent:
-    """The stream's ``done``: the whole answer, as the JSON call returns it."""
-
-    answer: InlineAnswer
-
-
-InlineEvent = DeltaEvent | InlineDoneEvent | ErrorEvent
+InlineEvent = DeltaEvent | DoneEvent[InlineAnswer] | ErrorEvent
+"""An inline stream's events as the app reads them (contract 13)."""
 
 
 def inline_event(event: str, data: str) -> InlineEvent | None:
@@ -215,7 +205,7 @@ def inline_event(event: str, data: str) -> InlineEvent | None:
         if event == EVENT_DELTA:
             return DeltaEvent(str(body["text"]))
         if event == EVENT_DONE:
-            return InlineDoneEvent(InlineAnswer.from_json(body))
+            return DoneEvent(InlineAnswer.from_json(body))
         if event == EVENT_ERROR:
             return ErrorEvent(str(body["error"]["code"]), str(body["error"]["message"]))
     except (ValueError, KeyError, TypeError) as error:
@@ -228,9 +218,6 @@ class InlineStream(TurnStream):
 
     def _parse(self, event: str, data: str) -> Any:
         return inline_event(event, data)
-
-    def _ends(self, event: object) -> bool:
-        return isinstance(event, InlineDoneEvent | ErrorEvent)
 
     def events(self) -> Iterator[InlineEvent]:
         for event in self:

@@ -11,8 +11,7 @@ import re
 from functools import lru_cache
 from typing import Final
 
-MAX_PATH_BYTES = 4096
-MAX_SEGMENT_BYTES = 255
+from bridge.contract import MAX_PATH_BYTES, MAX_SEGMENT_BYTES
 
 WORKSPACE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # bounded: linear on any input
 WORKSPACE_ID_INVALID: Final = (

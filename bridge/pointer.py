@@ -23,17 +23,14 @@ from pydantic import (
     model_validator,
 )
 
+from bridge.contract import MAX_HEADER_BYTES, MAX_POINTER_NUMBER, SHA256_PREFIX_CHARS
 from bridge.paths import WorkspacePathError, check_workspace_path
 
-MAX_HEADER_BYTES = 2048  # R15: the complete encoded header value
 POINTER_VERSION: Literal[1] = 1
-SHA256_PREFIX_CHARS = 16
 View = Literal["edit", "preview", "todo", "mindmap"]
 VIEWS: tuple[View, ...] = get_args(View)
 SHA_PREFIX_PATTERN = r"^[0-9a-f]{16}$"
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]*$")
-MAX_POINTER_NUMBER = 2**53 - 1
-"""R65: the largest offset or byte count a pointer may carry (what JSON numbers hold exactly)."""
 NonNegative = Annotated[int, Field(ge=0, le=MAX_POINTER_NUMBER)]
 _RECEIVED = "received"
 _UTC_MILLISECONDS = "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ"

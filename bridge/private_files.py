@@ -10,6 +10,12 @@ a FIFO would block ``open`` for ever, ``/dev/zero`` behind a link would never en
 deeply nested JSON would overflow the parser's stack. :func:`read_own_file` opens
 without following links and without blocking, reads only a regular file, and only up
 to a size limit; :func:`parse_json` refuses nesting deeper than a limit before parsing.
+A file that cannot be used is never deleted (it may be the only copy of something the
+person wants back): :func:`set_aside` renames it, one naming scheme for every file.
+
+Every file the app writes into its data folder goes through :func:`write_atomically`
+(or :func:`write_in_folder` for a folder held open): replaced whole, a crash leaves
+the old file or the new one, and it is 0600 from the moment it exists.
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ import contextlib
 import json
 import os
 import re
+import secrets
 import stat
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
@@ -29,8 +37,13 @@ OWN_FILE_MAX_BYTES: Final = 1024 * 1024
 JSON_MAX_DEPTH: Final = 32
 """The layout nests four levels deep; 32 leaves room and stays far from any stack limit."""
 SQLITE_JOURNALS: Final = ("-wal", "-shm", "-journal")
+SET_ASIDE_MARK: Final = ".broken-"
+"""``NAME.broken-<UTC time>``: the mark comes after the whole name, so a reader that
+lists ``*.json`` never takes a set-aside file for one of its own again."""
 
-_READ_FLAGS: Final = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+_CLOEXEC: Final = getattr(os, "O_CLOEXEC", 0)
+_READ_FLAGS: Final = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC
+_NEW_FILE_FLAGS: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | _CLOEXEC
 _JSON_STRUCTURE: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
 
@@ -71,20 +84,65 @@ def make_folders(folder: Path) -> None:
             os.chmod(part, PRIVATE_FOLDER_MODE)  # mkdir's mode is narrowed by the umask only
 
 
-def sync_folder(folder: Path) -> None:
-    """Flush ``folder``'s entries to disk, so a rename in it survives a power cut (R77)."""
-    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+def write_atomically(target: Path, text: str) -> None:
+    """Replace ``target`` by ``text`` (UTF-8), 0600, file and folder synced; OSError if it fails."""
+    make_folders(target.parent)  # R77: every folder the app makes is 0700
+    folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
     try:
-        os.fsync(descriptor)
+        write_in_folder(folder, target.name, text.encode("utf-8"))
     finally:
-        os.close(descriptor)
+        os.close(folder)
+
+
+def write_in_folder(folder: int, name: str, data: bytes) -> None:
+    """``name`` in the open ``folder`` replaced whole by ``data``, 0600, file and folder synced.
+
+    Through the folder's descriptor, so a folder shared with others (the companion
+    files' temporary folder) cannot be swapped under the write by a link.
+    """
+    temporary = f".{name}.{secrets.token_hex(6)}.tmp"
+    descriptor = os.open(temporary, _NEW_FILE_FLAGS, PRIVATE_FILE_MODE, dir_fd=folder)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(descriptor, view) :]
+            os.fchmod(descriptor, PRIVATE_FILE_MODE)  # a umask can only narrow it; say it anyway
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+        os.fsync(folder)  # R77: the rename is on disk before the write counts as done
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary, dir_fd=folder)
+        raise
+
+
+def set_aside(path: Path) -> Path | None:
+    """Rename an unusable own file to ``NAME.broken-<UTC time>``; None when it cannot be moved.
+
+    Never deleted, never overwritten: a second file set aside within the same second
+    gets a counter, so an earlier broken copy is kept too.
+    """
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}{SET_ASIDE_MARK}{stamp}")
+    counter = 1
+    while target.exists() or target.is_symlink():
+        counter += 1
+        target = path.with_name(f"{path.name}{SET_ASIDE_MARK}{stamp}-{counter}")
+    try:
+        os.replace(path, target)
+    except OSError:
+        return None  # cannot be moved: it stays unused, and is read (and refused) again
+    return target
 
 
 def create_private_database(path: Path) -> None:
     """The SQLite file and any journal beside it exist with mode 0600 before SQLite opens it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(FileExistsError):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE))
+        os.close(os.open(path, _NEW_FILE_FLAGS, PRIVATE_FILE_MODE))
     for journal in ("", *SQLITE_JOURNALS):
         with contextlib.suppress(FileNotFoundError):
             os.chmod(f"{path}{journal}", PRIVATE_FILE_MODE, follow_symlinks=False)

@@ -1,4 +1,4 @@
-"""What both realms agree on about reading "this note": the limits and words of R21 and R27.
+"""What both realms agree on about reading "this note": the limits, schema and words of R21, R27.
 
 The backend's ``read_active_note`` tool and the app's sidecar (R60) answer with the
 same limits and the same sentences, so they live here once.
@@ -8,9 +8,17 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-DEFAULT_MAX_BYTES: Final = 64 * 1024  # R21
-MAX_MAX_BYTES: Final = 256 * 1024  # R21: larger requests are clamped
+from bridge.contract import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
+
 MAX_BYTES_INVALID: Final = "maxBytes must be a whole number of at least 1."
+MAX_BYTES_SCHEMA: Final[dict[str, Any]] = {
+    "type": "integer",
+    "minimum": 1,
+    "description": (
+        f"Read at most this many bytes (default {DEFAULT_MAX_BYTES}, at most {MAX_MAX_BYTES})."
+    ),
+}
+"""R21's ``maxBytes`` as JSON Schema: the model's tools and the sidecar's offer the same one."""
 NO_ACTIVE_NOTE: Final = (
     'No note is open, so there is no "this note" to read. Ask the user to name a note '
     "(a workspace path such as notes/today.md) or to ask for a listing of their notes."

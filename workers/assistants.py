@@ -1,8 +1,8 @@
 """The two assistants behind one interface: offline (the default) and a model (R30).
 
-An assistant turns one :class:`TurnInput` into a stream of events: ``Delta`` pieces
+An assistant turns one :class:`TurnInput` into a stream of events: ``DeltaEvent`` pieces
 of the reply in order, one ``ToolEvent`` per tool call with its result, and a final
-``Done`` with the whole outcome. Both kinds stream (R35); the route relays the
+``DoneEvent`` with the whole outcome. Both kinds stream (R35); the route relays the
 events as they come or collects them into the JSON answer. A provider failure is
 raised as :class:`workers.model.failures.ModelUnavailable` (R36).
 """
@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from bridge.agent import DeltaEvent, DoneEvent, ToolEvent
 from bridge.pointer import AmbientPointer
 from workers.conversations import StoredMessage
 from workers.offline import turn as offline_turn
@@ -78,22 +79,10 @@ class TurnInput:
     cancellation: Cancellation = field(default_factory=Cancellation)
 
 
-@dataclass(frozen=True)
-class Delta:
-    text: str
-
-
-@dataclass(frozen=True)
-class ToolEvent:
-    call: ToolCall
-
-
-@dataclass(frozen=True)
-class Done:
-    outcome: TurnOutcome
-
-
-TurnEvent = Delta | ToolEvent | Done
+AssistantEvent = DeltaEvent | ToolEvent[ToolCall] | DoneEvent[TurnOutcome]
+"""What an assistant yields for one turn: the bridge's event kinds (one declaration for
+both realms), carrying the backend's full objects (a call with its result, the outcome);
+the runner turns the outcome into the wire's JSON answer."""
 
 
 class Assistant(Protocol):
@@ -103,8 +92,8 @@ class Assistant(Protocol):
     uses_history: bool
     """Whether :attr:`TurnInput.history` is read; if not, a turn does not load it."""
 
-    def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
-        """The turn's events; the last one is ``Done`` unless the turn was cancelled."""
+    def run(self, turn: TurnInput) -> Iterator[AssistantEvent]:
+        """The turn's events; the last one is ``DoneEvent`` unless the turn was cancelled."""
         ...
 
     def close(self) -> None:
@@ -125,19 +114,19 @@ class OfflineAssistant:
     base_url: str | None = None
     uses_history = True  # only to list what it can do once per conversation (R56)
 
-    def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
+    def run(self, turn: TurnInput) -> Iterator[AssistantEvent]:
         # It answers the question asked (R38) from what its tools read, in the request's
         # language; read_active_note first for the open note (R23); /tool is the QA hook.
         outcome = offline_turn.answer(turn.context, turn.message, turn.history)
         for call in outcome.tool_calls:
             yield ToolEvent(call)
-        # Pieces only for a stream: a JSON answer takes the reply from Done, and the QA
+        # Pieces only for a stream: a JSON answer takes the reply from DoneEvent, and the QA
         # hook's reply can be 256 KiB of tool result, thousands of pieces nobody reads.
         for piece in pieces(outcome.reply) if turn.streaming else ():
             if turn.cancellation.cancelled:
                 return
-            yield Delta(piece)
-        yield Done(outcome)
+            yield DeltaEvent(piece)
+        yield DoneEvent(outcome)
 
     def close(self) -> None:
         return None

@@ -19,6 +19,7 @@ from typing import Any, Final, Literal
 
 from sqlalchemy import bindparam, case, delete, func, insert, select, update
 
+from bridge.agent import KeptProposal, ProposalOutcome
 from bridge.pointer import format_captured_at
 from workers.database import Database, as_utc
 from workers.schema import agent_conversation_messages as conversation_messages
@@ -26,7 +27,6 @@ from workers.schema import agent_conversation_proposals as conversation_proposal
 from workers.settings import Settings
 
 Role = Literal["user", "assistant"]
-Outcome = Literal["pending", "applied", "undone", "discarded"]
 REPORTED_OUTCOMES: Final = ("applied", "undone", "discarded")
 """What the app reports: "undone" when Ctrl+Z took an applied change out again (R80)."""
 """What the app reports of a proposal; it is "pending" until then."""
@@ -42,19 +42,6 @@ class StoredToolCall:
 
     name: str
     arguments: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class KeptProposal:
-    """What a conversation keeps of a proposal: never its edits or its base (R50)."""
-
-    id: str
-    path: str
-    summary: str
-    outcome: Outcome = "pending"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "path": self.path, "summary": self.summary, "outcome": self.outcome}
 
 
 @dataclass(frozen=True)
@@ -158,7 +145,12 @@ class Conversations:
         return [_message(row, by_message.get(row.id, [])) for row in rows]
 
     def report_outcome(
-        self, account: str, workspace: str, conversation: str, proposal: str, outcome: Outcome
+        self,
+        account: str,
+        workspace: str,
+        conversation: str,
+        proposal: str,
+        outcome: ProposalOutcome,
     ) -> KeptProposal | None:
         """Keep what the person did with a proposal; None when the conversation has no such one.
 
@@ -240,7 +232,7 @@ def _message(row: Any, proposals: list[KeptProposal] | None = None) -> StoredMes
 
 
 def _proposal(row: Any) -> KeptProposal:
-    outcome: Outcome = row.outcome if row.outcome in REPORTED_OUTCOMES else "pending"
+    outcome: ProposalOutcome = row.outcome if row.outcome in REPORTED_OUTCOMES else "pending"
     return KeptProposal(row.proposal_id, row.path, row.summary, outcome)
 
 

@@ -26,7 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from bridge.pointer import SHA256_PREFIX_CHARS, sha16
+from bridge.contract import SHA256_PREFIX_CHARS
+from bridge.pointer import sha16
 
 SETTLED_NS: Final = 2_000_000_000
 """A file whose change time is at least this old is remembered: no write can share it."""

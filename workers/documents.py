@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bridge.contract import MAX_DOCUMENT_BYTES
 from bridge.documents import DocumentInfo
 from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
 from bridge.pointer import format_captured_at, sha16
@@ -35,9 +36,6 @@ from workers.document_files import (
 )
 from workers.errors import DocumentRefused
 from workers.settings import Settings
-
-MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
-"""The largest document the API stores; a bigger PUT body is refused with 413."""
 
 _PATH_MAX = os.pathconf("/", "PC_PATH_MAX") if hasattr(os, "pathconf") else 4096
 _RETRIES = 3

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from bridge.contract import ACCESS_TTL
 from bridge.headers import KEY_SESSION_HEADER
 from bridge.paths import PATH_NOT_ALLOWED
 from bridge.reading import MAX_BYTES_INVALID, NO_ACTIVE_NOTE
-from workers.settings import ACCESS_TTL
 
 __all__ = ["MAX_BYTES_INVALID", "NO_ACTIVE_NOTE"]  # re-exported: the words are the bridge's
 

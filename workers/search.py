@@ -13,11 +13,9 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
+from bridge.contract import SEARCH_MAX_LINES, SEARCH_MAX_NOTES
 from workers.documents import Workspaces
 
-MAX_NOTES: Final = 50
-MAX_LINES: Final = 5
-"""Contract §12: at most 50 notes and 5 lines each."""
 MAX_LINE_CHARS: Final = 240
 """A line longer than this is cut: a match in a pasted megabyte shows where, not all of it."""
 MAX_QUERY_CHARS: Final = 200
@@ -87,7 +85,7 @@ def matching_lines(text: str, query: str) -> list[tuple[int, str]]:
     for number, line in enumerate(text.splitlines(), start=1):
         if folded_query in line.casefold():
             found.append((number, _clip(line, line.casefold().find(folded_query))))
-            if len(found) == MAX_LINES:
+            if len(found) == SEARCH_MAX_LINES:
                 break
     return found
 
@@ -115,6 +113,6 @@ def search_workspace(
             lines = matching_lines(read.text, query)
             if lines:
                 matches.append(NoteMatch(read.path, lines))
-                if len(matches) == MAX_NOTES:
+                if len(matches) == SEARCH_MAX_NOTES:
                     break
     return matches

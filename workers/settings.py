@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bridge.contract import ACCESS_TTL, LONGEST_SWEEP_INTERVAL
 from bridge.environment import (
     DATABASE_URL_ENV,
     DEVICE_TOKEN_ENV,
@@ -18,10 +19,7 @@ from bridge.environment import (
     MODEL_ENV,
     SWEEP_SECONDS_ENV,
 )
-from bridge.private_files import OwnFileRefused, make_folders, read_own_file
-
-ACCESS_TTL = timedelta(minutes=15)
-"""How long a key session and a delivery row live (R19): one constant for both."""
+from bridge.private_files import PRIVATE_FILE_MODE, OwnFileRefused, make_folders, read_own_file
 
 HEADER_TIMEOUT_SECONDS = 10.0
 """R44: a request's headers must all arrive within this time."""
@@ -32,11 +30,7 @@ IDLE_TIMEOUT_SECONDS = 5
 
 SWEEP_INTERVAL = timedelta(seconds=30)
 """Time between sweeps of expired rows; with a sweep's own run time, inside R41's minute."""
-LONGEST_SWEEP_INTERVAL = timedelta(seconds=60)
-"""R41: nothing outlives its expiry by more than a minute, so no interval may exceed one."""
 
-MODEL_CONNECT_TIMEOUT_SECONDS = 10.0
-"""Contract 7: connecting to the model endpoint gives up within 10 s."""
 MODEL_READ_TIMEOUT_SECONDS = 120.0
 """Between two pieces of a model's answer; small local models on a CPU can be slow."""
 
@@ -137,7 +131,7 @@ def _read_or_create_token_file(path: Path) -> str:
     make_folders(path.parent)  # R77: every folder the app makes is 0700
     try:
         # O_EXCL so two starting processes never both write a token; 0600 from birth.
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
     except FileExistsError:
         try:  # R64: a FIFO or a device in its place must not hang the start
             token = read_own_file(path, TOKEN_FILE_MAX_BYTES).decode("utf-8", "replace").strip()

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, TypeVar
 
-from bridge.caveat import CAVEAT
+from bridge.caveat import caveat_for, saved_copy_is_behind
+from bridge.contract import DEFAULT_MAX_BYTES
 from bridge.markdown import locate_selection
-from bridge.reading import DEFAULT_MAX_BYTES, parse_max_bytes_value, read_result
+from bridge.reading import parse_max_bytes_value, read_result
 from workers import messages, search
 from workers.deliveries import DeliveryCredential, DeliveryCredentials
 from workers.document_files import DocumentRead
@@ -143,8 +144,7 @@ def read_active_note(context: ToolContext, arguments: Mapping[str, Any]) -> Tool
         text=text,
         size=read.size,
         partial=read.partial,
-        # R25; a partial read is never compared (R26)
-        caveat=CAVEAT if behind and not read.partial else None,
+        caveat=caveat_for(behind=behind, partial=read.partial),  # R25, R26
         selection=_selection(text, meta, located=not behind),
     )
 
@@ -174,10 +174,12 @@ def _selection(text: str, meta: Mapping[str, Any], *, located: bool) -> Any:
 def _saved_copy_is_behind(
     workspaces: Workspaces, read: DocumentRead, meta: Mapping[str, Any]
 ) -> bool:
-    return (
-        meta.get("bytes") != read.size
-        or meta.get("flushed") is not True
-        or meta.get("sha256") != workspaces.sha16(read)
+    return saved_copy_is_behind(
+        pointed_bytes=meta.get("bytes"),
+        pointed_sha256=meta.get("sha256"),
+        flushed=meta.get("flushed"),
+        saved_bytes=read.size,
+        saved_sha256=lambda: workspaces.sha16(read),
     )
 
 

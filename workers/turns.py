@@ -2,8 +2,8 @@
 
 Both the JSON route and the stream route iterate :func:`run_turn` on a worker
 thread, never on the event loop (R40), and only translate its events to HTTP:
-``Delta`` pieces, one ``ToolEvent`` per tool call (and a ``ProposalEvent`` after a
-call that proposed an edit, R50), then ``Answered`` (the JSON answer, also the
+``DeltaEvent`` pieces, one ``ToolEvent`` per tool call (and a ``ProposalEvent`` after a
+call that proposed an edit, R50), then a ``DoneEvent`` (the JSON answer, also the
 stream's ``done``) or ``Failed`` (the error envelope's parts).
 The delivery row is written before any model is called (R36); a finished turn is
 added to the conversation before its answer leaves, so a client that reloads
@@ -17,11 +17,12 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from bridge.agent import DeltaEvent, DoneEvent, KeptProposal, ProposalEvent, ToolEvent
 from bridge.pointer import AmbientPointer
 from workers import jsontext, messages
 from workers.ambient import AmbientDecision, AmbientStatus
-from workers.assistants import Assistant, Cancellation, Delta, Done, ToolEvent, TurnEvent, TurnInput
-from workers.conversations import KeptProposal, StoredMessage, StoredToolCall
+from workers.assistants import Assistant, AssistantEvent, Cancellation, TurnInput
+from workers.conversations import StoredMessage, StoredToolCall
 from workers.dependencies import BackendState, access_error
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession
@@ -47,13 +48,6 @@ class IncomingTurn:
 
 
 @dataclass(frozen=True)
-class Answered:
-    """The turn's whole answer: the JSON body, which is also the stream's ``done`` event."""
-
-    body: bytes
-
-
-@dataclass(frozen=True)
 class Failed:
     """A turn that could not be answered: the HTTP status and the error envelope's parts."""
 
@@ -62,14 +56,12 @@ class Failed:
     message: str
 
 
-@dataclass(frozen=True)
-class ProposalEvent:
-    """A proposal one tool call made (contract 10): the stream's ``proposal`` event."""
-
-    proposal: dict[str, Any]
-
-
-RunnerEvent = Delta | ToolEvent | ProposalEvent | Answered | Failed
+RunnerEvent = (
+    DeltaEvent | ToolEvent[ToolCall] | ProposalEvent[dict[str, Any]] | DoneEvent[bytes] | Failed
+)
+"""What a route reads off :func:`run_turn`: the bridge's event kinds with the backend's
+payloads (``done`` carries the rendered JSON body, which is also the stream's ``done``),
+and ``Failed``, which has an HTTP status besides the error envelope's parts."""
 
 
 def run_turn(
@@ -89,8 +81,8 @@ def run_turn(
             state, assistant, prepared, streaming=streaming, cancellation=cancellation
         )
         for event in events:
-            if isinstance(event, Done):
-                yield Answered(render_turn(event.outcome, turn.ambient.status, label))
+            if isinstance(event, DoneEvent):
+                yield DoneEvent(render_turn(event.answer, turn.ambient.status, label))
                 continue
             yield event
             if isinstance(event, ToolEvent) and (proposal := proposal_of(event.call)):
@@ -153,8 +145,8 @@ def turn_events(
     *,
     streaming: bool,
     cancellation: Cancellation,
-) -> Iterator[TurnEvent]:
-    """The assistant's events; the finished turn is recorded before ``Done`` is passed on."""
+) -> Iterator[AssistantEvent]:
+    """The assistant's events; the finished turn is recorded before ``DoneEvent`` is passed on."""
     context = ToolContext(
         session=turn.session,
         conversation=turn.conversation,
@@ -174,15 +166,15 @@ def turn_events(
     for event in assistant.run(request):
         if cancellation.cancelled:
             return  # a stopped turn is not kept: the app keeps the message for a retry
-        if isinstance(event, Done) and turn.session is not None and event.outcome.kept:
+        if isinstance(event, DoneEvent) and turn.session is not None and event.answer.kept:
             state.conversations.record_turn(
                 turn.account,
                 turn.session.workspace,
                 turn.conversation,
                 turn.message,
-                event.outcome.reply,
-                [_stored_call(call) for call in event.outcome.tool_calls],
-                [_kept_proposal(proposal) for proposal in event.outcome.proposals],
+                event.answer.reply,
+                [_stored_call(call) for call in event.answer.tool_calls],
+                [_kept_proposal(proposal) for proposal in event.answer.proposals],
             )
         yield event
 

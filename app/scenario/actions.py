@@ -16,6 +16,7 @@ from app.scenario.elsewhere_actions import keep, write_elsewhere
 from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
 from app.scenario.inline_actions import act_on_inline, run_inline
 from app.scenario.inline_steps import InlineAcceptStep, InlineRejectStep
+from app.scenario.lookup import frame, note_frame
 from app.scenario.note_steps import new_note, quick_open
 from app.scenario.proposal_actions import act_on_proposal
 from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
@@ -37,7 +38,6 @@ from app.scenario.steps import (
 )
 from app.scenario.waiting import StepError, connected, wait_until
 from bridge.frames import ASSISTANT_FRAME_ID
-from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
 
 if TYPE_CHECKING:
@@ -63,13 +63,13 @@ def act(window: MainWindow, step: Step) -> None:
         frame(window, step.frame)
         window.activate_frame(step.frame)
     elif isinstance(step, TypeStep):
-        inbox(window, step.frame).type_text(step.text, at=step.at)
+        note_frame(window, step.frame).type_text(step.text, at=step.at)
     elif isinstance(step, SelectStep):
-        inbox(window, step.frame).select(step.anchor, step.head)
+        note_frame(window, step.frame).select(step.anchor, step.head)
     elif isinstance(step, ViewStep):
-        inbox(window, step.frame).set_view(step.view)
+        note_frame(window, step.frame).set_view(step.view)
     elif isinstance(step, OpenStep):
-        inbox(window, step.frame).open_path(step.path)
+        note_frame(window, step.frame).open_path(step.path)
         if step.wait:
             wait_loaded(window, step.frame)
     elif isinstance(step, PopoutStep):
@@ -130,7 +130,7 @@ def switch_workspace(window: MainWindow, name: str) -> None:
 
 def pop_out(window: MainWindow, frame_id: str) -> None:
     """Pop out through the frame's own button path; wait for the child process to run."""
-    inbox(window, frame_id).pop_out()
+    note_frame(window, frame_id).pop_out()
     popouts = window.popouts
 
     def child_running() -> bool:
@@ -147,25 +147,9 @@ def pop_out(window: MainWindow, frame_id: str) -> None:
     )
 
 
-def frame(window: MainWindow, frame_id: str) -> FrameBase:
-    """The mounted frame ``frame_id``; a step error naming the frames there are if none."""
-    found = window.frames.get(frame_id)
-    if found is None:
-        known = ", ".join(sorted(window.frames)) or "none"
-        raise StepError(f"there is no frame '{frame_id}' (frames now: {known})")
-    return found
-
-
-def inbox(window: MainWindow, frame_id: str) -> InboxFrame:
-    found = frame(window, frame_id)
-    if not isinstance(found, InboxFrame):
-        raise StepError(f"'{frame_id}' is not an Inbox frame")
-    return found
-
-
 def wait_loaded(window: MainWindow, frame_id: str) -> None:
     """Wait until the Inbox frame's note has loaded; a step error when it could not."""
-    loading = inbox(window, frame_id)
+    loading = note_frame(window, frame_id)
     failures: list[str] = []
     with connected(loading.load_failed, failures.append):
         wait_until(

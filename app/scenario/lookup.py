@@ -1,19 +1,29 @@
-"""Finding a step's note frame by its id, for the verbs and expect keys that act on one."""
+"""Finding a step's frame by its id, for every verb and expect key that acts on one."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from app.scenario.waiting import StepError
+from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
 
 
+def frame(window: MainWindow, frame_id: str) -> FrameBase:
+    """The mounted frame ``frame_id``; a step error naming the frames there are if none."""
+    found = window.frames.get(frame_id)
+    if found is None:
+        known = ", ".join(sorted(window.frames)) or "none"
+        raise StepError(f"there is no frame '{frame_id}' (frames now: {known})")
+    return found
+
+
 def note_frame(window: MainWindow, frame_id: str) -> InboxFrame:
-    """The Inbox frame named ``frame_id``; a step error naming it when there is none."""
-    frame = window.frames.get(frame_id)
-    if not isinstance(frame, InboxFrame):
-        raise StepError(f"there is no note frame named '{frame_id}'")
-    return frame
+    """The Inbox frame named ``frame_id``; a step error saying what is there instead."""
+    found = frame(window, frame_id)
+    if not isinstance(found, InboxFrame):
+        raise StepError(f"'{frame_id}' is not an Inbox frame")
+    return found

@@ -18,6 +18,7 @@ from app.scenario.proposal_steps import (
 )
 from app.scenario.report import Mismatch
 from app.scenario.waiting import StepError, WaitTimeout, wait_until
+from bridge.contract import SAVED_WAIT_SECONDS
 from bridge.errors import BackendError
 
 if TYPE_CHECKING:
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
     from renderer.frames.proposal_view import ProposalView
 
 PROPOSAL_TIMEOUT_SECONDS = 10.0
-SAVED_TIMEOUT_SECONDS = 5.0
-"""Contract 10: ``saved`` waits up to 5 s for the saved copy."""
 
 
 def proposal_view(window: MainWindow, index: int) -> ProposalView:
@@ -103,7 +102,7 @@ def _check_saved(window: MainWindow, saved: SavedExpectation) -> list[Mismatch]:
         return saved.mismatch("saved", seen[0]) is None
 
     try:
-        wait_until(matches, timeout=SAVED_TIMEOUT_SECONDS, what="the saved copy")
+        wait_until(matches, timeout=SAVED_WAIT_SECONDS, what="the saved copy")
     except WaitTimeout:
         problem = saved.mismatch("saved", seen[0])
         return [problem] if problem else []

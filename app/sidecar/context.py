@@ -19,12 +19,11 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QTextCursor
 
 from app.sidecar.notes import NoteAccess
+from bridge.contract import CONTEXT_DEBOUNCE_MS, SELECTED_TEXT_MAX_BYTES
 from bridge.reading import cut_at_character
 from renderer.ambient.store import AmbientStore
 from renderer.frames.inbox import InboxFrame
 
-DEBOUNCE_MS: Final = 50
-SELECTED_TEXT_MAX_BYTES: Final = 16 * 1024
 _PARAGRAPH_SEPARATOR: Final = "\u2029"  # how Qt's selectedText() ends a line
 
 Send = Callable[[dict[str, Any], str | None], None]
@@ -43,7 +42,7 @@ class ContextFeed(QObject):
         self._mounted_at: dict[str, int] = {}
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.setInterval(CONTEXT_DEBOUNCE_MS)
         self._timer.timeout.connect(lambda: self.send_now(None))
         self._unsubscribe: list[Callable[[], None]] = []
         self.sent = 0

@@ -19,7 +19,6 @@ import itertools
 import json
 import os
 import re
-import secrets
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -27,13 +26,13 @@ from pathlib import Path
 from typing import Final
 
 from bridge.private_files import (
-    PRIVATE_FILE_MODE,
     PRIVATE_FOLDER_MODE,
     OwnFileRefused,
     parse_json,
     read_own_file,
+    write_atomically,
+    write_in_folder,
 )
-from renderer.qt.files import write_atomically
 
 POINTER_FILE: Final = "active-note-pointer.json"
 IDE_NAME: Final = "ambient-notes"
@@ -166,34 +165,13 @@ def write_listing(data_dir: Path, listing: Listing) -> tuple[list[Path], list[st
     try:
         folder = open_companion_folder(create=True)
         try:
-            _write_in(folder, companion.name, json.dumps(body).encode())
+            write_in_folder(folder, companion.name, json.dumps(body).encode())
         finally:
             os.close(folder)
         written.append(companion)
     except OSError as error:
         problems.append(COMPANION_FAILED.format(path=companion, reason=_why(error)))
     return written, problems
-
-
-def _write_in(folder: int, name: str, data: bytes) -> None:
-    """``name`` in ``folder`` replaced whole by ``data``, 0600, file and folder synced."""
-    temporary = f".{name}.{secrets.token_hex(6)}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-    descriptor = os.open(temporary, flags, PRIVATE_FILE_MODE, dir_fd=folder)
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(descriptor, view) :]
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
-        os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
-        os.fsync(folder)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary, dir_fd=folder)
-        raise
 
 
 def remove_own(paths: list[Path], pid: int) -> None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any, Final
 
 from app.sidecar.notes import CapturedNote
-from bridge.caveat import CAVEAT
+from bridge.caveat import caveat_for, saved_copy_is_behind
 from bridge.documents import DocumentInfo
 from bridge.errors import AccessRefused, BackendError, NotFound, RequestRejected
-from bridge.pointer import fingerprint
+from bridge.pointer import sha16
 from bridge.reading import NO_ACTIVE_NOTE, cut_at_character, read_result
 
 Result = dict[str, Any]
@@ -48,7 +48,13 @@ def saved_copy_result(captured: CapturedNote, saved: object, limit: int) -> Resu
     data = saved.encode("utf-8", errors="surrogatepass")
     kept = cut_at_character(data, limit)
     partial = len(kept) < len(data)
-    behind = (pointer.bytes, pointer.sha256) != fingerprint(saved) or not pointer.flushed
+    behind = saved_copy_is_behind(
+        pointed_bytes=pointer.bytes,
+        pointed_sha256=pointer.sha256,
+        flushed=pointer.flushed,
+        saved_bytes=len(data),
+        saved_sha256=lambda: sha16(data),
+    )
     return read_result(
         "ok",
         path=pointer.path,
@@ -56,7 +62,7 @@ def saved_copy_result(captured: CapturedNote, saved: object, limit: int) -> Resu
         text=kept.decode("utf-8", errors="surrogatepass") if partial else saved,
         size=len(data),
         partial=partial,
-        caveat=CAVEAT if behind and not partial else None,  # R26: a partial read is not compared
+        caveat=caveat_for(behind=behind, partial=partial),
     )
 
 

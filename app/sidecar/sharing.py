@@ -30,8 +30,7 @@ from app.sidecar.context import ContextFeed
 from app.sidecar.diffs import DiffReviews
 from app.sidecar.gui_calls import GuiCalls
 from app.sidecar.notes import NoteAccess
-from bridge.private_files import OwnFileRefused, parse_json, read_own_file
-from renderer.qt.files import write_atomically
+from bridge.private_files import OwnFileRefused, parse_json, read_own_file, write_atomically
 
 if TYPE_CHECKING:
     from app.sidecar.http import McpSidecarServer

@@ -19,14 +19,14 @@ from app.sidecar import results
 from app.sidecar.diffs import DiffReviews
 from app.sidecar.gui_calls import GuiCalls, GuiGone, Operation
 from app.sidecar.notes import CapturedNote, NoteAccess
-from bridge.reading import (
-    DEFAULT_MAX_BYTES,
-    MAX_BYTES_INVALID,
-    MAX_MAX_BYTES,
-    parse_max_bytes_value,
-)
+from bridge.contract import DEFAULT_MAX_BYTES, FLUSH_LIMIT_SECONDS
+from bridge.reading import MAX_BYTES_INVALID, MAX_BYTES_SCHEMA, parse_max_bytes_value
 
-CAPTURE_SECONDS: Final = 5.0  # the preparation is bounded by 1.5 s (R10); the rest is slack
+CAPTURE_SLACK_SECONDS: Final = 3.5
+"""What a capture may take besides its preparation: the GUI thread may be busy (a large
+note's layout, a paint) before it starts the capture and after the preparation ends."""
+CAPTURE_SECONDS: Final = FLUSH_LIMIT_SECONDS + CAPTURE_SLACK_SECONDS
+"""A capture's bound: R10's preparation bound, which it includes, and the slack above."""
 READ_SECONDS: Final = 20.0
 INFO: Final = {"app": "Ambient Notes", "sidecar": 1}
 """What ``sidecar_info`` answers: a constant, so a tool can check the connection cheaply."""
@@ -46,14 +46,7 @@ TOOLS: Final = [
         description="The saved text of the note the person is looking at.",
         input_schema={
             "type": "object",
-            "properties": {
-                "maxBytes": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": f"At most this many bytes (default {DEFAULT_MAX_BYTES}, "
-                    f"at most {MAX_MAX_BYTES}).",
-                }
-            },
+            "properties": {"maxBytes": MAX_BYTES_SCHEMA},
             "additionalProperties": False,
         },
     ),

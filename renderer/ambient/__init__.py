@@ -4,12 +4,7 @@ Nothing here imports Qt. Editor handles, the clock, the timers and the flush
 are injected, so every rule is testable without a window, on the path the app runs.
 """
 
-from renderer.ambient.capture import (
-    FLUSH_LIMIT_SECONDS,
-    CaptureResult,
-    PendingCapture,
-    begin_capture,
-)
+from renderer.ambient.capture import CaptureResult, PendingCapture, begin_capture
 from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.lines import LineRange, selection_lines
 from renderer.ambient.preparation import (
@@ -31,7 +26,6 @@ from renderer.ambient.store import (
 )
 
 __all__ = [
-    "FLUSH_LIMIT_SECONDS",
     "AmbientStore",
     "Cancel",
     "CaptureResult",

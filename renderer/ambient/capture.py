@@ -15,14 +15,13 @@ from typing import NamedTuple
 
 from pydantic import ValidationError
 
+from bridge.contract import FLUSH_LIMIT_SECONDS, MAX_HEADER_BYTES
 from bridge.drops import DropReason
-from bridge.pointer import MAX_HEADER_BYTES, AmbientPointer, capture_pointer, encode_header
+from bridge.pointer import AmbientPointer, capture_pointer, encode_header
 from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.lines import LineRange, selection_lines
 from renderer.ambient.runtime import InboxRuntime
 from renderer.ambient.store import AmbientStore, Resolution
-
-FLUSH_LIMIT_SECONDS = 1.5  # R10: the whole preparation operation, not each save
 
 
 class CaptureResult(NamedTuple):

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from bridge.inline import MAX_AROUND_BYTES, MAX_SELECTION_BYTES, SELECTION_TOO_LARGE, InlineRequest
+from bridge.contract import MAX_AROUND_BYTES, MAX_SELECTION_BYTES
+from bridge.inline import SELECTION_TOO_LARGE, InlineRequest
 
 _WINDOW: Final = MAX_AROUND_BYTES + 1
 """Positions read beside the selection: the budget, and one to see past a cut line."""

@@ -3,7 +3,7 @@
 :func:`prepare_send` is the one capture path the app runs. On the owner thread
 it resolves "this note" afresh (R9), starts the flush of every pending save
 through the caller's :data:`StartFlush`, and sets one timer for the rest of
-:data:`~renderer.ambient.capture.FLUSH_LIMIT_SECONDS` (R10). The capture
+:data:`~bridge.contract.FLUSH_LIMIT_SECONDS` (R10). The capture
 completes, on the owner thread, at the first of:
 
 - the flush has ended and the resolved note has loaded: the pointer says
@@ -26,12 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from renderer.ambient.capture import (
-    FLUSH_LIMIT_SECONDS,
-    CaptureResult,
-    PendingCapture,
-    begin_capture,
-)
+from bridge.contract import FLUSH_LIMIT_SECONDS
+from renderer.ambient.capture import CaptureResult, PendingCapture, begin_capture
 from renderer.ambient.clock import Clock
 from renderer.ambient.store import AmbientStore
 

@@ -24,9 +24,9 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from bridge.agent import AssistantInfo, TurnReply
+from bridge.contract import FLUSH_LIMIT_SECONDS
 from bridge.errors import BackendError
 from bridge.frames import ASSISTANT_FRAME_ID
-from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
 from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.elsewhere import NOWHERE_ELSE, Elsewhere, ElsewhereSource
 from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparation, prepare_send

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bridge.contract import MAX_INSTRUCTION_CHARS
 from bridge.errors import BackendError
 from bridge.inline import (
     HISTORY_LIMIT,
@@ -119,7 +120,7 @@ class InlinePrompt(QFrame):
         self.instruction = QLineEdit(self)
         self.instruction.setPlaceholderText(PLACEHOLDER)
         self.instruction.setAccessibleName("Inline instruction")
-        self.instruction.setMaxLength(2000)
+        self.instruction.setMaxLength(MAX_INSTRUCTION_CHARS)  # contract 13
         self.ask_button = QPushButton("Ask", self)
         self.history_button = QToolButton(self)
         self.history_button.setText("History")

@@ -9,7 +9,7 @@ never note text: tool results keep their status, path, sizes and caveat, not the
 text read; a reply and a message are kept only as fingerprints, to match each
 record with the backend's copy of its turn when the conversation is shown again.
 
-Files are written whole on a worker (:func:`renderer.qt.files.write_atomically`)
+Files are written whole on a worker (:func:`bridge.private_files.write_atomically`)
 and read off the GUI thread; a file that is not a regular file, is too large or
 does not parse is ignored (the replies then show without their details).
 """
@@ -20,7 +20,6 @@ import hashlib
 import json
 import os
 import re
-import secrets
 import stat
 import threading
 from collections.abc import Callable, Sequence
@@ -30,13 +29,13 @@ from typing import Any
 from bridge.agent import ConversationMessage, TurnReply, WireToolCall
 from bridge.drops import DROP_REASONS
 from bridge.pointer import AmbientPointer
+from bridge.private_files import set_aside, write_atomically
 from renderer.ambient.capture import CaptureResult
 from renderer.ambient.elsewhere import Elsewhere
 from renderer.ambient.lines import LineRange
 from renderer.frames.assistant_calls import fetch_conversation
 from renderer.frames.turns import TurnRecord
 from renderer.qt.backend import WorkspaceLink
-from renderer.qt.files import write_atomically
 
 KEPT_TURNS = 200
 """Records kept per conversation: the newest."""
@@ -286,7 +285,7 @@ def _read(path: Path) -> tuple[list[dict[str, Any]], str | None]:
     """The records in ``path``, and what was wrong when it could not be used (R64).
 
     A file that is not a regular file, is too large or does not parse is set aside
-    (renamed ``….broken-N``) so it is neither read again nor overwritten.
+    (:func:`bridge.private_files.set_aside`) so it is neither read again nor overwritten.
     """
     try:
         status = os.lstat(path)
@@ -309,10 +308,8 @@ def _read(path: Path) -> tuple[list[dict[str, Any]], str | None]:
 
 
 def _set_aside(path: Path, why: str) -> str:
-    target = path.with_name(f"{path.name}.broken-{secrets.token_hex(3)}")
-    try:
-        os.replace(path, target)
-    except OSError:
+    target = set_aside(path)
+    if target is None:
         return f"{UNREADABLE.format(why=why)} It could not be moved aside."
     return f"{UNREADABLE.format(why=why)} It was set aside as {target.name}."
 

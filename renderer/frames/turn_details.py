@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
 )
 
 from bridge.agent import WireToolCall
+from bridge.contract import FLUSH_LIMIT_SECONDS
 from bridge.drops import describe_drop
 from bridge.pointer import AmbientPointer
-from renderer.ambient.capture import FLUSH_LIMIT_SECONDS
 from renderer.frames.turns import TurnRecord
 
 Row = tuple[str, str]

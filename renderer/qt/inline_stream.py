@@ -10,7 +10,7 @@ waits for the network, so typing goes on while a request runs.
 from __future__ import annotations
 
 from bridge.errors import BackendError
-from bridge.inline import InlineAnswer, InlineDoneEvent
+from bridge.inline import InlineAnswer
 from renderer.qt.turn_stream import StreamedRequest
 
 InlineOutcome = InlineAnswer | BackendError | BaseException | None
@@ -22,6 +22,3 @@ class StreamedInline(StreamedRequest):
     :data:`InlineOutcome`; ``text_changed`` carries the replacement so far."""
 
     answer_type = InlineAnswer
-
-    def _answer_of(self, event: object) -> object | None:
-        return event.answer if isinstance(event, InlineDoneEvent) else None

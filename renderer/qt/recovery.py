@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bridge.private_files import parse_json, read_own_file
-from renderer.qt.files import write_atomically
+from bridge.private_files import parse_json, read_own_file, write_atomically
 
 RECOVERY_FOLDER = "unsaved-notes"
 _SUFFIX = ".json"

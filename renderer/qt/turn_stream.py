@@ -23,9 +23,9 @@ from bridge.agent import (
     DeltaEvent,
     DoneEvent,
     ErrorEvent,
+    ToolEvent,
     TurnReply,
     TurnStream,
-    WireToolEvent,
 )
 from bridge.errors import BackendError
 from renderer.qt.tasks import TaskRunner
@@ -102,7 +102,7 @@ class StreamedRequest(QObject):
 
     def _answer_of(self, event: object) -> object | None:
         """The answer the stream's closing event carries; None for every other event."""
-        raise NotImplementedError
+        return event.answer if isinstance(event, DoneEvent) else None
 
     def _other_event(self, event: object) -> None:
         """GUI thread: an event that is neither a piece of text nor the end."""
@@ -175,9 +175,6 @@ class StreamedTurn(StreamedRequest):
     """A :class:`bridge.agent.WireToolCall`, as the assistant called it."""
     answer_type = TurnReply
 
-    def _answer_of(self, event: object) -> object | None:
-        return event.reply if isinstance(event, DoneEvent) else None
-
     def _other_event(self, event: object) -> None:
-        if isinstance(event, WireToolEvent):
+        if isinstance(event, ToolEvent):
             self.tool_called.emit(event.call)

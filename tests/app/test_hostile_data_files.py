@@ -110,5 +110,5 @@ def test_r64_a_fifo_in_place_of_the_apps_files_never_hangs_the_start(tmp_path: P
         "layout SavedState(workspace=None, layouts={}) True",
         "settings None True",
         "key None",
-        str(sorted([LAYOUT_FILE.split(".")[0], SETTINGS_FILE, KEY_FILE])),
+        str(sorted([LAYOUT_FILE, SETTINGS_FILE, KEY_FILE])),
     ]

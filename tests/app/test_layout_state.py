@@ -61,7 +61,7 @@ def test_a_broken_file_is_set_aside_with_a_plain_message_R45(tmp_path: Path, tex
     message = store.set_aside_message
     assert message is not None and message.startswith("The saved window layout could not be used")
     assert "Traceback" not in message
-    aside = list(tmp_path.glob("layout.broken-*.json"))
+    aside = list(tmp_path.glob("layout.json.broken-*"))
     assert len(aside) == 1 and aside[0].read_text(encoding="utf-8") == text
     assert not (tmp_path / LAYOUT_FILE).exists()
 

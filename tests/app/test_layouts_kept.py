@@ -89,7 +89,7 @@ def test_a_broken_state_file_is_set_aside_with_a_plain_message_R45(
     texts = [banner.label.text() for banner in window.banners.banners]
     assert any("could not be used" in text and "set aside" in text for text in texts)
     assert not any("Traceback" in text for text in texts)
-    aside = list(app.data_dir.glob("layout.broken-*.json"))
+    aside = list(app.data_dir.glob("layout.json.broken-*"))
     assert len(aside) == 1 and aside[0].read_text(encoding="utf-8").startswith('{"version"')
     assert window.inbox_frames() == []
 

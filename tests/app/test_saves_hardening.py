@@ -220,7 +220,7 @@ def test_r77_r64_a_fifo_in_unsaved_notes_never_hangs_reading_the_kept_notes(
 def test_r77_an_atomic_write_syncs_the_file_and_its_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from renderer.qt.files import write_atomically
+    from bridge.private_files import write_atomically
 
     synced: list[str] = []
     real_fsync = os.fsync

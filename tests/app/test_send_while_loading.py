@@ -7,6 +7,7 @@ note's bytes under the new path after open).
 
 from __future__ import annotations
 
+from bridge.contract import FLUSH_LIMIT_SECONDS
 from bridge.pointer import fingerprint
 from tests.app.conftest import WORKSPACE_NOTES, AppFactory
 
@@ -19,7 +20,7 @@ def test_mount_then_send_points_at_the_loaded_note(make_app: AppFactory) -> None
     pointer = record.capture.pointer
     assert pointer is not None and pointer.path == "notes/a.md"
     assert (pointer.bytes, pointer.sha256) == fingerprint(WORKSPACE_NOTES["notes/a.md"])
-    assert record.preparation_seconds < 1.5
+    assert record.preparation_seconds < FLUSH_LIMIT_SECONDS
 
 
 def test_open_then_send_never_carries_the_previous_notes_bytes(make_app: AppFactory) -> None:

@@ -11,9 +11,9 @@ import time
 import pytest
 from PySide6.QtCore import QTimer
 
+from bridge.contract import FLUSH_LIMIT_SECONDS
 from tests.app.conftest import AppFactory
 
-FLUSH_LIMIT_SECONDS = 1.5  # R10: the bound on preparing a send
 SAVE_DELAY_SECONDS = 4.0
 TICK_MS = 10
 # Waiting on the stalled save would stall the loop for 1.5 s or more; a loaded machine's
@@ -50,8 +50,8 @@ def test_stalled_flush_sends_flushed_false_without_stalling_the_event_loop_R12(
 
     assert record.flushed is False
     assert record.capture.pointer is not None and record.capture.pointer.flushed is False
-    assert record.preparation_seconds >= 1.5 - 0.05
-    assert record.preparation_seconds <= 1.5 + LATE_ALLOWANCE_SECONDS
+    assert record.preparation_seconds >= FLUSH_LIMIT_SECONDS - 0.05
+    assert record.preparation_seconds <= FLUSH_LIMIT_SECONDS + LATE_ALLOWANCE_SECONDS
     assert elapsed < SAVE_DELAY_SECONDS
     gaps = [later - earlier for earlier, later in itertools.pairwise(ticks)]
     assert len(ticks) > 50

@@ -22,6 +22,7 @@ from pytestqt.qtbot import QtBot
 
 from app.main_window import MainWindow
 from app.session import AppSession
+from bridge.contract import MAX_HEADER_BYTES
 from bridge.pointer import decode_header, fingerprint
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.turns import TurnRecord
@@ -159,7 +160,7 @@ def test_r9_r14_r17_the_header_on_the_wire_is_the_pointer_captured_and_stored(
     [request] = [r for r in wired.relay.requests() if r.target == "/v1/agent/turns"]
     [value] = request.header("X-Ambient-Note")
     assert decode_header(value) == pointer
-    assert record.header_bytes == len(value) <= 2048
+    assert record.header_bytes == len(value) <= MAX_HEADER_BYTES
     size, digest = fingerprint(frame.read_text())
     assert (pointer.bytes, pointer.sha256, pointer.flushed) == (size, digest, True)
     assert record.reply is not None and record.reply.ambient_status == "stored"

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.paths import (
-    MAX_PATH_BYTES,
-    MAX_SEGMENT_BYTES,
-    WorkspacePathError,
-    check_workspace_path,
-    is_workspace_path,
-)
+from bridge.contract import MAX_PATH_BYTES, MAX_SEGMENT_BYTES
+from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_path
 
 GOOD = [
     "a.md",

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 import requests
 
-from bridge.agent import DeltaEvent, DoneEvent, ErrorEvent, WireToolEvent
+from bridge.agent import DeltaEvent, DoneEvent, ErrorEvent, ToolEvent
 from bridge.client import BackendClient
 from bridge.pointer import encode_header, fingerprint
 from tests.support.backend import make_workspace
@@ -136,14 +136,14 @@ def test_r35_streamed_deltas_arrive_and_done_matches_them(
         )
         events = list(stream)
     assert not [e for e in events if isinstance(e, ErrorEvent)], events
-    assert isinstance(events[0], WireToolEvent)
+    assert isinstance(events[0], ToolEvent)
     assert events[0].call.name == "read_active_note"
     deltas = [e.text for e in events if isinstance(e, DeltaEvent)]
     assert deltas
     done = events[-1]
     assert isinstance(done, DoneEvent)
-    assert done.reply.reply == "".join(deltas)
-    assert _is_answer(done.reply.reply), done.reply.reply
+    assert done.answer.reply == "".join(deltas)
+    assert _is_answer(done.answer.reply), done.answer.reply
     assert _requests(proxy)[0]["stream"] is True
 
 
@@ -157,12 +157,12 @@ def test_r57_the_product_reads_the_note_for_summarise_this_and_answers(
             client.stream_turn("c4", "summarise this", session=session, ambient_header=_header())
         )
     assert not [e for e in events if isinstance(e, ErrorEvent)], events
-    assert isinstance(events[0], WireToolEvent) and events[0].call.name == "read_active_note"
+    assert isinstance(events[0], ToolEvent) and events[0].call.name == "read_active_note"
     assert events[0].call.result["text"] == NOTE_TEXT
     done = events[-1]
     assert isinstance(done, DoneEvent)
-    assert done.reply.reply == "".join(e.text for e in events if isinstance(e, DeltaEvent))
-    assert _is_answer(done.reply.reply), done.reply.reply
+    assert done.answer.reply == "".join(e.text for e in events if isinstance(e, DeltaEvent))
+    assert _is_answer(done.answer.reply), done.answer.reply
     [sent] = _requests(proxy)  # R75: one model request, offering no tools
     assert "tools" not in sent and sent["stream"] is True
     assert sent["max_tokens"] == 1024
@@ -191,7 +191,7 @@ def test_r31_an_auto_turn_sends_no_note_text_unless_a_tool_reads_it(
         history = client.get_conversation(session, "c3")
     done = events[-1]
     assert isinstance(done, DoneEvent), events
-    assert done.reply.assistant_model is not None
+    assert done.answer.assistant_model is not None
     sent = _requests(proxy)
     assert sent[0]["tool_choice"] == "auto"
     for request in sent:
@@ -200,7 +200,7 @@ def test_r31_an_auto_turn_sends_no_note_text_unless_a_tool_reads_it(
                 assert not any(line in str(message.get("content")) for line in SECRET_LINES)
     # R34: the turn is kept, without any tool result.
     assert [m.role for m in history] == ["user", "assistant"]
-    if not done.reply.tool_calls:  # nothing was read, so nothing of the note can be kept
+    if not done.answer.tool_calls:  # nothing was read, so nothing of the note can be kept
         assert not any(line in history[1].text for line in SECRET_LINES)
 
 
@@ -301,11 +301,11 @@ def test_r75_edit_asks_reach_propose_note_edit_on_the_model_path(
 ) -> None:
     events = _stream_turn(product, "edit", message, NOTE_TEXT)
     assert not [e for e in events if isinstance(e, ErrorEvent)], events
-    calls = [e.call for e in events if isinstance(e, WireToolEvent)]
+    calls = [e.call for e in events if isinstance(e, ToolEvent)]
     assert [call.name for call in calls] == ["read_active_note", "propose_note_edit"]
     done = events[-1]
     assert isinstance(done, DoneEvent)
-    [proposal] = done.reply.proposals  # the proposal flows as on the offline path
+    [proposal] = done.answer.proposals  # the proposal flows as on the offline path
     assert proposal.path == NOTE
     propose = _requests(proxy)[0]
     assert propose["tool_choice"] == {"type": "function", "function": {"name": "propose_note_edit"}}
@@ -439,7 +439,7 @@ def test_r75_prompt_tokens_of_a_note_only_turn_are_the_note_plus_an_allowance(
 def test_r70_an_inline_request_asks_the_real_model_once_streamed_without_tools(
     product: EmbeddedServer, proxy: RecordingProxy
 ) -> None:
-    from bridge.inline import InlineDoneEvent, InlineRequest
+    from bridge.inline import InlineRequest
 
     request = InlineRequest(
         "make this upper case", NOTE, "# Launch plan\n", "- [ ] book the quartz room\n", "", (1, 2)
@@ -449,7 +449,7 @@ def test_r70_an_inline_request_asks_the_real_model_once_streamed_without_tools(
         events = list(client.stream_inline(session, request).events())
         history = client.inline_history(session, 10)
     done = events[-1]
-    assert isinstance(done, InlineDoneEvent), events
+    assert isinstance(done, DoneEvent), events
     pieces = "".join(event.text for event in events if isinstance(event, DeltaEvent))
     assert done.answer.kind == "edit" and done.answer.replacement.strip()
     assert pieces.strip("\n`") != "" and done.answer.assistant_kind == "model"

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from bridge.caveat import CAVEAT
+from bridge.contract import ACCESS_TTL
 from tests.workers.conftest import (
     DEVICE_TOKEN,
     NOTES,
@@ -105,7 +106,7 @@ def test_r22_r28_key_session_expiring_during_a_live_row_refuses_both_tools(
     backend.turn("one", key=key, ambient=pointer_header("notes/a.md", NOTES["notes/a.md"]))
     context = _context(backend, key)
     assert read_active_note(context, {})["status"] == "ok"
-    backend.clock.advance(timedelta(minutes=15))
+    backend.clock.advance(ACCESS_TTL)
     active = read_active_note(context, {})
     named = read_document(context, {"path": "notes/a.md"})
     assert active["status"] == named["status"] == "access_denied"
@@ -116,7 +117,7 @@ def test_r22_r28_key_session_expiring_during_a_live_row_refuses_both_tools(
 def test_key_session_expires_exactly_15_minutes_after_it_was_issued(backend: Backend) -> None:
     key = backend.key()
     document = f"/v1/workspaces/{WORKSPACE}/documents/notes/a.md"
-    backend.clock.advance(timedelta(minutes=15) - timedelta(milliseconds=1))
+    backend.clock.advance(ACCESS_TTL - timedelta(milliseconds=1))
     assert backend.client.get(document, headers=backend.headers(key)).status_code == 200
     backend.clock.advance(timedelta(milliseconds=1))
     response = backend.client.get(document, headers=backend.headers(key))

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
+from bridge.contract import ACCESS_TTL
 from tests.workers.conftest import NOTES, Backend, pointer_header
 from workers import messages
 from workers.schema import agent_delivery_credentials
@@ -133,7 +134,7 @@ def test_r19_delivery_row_lives_15_minutes_from_the_latest_send(backend: Backend
     backend.clock.advance(timedelta(minutes=10))
     stored = backend.delivery(key)
     assert stored is not None and stored["expiresAt"] == "2026-11-29T19:25:00.000Z"
-    backend.clock.advance(timedelta(minutes=15))
+    backend.clock.advance(ACCESS_TTL)
     assert backend.delivery(key) is None
     assert _rows(backend) == []  # purged when touched
 
@@ -154,7 +155,7 @@ def test_r19_expired_delivery_row_makes_tools_refuse(backend: Backend) -> None:
         clock=backend.clock,
     )
     assert read_active_note(context, {})["status"] == "ok"
-    backend.clock.advance(timedelta(minutes=15))
+    backend.clock.advance(ACCESS_TTL)
     active = read_active_note(context, {})
     named = read_document(context, {"path": "notes/a.md"})
     assert active["status"] == named["status"] == "access_denied"

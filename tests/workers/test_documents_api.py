@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from bridge.contract import MAX_DOCUMENT_BYTES
 from bridge.pointer import fingerprint
 from tests.workers.conftest import NOTES, WORKSPACE, Backend
 from workers import messages
 from workers.document_files import cut_at_character
-from workers.documents import MAX_DOCUMENT_BYTES, Workspaces
+from workers.documents import Workspaces
 
 DOCS = f"/v1/workspaces/{WORKSPACE}/documents"
 

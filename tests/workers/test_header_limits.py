@@ -10,6 +10,7 @@ import base64
 import json
 from typing import Any
 
+from bridge.contract import MAX_HEADER_BYTES
 from bridge.pointer import (
     AmbientPointer,
     HeaderRejection,
@@ -53,9 +54,9 @@ def _refused_at_ingress(backend: Backend, key: str, value: str) -> dict[str, Any
 
 
 def test_r15_a_header_of_exactly_2048_bytes_is_sent_and_stored(backend: Backend) -> None:
-    pointer = _pointer_of_json_size(2048 // 4 * 3)
+    pointer = _pointer_of_json_size(MAX_HEADER_BYTES // 4 * 3)
     header = encode_header(pointer)
-    assert header is not None and len(header) == 2048
+    assert header is not None and len(header) == MAX_HEADER_BYTES
     assert decode_header(header) == pointer
     key = backend.key()
     reply = backend.turn("/tool list_documents", key=key, ambient=header)
@@ -65,13 +66,13 @@ def test_r15_a_header_of_exactly_2048_bytes_is_sent_and_stored(backend: Backend)
 
 
 def test_r15_one_byte_more_is_omitted_whole_and_refused_by_the_ingress(backend: Backend) -> None:
-    pointer = _pointer_of_json_size(2048 // 4 * 3 + 1)
+    pointer = _pointer_of_json_size(MAX_HEADER_BYTES // 4 * 3 + 1)
     full = _base64url(pointer.to_json().encode())
-    assert len(full) == 2048 + 2  # base64url has no length 2,049
+    assert len(full) == MAX_HEADER_BYTES + 2  # base64url has no length MAX_HEADER_BYTES + 1
     assert encode_header(pointer) is None  # never a truncated value
     rejection = decode_header(full)
     assert isinstance(rejection, HeaderRejection)
-    assert "longer than 2048 bytes" in rejection.reason
+    assert f"longer than {MAX_HEADER_BYTES} bytes" in rejection.reason
     ambient = _refused_at_ingress(backend, backend.key(), full)
     assert ambient == {"status": "rejected", "reason": rejection.reason}
 

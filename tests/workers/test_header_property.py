@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bridge.contract import MAX_HEADER_BYTES
 from bridge.paths import is_workspace_path
 from bridge.pointer import (
     VIEWS,
@@ -74,7 +75,7 @@ def test_r18_decoder_never_raises_on_base64url_of_any_bytes(raw: bytes) -> None:
 def test_r14_r15_round_trip_or_none(pointer: AmbientPointer) -> None:
     header = encode_header(pointer)
     full = base64.urlsafe_b64encode(pointer.to_json().encode()).rstrip(b"=").decode()
-    if len(full) <= 2048:  # R15
+    if len(full) <= MAX_HEADER_BYTES:  # R15
         assert header == full
         assert decode_header(header) == pointer
     else:

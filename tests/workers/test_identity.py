@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bridge.contract import ACCESS_TTL
 from bridge.environment import DEVICE_TOKEN_ENV
 from bridge.paths import WORKSPACE_ID_INVALID
 from tests.workers.conftest import WORKSPACE, Backend, TestClient
@@ -81,7 +82,7 @@ def test_r19_expired_key_session_is_refused_everywhere(backend: Backend) -> None
     key = backend.key()
     document = f"/v1/workspaces/{WORKSPACE}/documents/notes/a.md"
     assert backend.client.get(document, headers=backend.headers(key)).status_code == 200
-    backend.clock.advance(timedelta(minutes=15, seconds=1))
+    backend.clock.advance(ACCESS_TTL + timedelta(seconds=1))
     response = backend.client.get(document, headers=backend.headers(key))
     assert response.status_code == 403
     assert response.json()["error"]["message"] == messages.KEY_SESSION_EXPIRED

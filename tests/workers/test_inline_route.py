@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bridge.agent import parse_sse
+from bridge.contract import MAX_AROUND_BYTES, MAX_INSTRUCTION_CHARS, MAX_SELECTION_BYTES
 from tests.support.scripted_model import ScriptedModel, error, text
 from tests.workers.conftest import NOTES, Backend, pointer_header
 from workers.schema import inline_requests
@@ -87,14 +88,16 @@ def test_contract13_sizes_and_refusals_are_exact(backend: Backend) -> None:
         return response.status_code, body.get("error", {}).get("code")
 
     assert code(instruction="")[1] == "invalid_argument"
-    assert code(instruction="x" * 2001) == (400, "invalid_argument")
-    assert code(instruction="é" * 2000)[0] == 200  # code points, not bytes
-    assert code(selection="a" * 16384)[0] == 200
-    assert code(selection="a" * 16385) == (400, "context_too_large")
-    assert code(selection="é" * 8193) == (400, "context_too_large")  # 16,386 bytes
-    assert code(before="b" * 2047 + "\n")[0] == 200
-    assert code(before="b" * 2048 + "\n") == (400, "context_too_large")
-    assert code(after="語" * 683) == (400, "context_too_large")  # 2,049 bytes
+    assert code(instruction="x" * (MAX_INSTRUCTION_CHARS + 1)) == (400, "invalid_argument")
+    assert code(instruction="é" * MAX_INSTRUCTION_CHARS)[0] == 200  # code points, not bytes
+    assert code(selection="a" * MAX_SELECTION_BYTES)[0] == 200
+    assert code(selection="a" * (MAX_SELECTION_BYTES + 1)) == (400, "context_too_large")
+    over_by_two = "é" * (MAX_SELECTION_BYTES // 2 + 1)  # two bytes a character
+    assert code(selection=over_by_two) == (400, "context_too_large")
+    assert code(before="b" * (MAX_AROUND_BYTES - 1) + "\n")[0] == 200
+    assert code(before="b" * MAX_AROUND_BYTES + "\n") == (400, "context_too_large")
+    over_by_one = "語" * (MAX_AROUND_BYTES // 3 + 1)  # three bytes a character
+    assert code(after=over_by_one) == (400, "context_too_large")
     assert code(path="../secret.md") == (400, "invalid_path")
     assert code(lines=[0, 3]) == (400, "invalid_argument")
     assert code(lines=[4, 3]) == (400, "invalid_argument")

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import requests
 
+from bridge.contract import DEFAULT_MAX_BYTES
 from bridge.markdown import NoteReading
 from bridge.markdown import read_note as real_read_note
 from tests.support.backend import make_workspace
@@ -25,7 +26,7 @@ from workers.offline import turn
 from workers.server import EmbeddedServer
 from workers.settings import Settings
 
-KIB64 = 65_536
+KIB64 = DEFAULT_MAX_BYTES  # R21: what a read without maxBytes returns
 WORST_HEADING = ("# a" + " " * KIB64 + "b")[:KIB64]
 HOSTILE_NOTES = {
     "heading-spaces": WORST_HEADING,

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bridge.agent import DeltaEvent, DoneEvent, ErrorEvent, TurnEvent, WireToolEvent
+from bridge.agent import DeltaEvent, DoneEvent, ErrorEvent, ToolEvent, TurnEvent
 from bridge.client import BackendClient
 from tests.support.backend import make_workspace
 from tests.support.scripted_model import MODEL_ID, Reply, ScriptedModel, text, tool
@@ -92,10 +92,10 @@ def test_r57_a_reset_streamed_request_is_asked_again_plainly_on_the_first_turn(
     llama.then(tool("list_documents"), text("You have two notes."))
     events = _turn(client, "list my notes")
     assert not [event for event in events if isinstance(event, ErrorEvent)], events
-    assert isinstance(events[0], WireToolEvent)
+    assert isinstance(events[0], ToolEvent)
     assert all(isinstance(event, DeltaEvent) for event in events[1:-1]) and len(events) > 2
     done = events[-1]
-    assert isinstance(done, DoneEvent) and done.reply.reply == "You have two notes."
+    assert isinstance(done, DoneEvent) and done.answer.reply == "You have two notes."
     assert llama.resets == 1
     # Streamed and reset, asked again without streaming, then remembered for the endpoint;
     # after that one unstreamed "auto" request the answer is asked streamed, without tools.
@@ -103,7 +103,7 @@ def test_r57_a_reset_streamed_request_is_asked_again_plainly_on_the_first_turn(
     assert "tools" not in llama.chat_requests[-1].body  # R75: a text-only step offers none
     llama.then(text("Hello again."))
     again = _turn(client, "hello", conversation="d")
-    assert isinstance(again[-1], DoneEvent) and again[-1].reply.reply == "Hello again."
+    assert isinstance(again[-1], DoneEvent) and again[-1].answer.reply == "Hello again."
     assert _streamed(llama)[-1] is False
     assert llama.resets == 1
 
@@ -114,10 +114,10 @@ def test_r57_r75_an_unnamed_request_reads_the_note_then_is_answered_from_it(
     """The backend reads the note; one streamed request, without tools, answers (R75)."""
     llama.then(text("Alpha is the first note."))
     events = _turn(client, "summarise this")
-    [read] = [event.call for event in events if isinstance(event, WireToolEvent)]
+    [read] = [event.call for event in events if isinstance(event, ToolEvent)]
     assert read.name == "read_active_note" and read.result["text"] == NOTES[NOTE]
     done = events[-1]
-    assert isinstance(done, DoneEvent) and done.reply.reply == "Alpha is the first note."
+    assert isinstance(done, DoneEvent) and done.answer.reply == "Alpha is the first note."
     assert len([event for event in events if isinstance(event, DeltaEvent)]) > 1  # streamed
     [only] = (request.body for request in llama.chat_requests)
     assert "tools" not in only and "tool_choice" not in only and only["stream"] is True
@@ -129,7 +129,7 @@ def test_r57_compare_reads_the_open_note_first_then_the_model_chooses(
 ) -> None:
     llama.then(tool("read_document", '{"path": "notes/b.md"}'), text("Alike."))
     events = _turn(client, "compare this with notes/b.md")
-    calls = [event.call.name for event in events if isinstance(event, WireToolEvent)]
+    calls = [event.call.name for event in events if isinstance(event, ToolEvent)]
     assert calls == ["read_active_note", "read_document"]  # the first one the backend's
     choices = [request.body.get("tool_choice") for request in llama.chat_requests]
     # The first is reset and asked again; after that unstreamed "auto" request, the answer
@@ -166,7 +166,7 @@ def test_r57_r75_a_request_that_names_no_note_reads_the_open_note_first(
     llama.then(text("Done."))
     events = _turn(client, message)
     assert isinstance(events[-1], DoneEvent), events
-    assert isinstance(events[0], WireToolEvent) and events[0].call.name == "read_active_note"
+    assert isinstance(events[0], ToolEvent) and events[0].call.name == "read_active_note"
     assert events[0].call.result["text"] == NOTES[NOTE]
     if "compare" not in message:  # R75: the note alone answers it, in one request
         [only] = llama.chat_requests
@@ -195,10 +195,10 @@ def test_r57_a_repeated_tool_call_ends_the_turn_with_a_text_answer(
 ) -> None:
     llama.then(tool("read_active_note", "{ }"), text("Alpha, briefly."))
     events = _turn(client, "compare this with notes/b.md")
-    calls = [event.call.name for event in events if isinstance(event, WireToolEvent)]
+    calls = [event.call.name for event in events if isinstance(event, ToolEvent)]
     assert calls == ["read_active_note"]  # the repeat (the same call, spaced otherwise) is not run
     done = events[-1]
-    assert isinstance(done, DoneEvent) and done.reply.reply == "Alpha, briefly."
+    assert isinstance(done, DoneEvent) and done.answer.reply == "Alpha, briefly."
     last = llama.chat_requests[-1].body
     assert "tools" not in last and last["stream"] is True
     # The repeated call is not in what the model was sent back.
@@ -213,8 +213,8 @@ def test_r57_a_model_that_only_repeats_gets_a_plain_reply(
     events = _turn(client, "compare this with notes/b.md")
     done = events[-1]
     assert isinstance(done, DoneEvent)
-    assert done.reply.reply == REPEATED_CALL.format(tool="read_active_note")
-    assert len([event for event in events if isinstance(event, WireToolEvent)]) == 1
+    assert done.answer.reply == REPEATED_CALL.format(tool="read_active_note")
+    assert len([event for event in events if isinstance(event, ToolEvent)]) == 1
     # The backend's read; the repeat (reset, then asked plainly); the text-only request.
     assert [request.body.get("tool_choice") for request in llama.chat_requests] == [
         "auto",
@@ -236,10 +236,10 @@ def test_r57_a_tool_refused_twice_in_a_row_ends_the_guessing(
         text("I could not find it."),
     )
     events = _turn(client, "hello")
-    calls = [event.call for event in events if isinstance(event, WireToolEvent)]
+    calls = [event.call for event in events if isinstance(event, ToolEvent)]
     assert [call.result["status"] for call in calls] == ["not_found"]
     done = events[-1]
-    assert isinstance(done, DoneEvent) and done.reply.reply == "I could not find it."
+    assert isinstance(done, DoneEvent) and done.answer.reply == "I could not find it."
     assert "tools" not in llama.chat_requests[-1].body
     assert _streamed(llama)[-1] is True
 
@@ -297,7 +297,7 @@ def test_r75_a_forced_call_offers_that_tool_alone_without_max_bytes(
     llama.then(tool("read_document", '{"path": "notes/b.md"}'), text("Beta."))
     with EmbeddedServer(settings) as server, BackendClient(server.url, DEVICE_TOKEN) as backend:
         events = _turn(backend, "hello")
-    assert isinstance(events[-1], DoneEvent) and events[-1].reply.reply == "Beta."
+    assert isinstance(events[-1], DoneEvent) and events[-1].answer.reply == "Beta."
     forced, answer = (request.body for request in llama.chat_requests)
     assert forced["tool_choice"] == {"type": "function", "function": {"name": "read_document"}}
     [schema] = [t["function"]["parameters"] for t in forced["tools"]]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge.agent import DeltaEvent, DoneEvent, TurnEvent, WireToolEvent
+from bridge.agent import DeltaEvent, DoneEvent, ToolEvent, TurnEvent
 from bridge.client import BackendClient
 from tests.support.scripted_model import MODEL_ID, ScriptedModel, scripted_model, text, tool
 from workers.server import EmbeddedServer
@@ -75,11 +75,11 @@ def test_a_tool_name_repeated_in_every_streamed_piece_is_read_once_R32(
             "c", "list my notes", session=client.open_key_session("w"), ambient_header=None
         )
     )
-    [called] = [event.call for event in events if isinstance(event, WireToolEvent)]
+    [called] = [event.call for event in events if isinstance(event, ToolEvent)]
     assert called.name == "list_documents" and called.arguments == {"prefix": "notes/"}
     assert called.result["status"] == "ok"
     done = events[-1]
-    assert isinstance(done, DoneEvent) and done.reply.reply == "Two."
+    assert isinstance(done, DoneEvent) and done.answer.reply == "Two."
     sent_back = model.chat_requests[1].body["messages"]
     assert [m["tool_calls"][0]["function"]["name"] for m in sent_back if m.get("tool_calls")] == [
         "list_documents"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workers.assistants import Delta, Done, OfflineAssistant, TurnInput, pieces
+from bridge.agent import DeltaEvent, DoneEvent
+from workers.assistants import OfflineAssistant, TurnInput, pieces
 from workers.database import Database
 from workers.deliveries import DeliveryCredentials
 from workers.documents import Workspaces
@@ -30,7 +31,7 @@ def test_r35_text_without_spaces_is_still_cut() -> None:
 
 
 def test_r35_the_offline_reply_streams_in_pieces_only_for_a_stream(tmp_path: Path) -> None:
-    """A JSON answer takes the reply from Done: no pieces are made for it (R35)."""
+    """A JSON answer takes the reply from DoneEvent: no pieces are made for it (R35)."""
     settings = Settings(data_dir=tmp_path)
     database = Database(f"sqlite:///{tmp_path / 'pieces.db'}")
     try:
@@ -46,9 +47,9 @@ def test_r35_the_offline_reply_streams_in_pieces_only_for_a_stream(tmp_path: Pat
         answered = list(assistant.run(TurnInput(context, "hello", None, streaming=False)))
     finally:
         database.close()
-    assert isinstance(streamed[-1], Done) and isinstance(answered[-1], Done)
-    reply = streamed[-1].outcome.reply
-    deltas = [event.text for event in streamed if isinstance(event, Delta)]
+    assert isinstance(streamed[-1], DoneEvent) and isinstance(answered[-1], DoneEvent)
+    reply = streamed[-1].answer.reply
+    deltas = [event.text for event in streamed if isinstance(event, DeltaEvent)]
     assert len(deltas) > 1 and "".join(deltas) == reply
-    assert answered == [Done(answered[-1].outcome)] and answered[-1].outcome.reply == reply
+    assert answered == [DoneEvent(answered[-1].answer)] and answered[-1].answer.reply == reply
     assert OfflineAssistant.uses_history is True  # R56: abilities listed once per conversation

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bridge.caveat import CAVEAT
+from bridge.contract import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
 from tests.workers.conftest import NOTES, Backend, pointer_header
 from workers import messages
 
@@ -79,15 +80,15 @@ def test_r26_partial_read_is_cut_at_a_character_and_not_compared(backend: Backen
 
 def test_r21_default_and_clamp(backend: Backend) -> None:
     key = backend.key()
-    big = "x" * (262_144 + 1000)
+    big = "x" * (MAX_MAX_BYTES + 1000)
     backend.client.put(
         "/v1/workspaces/demo/documents/big.md", content=big.encode(), headers=backend.headers(key)
     )
     header = pointer_header("big.md", big)
     default = _tool(backend, key, "read_active_note {}", header)
-    assert len(default["text"]) == 65_536 and default["partial"] is True
+    assert len(default["text"]) == DEFAULT_MAX_BYTES and default["partial"] is True
     clamped = _tool(backend, key, 'read_active_note {"maxBytes": 100000000}', header)
-    assert len(clamped["text"]) == 262_144 and clamped["bytes"] == len(big)
+    assert len(clamped["text"]) == MAX_MAX_BYTES and clamped["bytes"] == len(big)
 
 
 @pytest.mark.parametrize("value", ['"64"', "0", "-5", "1.5", "true", "null", "[]"])

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, insert, select
 
+from bridge.contract import ACCESS_TTL
 from bridge.environment import SWEEP_SECONDS_ENV
 from tests.support.database import database_url_for
 from tests.workers.conftest import (
@@ -135,7 +136,7 @@ def test_r19_after_a_sweep_tools_and_turns_refuse_with_the_access_message(
         clock=backend.clock,
     )
     assert read_active_note(context, {})["status"] == "ok"
-    backend.clock.advance(timedelta(minutes=15))
+    backend.clock.advance(ACCESS_TTL)
     assert state.sweeper.sweep() is not None
     assert _counts(state.database) == (1, 0)
     for result in (read_active_note(context, {}), read_document(context, {"path": "notes/a.md"})):
@@ -253,7 +254,7 @@ def test_r19_a_key_swept_between_check_and_send_is_a_403_not_a_500(backend: Back
     state = _state(backend.client)
     key = backend.key()
     session = state.key_sessions.check(state.account, key)  # the turn's check passes
-    backend.clock.advance(timedelta(minutes=15))
+    backend.clock.advance(ACCESS_TTL)
     state.sweeper.sweep()  # then the key expires and is swept
     with pytest.raises(AccessDenied) as refused:
         state.deliveries.record_send(session, "c1", None)

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bridge.contract import MAX_MAX_BYTES
 from tests.workers.conftest import Backend, pointer_header
 from workers import messages
 
@@ -47,11 +48,14 @@ def test_tool_hook_reply_is_the_result_json_text_and_in_tool_calls(backend: Back
 def test_r21_a_256_kib_read_is_one_body_of_its_declared_length(backend: Backend) -> None:
     """Contract 4, 5, R21: the answer is sent in parts, but arrives as one exact JSON body."""
     key = backend.key()
-    text = ("A line of a long note about the quarter.\n" * 7000)[:262144]
+    text = ("A line of a long note about the quarter.\n" * 7000)[:MAX_MAX_BYTES]
     (backend.root / "notes" / "large.md").write_text(text, encoding="utf-8")
     response = backend.client.post(
         "/v1/agent/turns",
-        json={"conversation": "c1", "message": '/tool read_active_note {"maxBytes": 262144}'},
+        json={
+            "conversation": "c1",
+            "message": f'/tool read_active_note {{"maxBytes": {MAX_MAX_BYTES}}}',
+        },
         headers=backend.headers(key, pointer_header("notes/large.md", text)),
     )
     assert response.status_code == 200

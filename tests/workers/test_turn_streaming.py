@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import requests
 
-from bridge.agent import DeltaEvent, DoneEvent, ErrorEvent, WireToolEvent, parse_sse
+from bridge.agent import DeltaEvent, DoneEvent, ErrorEvent, ToolEvent, parse_sse
 from bridge.client import BackendClient
 from tests.support.backend import make_workspace
 from tests.support.scripted_model import MODEL_ID, Reply, ScriptedModel, error, text, tool
@@ -180,11 +180,11 @@ def test_r35_bridge_stream_yields_tool_delta_and_done(
         session = client.open_key_session(WORKSPACE)
         ambient = pointer_header(NOTE, NOTES[NOTE])
         events = list(client.stream_turn("c1", "list", session=session, ambient_header=ambient))
-    assert isinstance(events[0], WireToolEvent) and events[0].call.name == "list_documents"
+    assert isinstance(events[0], ToolEvent) and events[0].call.name == "list_documents"
     assert isinstance(events[-1], DoneEvent)
-    assert events[-1].reply.reply == "You have three notes."
-    assert events[-1].reply.assistant_kind == "model"
-    assert events[-1].reply.assistant_model == MODEL_ID
+    assert events[-1].answer.reply == "You have three notes."
+    assert events[-1].answer.assistant_kind == "model"
+    assert events[-1].answer.assistant_model == MODEL_ID
     assert "".join(e.text for e in events if isinstance(e, DeltaEvent)) == "You have three notes."
     assert not any(isinstance(e, ErrorEvent) for e in events)
 

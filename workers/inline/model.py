@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any, Final
 
+from bridge.agent import DeltaEvent
+from bridge.contract import MAX_INLINE_TOKENS
 from bridge.inline import InlineRequest
-from workers.assistants import Cancellation, Delta
+from workers.assistants import Cancellation
 from workers.model import connection, failures
 from workers.model.answers import Answer, streamed_answer
 from workers.model.assistant import ModelAssistant
-
-MAX_INLINE_TOKENS: Final = 4096
-"""Contract 13: the cap on one inline answer."""
 
 SYSTEM: Final = (
     "You edit one part of a Markdown note. The user gives an instruction, the note's "
@@ -57,7 +56,7 @@ def messages(request: InlineRequest) -> list[dict[str, Any]]:
 
 def ask(
     assistant: ModelAssistant, request: InlineRequest, cancellation: Cancellation
-) -> Generator[Delta, None, str | None]:
+) -> Generator[DeltaEvent, None, str | None]:
     """Yield the replacement's pieces as they stream; return it whole (None: cancelled).
 
     A provider failure raises :class:`~workers.model.failures.ModelUnavailable` (R36).
@@ -79,7 +78,7 @@ def ask(
         try:
             while True:
                 event = next(reading)
-                if isinstance(event, Delta):  # a request without tools streams only text
+                if isinstance(event, DeltaEvent):  # a request without tools streams only text
                     yield event
         except StopIteration as finished:
             pieces = finished.value

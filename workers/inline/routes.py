@@ -31,13 +31,11 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
-from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR
+from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR, DeltaEvent, DoneEvent
+from bridge.contract import MAX_AROUND_BYTES, MAX_INSTRUCTION_CHARS, MAX_SELECTION_BYTES
 from bridge.inline import (
     HISTORY_LIMIT,
-    MAX_AROUND_BYTES,
     MAX_HISTORY_LIMIT,
-    MAX_INSTRUCTION_CHARS,
-    MAX_SELECTION_BYTES,
     REPORTED_OUTCOMES,
     SELECTION_TOO_LARGE,
     InlineRequest,
@@ -45,7 +43,7 @@ from bridge.inline import (
 )
 from bridge.paths import WorkspacePathError, check_workspace_path
 from workers import jsontext
-from workers.assistants import Cancellation, Delta
+from workers.assistants import Cancellation
 from workers.dependencies import (
     Account,
     BackendState,
@@ -58,12 +56,12 @@ from workers.errors import ApiError, envelope
 from workers.inline.runner import InlineAsk, run_inline
 from workers.responses import InlineAnswer, InlineHistory, InlineOutcome, event_stream
 from workers.streaming import answer_or_stream, sse, sse_json
-from workers.turns import Answered
 
 router = APIRouter(prefix="/v1/workspaces/{workspace}/inline", tags=["inline"])
 
 INSTRUCTION_LENGTH: Final = (
-    "The instruction must be 1 to 2,000 characters long; this one has {count:,}."
+    f"The instruction must be 1 to {MAX_INSTRUCTION_CHARS:,} characters long; "
+    "this one has {count:,}."
 )
 MAX_LINE: Final = 2**31 - 1
 """Line numbers are kept in an SQL integer column: a larger one is refused, never a 5xx."""
@@ -72,7 +70,8 @@ LINES_INVALID: Final = (
     "2,147,483,647) with the first not after the last."
 )
 AROUND_TOO_LARGE: Final = (
-    "The text {side} the selection is larger than 2 KiB (2,048 bytes), the most an inline "
+    "The text {side} the selection is larger than "
+    f"{MAX_AROUND_BYTES // 1024} KiB ({MAX_AROUND_BYTES:,} bytes), the most an inline "
     "request sends on each side."
 )
 PATH_INVALID: Final = "That note path is not allowed: {reason}"
@@ -122,9 +121,9 @@ def _over(text: str, limit: int) -> bool:
 def _answer(state: BackendState, ask: InlineAsk) -> bytes:
     with closing(run_inline(state, ask, streaming=False, cancellation=Cancellation())) as events:
         for event in events:
-            if isinstance(event, Answered):
-                return event.body
-            if not isinstance(event, Delta):
+            if isinstance(event, DoneEvent):
+                return event.answer
+            if not isinstance(event, DeltaEvent):
                 raise ApiError(event.status, event.code, event.message)
     raise RuntimeError("an inline request ended without an answer")
 
@@ -134,10 +133,10 @@ def _stream(
 ) -> Generator[bytes, None, None]:
     with closing(run_inline(state, ask, streaming=True, cancellation=cancellation)) as events:
         for event in events:
-            if isinstance(event, Delta):
+            if isinstance(event, DeltaEvent):
                 yield sse_json(EVENT_DELTA, {"text": event.text})
-            elif isinstance(event, Answered):
-                yield sse(EVENT_DONE, event.body)
+            elif isinstance(event, DoneEvent):
+                yield sse(EVENT_DONE, event.answer)
             else:
                 yield sse_json(EVENT_ERROR, envelope(event.code, event.message))
 

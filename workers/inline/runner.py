@@ -1,7 +1,7 @@
 """One inline request, worker-thread side, for both answers (JSON and stream) (R70, R40).
 
 As with turns (:mod:`workers.turns`), the route only translates these events to HTTP:
-``Delta`` pieces of the replacement, then ``Answered`` (the JSON answer, also the
+``DeltaEvent`` pieces of the replacement, then a ``DoneEvent`` (the JSON answer, also the
 stream's ``done``) or ``Failed``. The record is written before the assistant is
 asked and marked ``failed`` when no answer comes. Nothing here reads or writes a
 delivery row or an ambient pointer: the request carries its own context.
@@ -14,22 +14,23 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Final
 
+from bridge.agent import DeltaEvent, DoneEvent
 from bridge.inline import KIND_EDIT, InlineAnswer, InlineRequest
 from workers import jsontext, messages
-from workers.assistants import OFFLINE, Cancellation, Delta, pieces
+from workers.assistants import OFFLINE, Cancellation, pieces
 from workers.dependencies import BackendState
 from workers.inline import edits, model
 from workers.inline.records import NewRecord
 from workers.model.assistant import ModelAssistant
 from workers.model.failures import ModelUnavailable
-from workers.turns import Answered, Failed
+from workers.turns import Failed
 
 logger = logging.getLogger(__name__)
 
 MODEL_SUMMARY: Final = "The model's replacement for the selection."
 MODEL_INSERT_SUMMARY: Final = "The model's text to insert at the cursor."
 
-InlineEvent = Delta | Answered | Failed
+InlineRunnerEvent = DeltaEvent | DoneEvent[bytes] | Failed
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class InlineAsk:
 
 def run_inline(
     state: BackendState, ask: InlineAsk, *, streaming: bool, cancellation: Cancellation
-) -> Generator[InlineEvent, None, None]:
+) -> Generator[InlineRunnerEvent, None, None]:
     """Ask the current assistant once and yield the events; the last is the outcome."""
     assistant = state.assistants.acquire()
     request_id: str | None = None
@@ -75,7 +76,7 @@ def run_inline(
                 if cancellation.cancelled:
                     state.inline.fail(request_id)
                     return
-                yield Delta(piece)
+                yield DeltaEvent(piece)
             answer = InlineAnswer(
                 request_id,
                 offline.replacement,
@@ -84,7 +85,7 @@ def run_inline(
                 assistant.kind,
                 name,
             )
-        yield Answered(jsontext.dumps(answer.to_json()))
+        yield DoneEvent(jsontext.dumps(answer.to_json()))
     except ModelUnavailable as failure:
         _failed(state, request_id)
         yield Failed(502, failure.code, failure.message)

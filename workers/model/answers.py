@@ -11,7 +11,8 @@ from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from workers.assistants import Delta, TurnEvent
+from bridge.agent import DeltaEvent
+from workers.assistants import AssistantEvent
 from workers.conversations import storable
 
 
@@ -54,7 +55,7 @@ def whole_answer(message: Any) -> Answer:
 
 def streamed_answer(
     chunks: Iterable[Any], answer: Answer, separator: list[str], cancelled: Callable[[], bool]
-) -> Generator[TurnEvent, None, int | None]:
+) -> Generator[AssistantEvent, None, int | None]:
     """Read a stream into ``answer``, yielding its text as it comes.
 
     Returns the number of pieces read, or None once ``cancelled()`` says the turn
@@ -74,7 +75,7 @@ def streamed_answer(
         if delta.content:
             text = storable(delta.content)
             answer.content += text
-            yield Delta(separator.pop() + text if separator else text)
+            yield DeltaEvent(separator.pop() + text if separator else text)
         for position, piece in enumerate(delta.tool_calls or []):
             index = piece.index if isinstance(piece.index, int) else position
             requested = by_index.setdefault(index, RequestedCall(id=f"call_{index}"))

@@ -26,8 +26,10 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
+from bridge.agent import DeltaEvent, DoneEvent, ToolEvent
+from bridge.contract import MAX_MODEL_CALLS
 from workers import jsontext
-from workers.assistants import MODEL, Delta, Done, ToolEvent, TurnEvent, TurnInput
+from workers.assistants import MODEL, AssistantEvent, TurnInput
 from workers.model import connection, failures, steps
 from workers.model.answers import (
     NOT_STREAMED,
@@ -62,7 +64,6 @@ __all__ = [
     "AUTO",
     "EMPTY_REPLY",
     "MAX_ANSWER_TOKENS",
-    "MAX_MODEL_CALLS",
     "NO_TOOL",
     "OPEN_NOTE_TOOL",
     "PART_SEPARATOR",
@@ -74,9 +75,6 @@ __all__ = [
 
 if TYPE_CHECKING:
     import openai
-
-MAX_MODEL_CALLS: Final = 8
-"""R32: model calls per turn; then the turn ends with a plain-language reply."""
 
 MAX_ANSWER_TOKENS: Final = 1024
 """R57: every request caps its answer, so no answer (or tool argument) runs on unbounded."""
@@ -131,7 +129,7 @@ class ModelAssistant:
 
     def _first_step(
         self, turn: TurnInput, history: list[dict[str, Any]], calls: list[ToolCall]
-    ) -> Iterator[TurnEvent]:
+    ) -> Iterator[AssistantEvent]:
         """The backend's own read of the open note, when the plan asks for it (R75).
 
         It is a real tool call: recorded in the turn (Details, R34's history keeps its
@@ -161,7 +159,7 @@ class ModelAssistant:
             return steps.forced_tools(first), first
         return tools, AUTO
 
-    def run(self, turn: TurnInput) -> Iterator[TurnEvent]:
+    def run(self, turn: TurnInput) -> Iterator[AssistantEvent]:
         history = conversation_messages(turn.context, turn.pointer, turn.history, turn.message)
         reply: list[str] = []
         calls: list[ToolCall] = []
@@ -217,9 +215,9 @@ class ModelAssistant:
             if failing:  # the same tool refused twice in a row: the model is guessing
                 repeated, tools, choice = failing, [], NO_TOOL
         stop = TOO_MANY_CALLS.format(calls=MAX_MODEL_CALLS)
-        yield Delta(PART_SEPARATOR + stop if reply else stop)
+        yield DeltaEvent(PART_SEPARATOR + stop if reply else stop)
         reply.append(stop)
-        yield Done(TurnOutcome(PART_SEPARATOR.join(reply), calls))
+        yield DoneEvent(TurnOutcome(PART_SEPARATOR.join(reply), calls))
 
     def _after_tools(self, *, asked: str, turn: TurnInput) -> str:
         """The next tool choice once tools ran: one unstreamed "auto" request a turn (R57).
@@ -239,7 +237,7 @@ class ModelAssistant:
         tool_choice: str,
         *,
         separate: bool,
-    ) -> Generator[TurnEvent, None, Answer | None]:
+    ) -> Generator[AssistantEvent, None, Answer | None]:
         """One model call; yields the reply's deltas and returns the answer (None: cancelled).
 
         A text-only request sends no ``tools`` and no ``tool_choice`` (R75): a model
@@ -289,12 +287,12 @@ class ModelAssistant:
 
     def _ask_once(
         self, request: dict[str, Any], separator: list[str], call: connection.CallConnection
-    ) -> Generator[TurnEvent, None, Answer]:
+    ) -> Generator[AssistantEvent, None, Answer]:
         with connection.calling(call):
             completion = self._client.chat.completions.create(**request, stream=False)
         answer = whole_answer(completion.choices[0].message)
         if answer.content:
-            yield Delta(separator[0] + answer.content if separator else answer.content)
+            yield DeltaEvent(separator[0] + answer.content if separator else answer.content)
         return answer
 
     def _ask_streaming(
@@ -303,7 +301,7 @@ class ModelAssistant:
         turn: TurnInput,
         separator: list[str],
         call: connection.CallConnection,
-    ) -> Generator[TurnEvent, None, Answer | NotStreamed | None]:
+    ) -> Generator[AssistantEvent, None, Answer | NotStreamed | None]:
         try:
             with connection.calling(call):
                 stream = self._client.chat.completions.create(**request, stream=True)
@@ -347,8 +345,8 @@ def _choice_kind(tool_choice: str) -> str:
     return tool_choice if tool_choice in (AUTO, NO_TOOL) else "named"
 
 
-def _finish(reply: list[str], calls: list[ToolCall], fallback: str) -> Iterator[TurnEvent]:
+def _finish(reply: list[str], calls: list[ToolCall], fallback: str) -> Iterator[AssistantEvent]:
     if not reply:
         reply.append(fallback)
-        yield Delta(fallback)
-    yield Done(TurnOutcome(PART_SEPARATOR.join(reply), calls))
+        yield DeltaEvent(fallback)
+    yield DoneEvent(TurnOutcome(PART_SEPARATOR.join(reply), calls))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bridge.contract import MODEL_CONNECT_TIMEOUT_SECONDS
 from workers.model import connection
-from workers.settings import MODEL_CONNECT_TIMEOUT_SECONDS
 
 if TYPE_CHECKING:
     import openai

@@ -13,23 +13,16 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
+from bridge.contract import MAX_MAX_BYTES, SEARCH_MAX_LINES, SEARCH_MAX_NOTES
 from bridge.markdown import locate_selection
 from bridge.pointer import AmbientPointer
-from bridge.reading import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
+from bridge.reading import MAX_BYTES_SCHEMA
 from workers.conversations import StoredMessage
 from workers.errors import DocumentRefused
 from workers.messages import NO_ACTIVE_NOTE, NOTE_LEFT_OUT
 from workers.model.stops import model_words
 from workers.offline.intents import classify
 from workers.tools import ToolContext
-
-_MAX_BYTES_SCHEMA: Final = {
-    "type": "integer",
-    "minimum": 1,
-    "description": (
-        f"Read at most this many bytes (default {DEFAULT_MAX_BYTES}, at most {MAX_MAX_BYTES})."
-    ),
-}
 
 TOOL_SCHEMAS: Final[list[dict[str, Any]]] = [
     {
@@ -42,7 +35,7 @@ TOOL_SCHEMAS: Final[list[dict[str, Any]]] = [
             ),
             "parameters": {
                 "type": "object",
-                "properties": {"maxBytes": _MAX_BYTES_SCHEMA},
+                "properties": {"maxBytes": MAX_BYTES_SCHEMA},
                 "additionalProperties": False,
             },
         },
@@ -59,7 +52,7 @@ TOOL_SCHEMAS: Final[list[dict[str, Any]]] = [
                         "type": "string",
                         "description": "The note's workspace path, such as notes/today.md.",
                     },
-                    "maxBytes": _MAX_BYTES_SCHEMA,
+                    "maxBytes": MAX_BYTES_SCHEMA,
                 },
                 "required": ["path"],
                 "additionalProperties": False,
@@ -89,7 +82,7 @@ TOOL_SCHEMAS: Final[list[dict[str, Any]]] = [
             "name": "search_documents",
             "description": (
                 "Find the notes that mention some words, with their matching lines "
-                "(any case; at most 50 notes and 5 lines each)."
+                f"(any case; at most {SEARCH_MAX_NOTES} notes and {SEARCH_MAX_LINES} lines each)."
             ),
             "parameters": {
                 "type": "object",

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from bridge.contract import MAX_MAX_BYTES
 from bridge.markdown import Task, read_note
-from bridge.reading import MAX_MAX_BYTES
 from workers.offline import edit_phrases as say
 from workers.offline import edit_words
 from workers.offline.catalogue import phrase

@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any, Final
 
+from bridge.contract import SEARCH_MAX_NOTES
 from bridge.markdown import NoteReading, find_lines, read_note
 from workers.offline import phrases
 from workers.offline.catalogue import phrase
 from workers.offline.dates import dated_lines
 from workers.offline.due import DueRequest, Span, due_lines, span_dates
-from workers.search import MAX_NOTES
 from workers.tools import ToolResult
 
 SUMMARY_CHARS: Final = 280
@@ -242,7 +242,7 @@ def search(language: str, result: ToolResult, term: str) -> str:
     matches = result["matches"]
     if not matches:
         return phrase(language, phrases.SEARCH_NONE, term=term)
-    template = phrases.SEARCH_MORE if len(matches) >= MAX_NOTES else phrases.SEARCH
+    template = phrases.SEARCH_MORE if len(matches) >= SEARCH_MAX_NOTES else phrases.SEARCH
     lines = [phrase(language, template, term=term, count=len(matches)), ""]
     for match in matches:
         lines.append(f"- **{match['path']}**")

@@ -37,12 +37,23 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from bridge.agent import EVENT_DELTA, EVENT_DONE, EVENT_ERROR, EVENT_PROPOSAL, EVENT_TOOL
+from bridge.agent import (
+    EVENT_DELTA,
+    EVENT_DONE,
+    EVENT_ERROR,
+    EVENT_PROPOSAL,
+    EVENT_TOOL,
+    DeltaEvent,
+    DoneEvent,
+    ProposalEvent,
+    ToolEvent,
+)
+from bridge.contract import MAX_CONVERSATION_CHARS
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.pointer import format_captured_at
 from workers import messages
 from workers.ambient import decide_ambient
-from workers.assistants import Cancellation, Delta, ToolEvent
+from workers.assistants import Cancellation
 from workers.dependencies import (
     Account,
     BackendState,
@@ -54,11 +65,9 @@ from workers.dependencies import (
 from workers.errors import AccessDenied, ApiError, envelope
 from workers.responses import Delivery, TurnAnswer, event_stream
 from workers.streaming import answer_or_stream, sse, sse_json
-from workers.turns import Answered, IncomingTurn, ProposalEvent, render_tool_call, run_turn
+from workers.turns import IncomingTurn, render_tool_call, run_turn
 
 router = APIRouter(prefix="/v1/agent", tags=["agent"])
-
-MAX_CONVERSATION_CHARS = 128
 
 
 class TurnRequest(BaseModel):
@@ -82,9 +91,9 @@ def _answer(state: BackendState, turn: IncomingTurn) -> bytes:
     """The whole non-streaming turn in one worker thread (R40): the JSON body, or the error."""
     with closing(run_turn(state, turn, streaming=False, cancellation=Cancellation())) as events:
         for event in events:
-            if isinstance(event, Answered):
-                return event.body
-            if not isinstance(event, Delta | ToolEvent | ProposalEvent):
+            if isinstance(event, DoneEvent):
+                return event.answer
+            if not isinstance(event, DeltaEvent | ToolEvent | ProposalEvent):
                 raise ApiError(event.status, event.code, event.message)
     raise RuntimeError("the assistant ended a turn without an answer")
 
@@ -95,14 +104,14 @@ def _stream(
     """Contract 7: delta, tool and done events; any failure is an error event."""
     with closing(run_turn(state, turn, streaming=True, cancellation=cancellation)) as events:
         for event in events:
-            if isinstance(event, Delta):
+            if isinstance(event, DeltaEvent):
                 yield sse_json(EVENT_DELTA, {"text": event.text})
             elif isinstance(event, ToolEvent):
                 yield sse(EVENT_TOOL, render_tool_call(event.call))
             elif isinstance(event, ProposalEvent):
                 yield sse_json(EVENT_PROPOSAL, event.proposal)
-            elif isinstance(event, Answered):
-                yield sse(EVENT_DONE, event.body)
+            elif isinstance(event, DoneEvent):
+                yield sse(EVENT_DONE, event.answer)
             else:
                 yield sse_json(EVENT_ERROR, envelope(event.code, event.message))
 

@@ -24,11 +24,11 @@ from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
+from bridge.contract import MAX_DOCUMENT_BYTES
 from bridge.documents import DocumentInfo, etag_of
 from workers import messages
 from workers.dependencies import State, WorkspaceKey, read_body
 from workers.document_files import DocumentRead, WritePrecondition
-from workers.documents import MAX_DOCUMENT_BYTES
 from workers.errors import ApiError, DocumentRefused
 from workers.responses import (
     PLAIN_TEXT_DOCUMENT,

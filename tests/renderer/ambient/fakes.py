@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from bridge.contract import FLUSH_LIMIT_SECONDS
 from bridge.pointer import Selection, View
 from renderer.ambient import (
     AmbientStore,
@@ -169,7 +170,7 @@ class Send:
         *,
         during: Callable[[], None] | None = None,
         include: bool = True,
-        limit: float = 1.5,
+        limit: float = FLUSH_LIMIT_SECONDS,
     ) -> None:
         self.clock = clock
         self.timers = FakeTimers(clock)

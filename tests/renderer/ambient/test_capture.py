@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
+from bridge.contract import FLUSH_LIMIT_SECONDS, MAX_HEADER_BYTES
 from bridge.drops import DROP_MESSAGES, DROP_REASONS, describe_drop
 from bridge.pointer import Selection, decode_header
 from renderer.ambient import AmbientStore, CaptureResult
@@ -126,13 +127,13 @@ def test_r10_r12_a_stalled_flush_is_cut_off_at_1_5_s_and_sent_unflushed(clock: F
     editor = FakeEditor("a", text="before")
     started = clock.monotonic()
     send = Send(mounted(editor), clock)
-    assert send.timers.requested == [1.5]
-    send.timers.advance(1.499)
+    assert send.timers.requested == [FLUSH_LIMIT_SECONDS]
+    send.timers.advance(FLUSH_LIMIT_SECONDS - 0.001)
     assert send.results == [] and editor.text_reads == 0
     send.timers.advance(0.001)
     # R12: the pointer is still sent, marked not flushed, while the flush is still stuck.
-    assert clock.monotonic() - started == pytest.approx(1.5)
-    assert send.prepared.seconds == pytest.approx(1.5)
+    assert clock.monotonic() - started == pytest.approx(FLUSH_LIMIT_SECONDS)
+    assert send.prepared.seconds == pytest.approx(FLUSH_LIMIT_SECONDS)
     assert send.prepared.flushed is False and send.prepared.timed_out is True
     assert send.capture.pointer is not None and send.capture.header is not None
     assert send.capture.pointer.flushed is False
@@ -142,9 +143,11 @@ def test_r10_r12_a_stalled_flush_is_cut_off_at_1_5_s_and_sent_unflushed(clock: F
 
 def test_r10_a_flush_that_ends_in_time_stops_the_timer(clock: FakeClock) -> None:
     send = Send(mounted(FakeEditor("a", text="x")), clock)
-    send.timers.advance(1.4)
+    send.timers.advance(FLUSH_LIMIT_SECONDS - 0.1)
     send.flush.finish(True)
-    assert send.prepared.flushed is True and send.prepared.seconds == pytest.approx(1.4)
+    assert send.prepared.flushed is True and send.prepared.seconds == pytest.approx(
+        FLUSH_LIMIT_SECONDS - 0.1
+    )
     assert send.prepared.timed_out is False
     assert send.timers.pending == 0
     send.timers.advance(5)
@@ -156,12 +159,12 @@ def test_r10_the_bound_covers_the_whole_operation_from_the_start(clock: FakeCloc
     editor = FakeEditor("a", text="", loaded=False)
     store = mounted(editor)
     send = Send(store, clock)
-    send.timers.advance(1.0)
-    send.flush.finish(True)  # the saves landed at 1.0 s; the note is still loading
+    send.timers.advance(FLUSH_LIMIT_SECONDS - 0.5)
+    send.flush.finish(True)  # the saves landed before the bound; the note is still loading
     assert send.results == []
     send.timers.advance(0.5)
     assert send.capture.dropped == "loading"
-    assert send.prepared.seconds == pytest.approx(1.5)
+    assert send.prepared.seconds == pytest.approx(FLUSH_LIMIT_SECONDS)
 
 
 def test_r12_a_flush_that_fails_counts_as_not_flushed(clock: FakeClock) -> None:
@@ -270,7 +273,7 @@ def test_mount_then_send_with_no_load_in_1_5_s_drops_the_context_as_loading(
     store = mounted(editor)
     send = Send(store, clock)
     send.flush.finish(True)
-    send.timers.advance(1.5)
+    send.timers.advance(FLUSH_LIMIT_SECONDS)
     assert send.capture == CaptureResult(pointer=None, header=None, dropped="loading")
     assert editor.text_reads == 0  # never bytes 0 and the empty hash
     load(store, editor, "late")
@@ -313,7 +316,7 @@ def test_another_frame_loading_does_not_end_the_wait(clock: FakeClock) -> None:
     send.flush.finish(True)
     load(store, other, "beta")
     assert send.results == []
-    send.timers.advance(1.5)
+    send.timers.advance(FLUSH_LIMIT_SECONDS)
     assert send.capture.dropped == "loading" and waiting.text_reads == 0
 
 
@@ -462,7 +465,7 @@ def test_r15_a_pointer_just_under_the_limit_is_sent_whole(clock: FakeClock) -> N
     else:
         raise AssertionError("the path never outgrew the header")
     assert last is not None and last.header is not None
-    assert 2048 - 4 <= last.header_bytes <= 2048
+    assert MAX_HEADER_BYTES - 4 <= last.header_bytes <= MAX_HEADER_BYTES
     assert decode_header(last.header) == last.pointer
 
 

@@ -9,6 +9,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bridge.contract import MAX_HEADER_BYTES, MAX_PATH_BYTES
 from bridge.pointer import AmbientPointer, Selection, decode_header
 from renderer.ambient import AmbientStore
 from tests.renderer.ambient.fakes import FakeClock, FakeEditor, send_flushed
@@ -68,13 +69,13 @@ def test_r8_r14_r15_header_carries_metadata_only_within_the_limit(
         assert result.dropped == "oversize"
         if result.oversize_pointer is None:
             # A path too long for the document API can never fit in a header either.
-            assert len(path.encode("utf-8")) > 4096
+            assert len(path.encode("utf-8")) > MAX_PATH_BYTES
             return
         raw = result.oversize_pointer.to_json().encode("utf-8")
-        assert len(base64.urlsafe_b64encode(raw).rstrip(b"=")) > 2048
+        assert len(base64.urlsafe_b64encode(raw).rstrip(b"=")) > MAX_HEADER_BYTES
         return
 
-    assert len(result.header.encode("ascii")) <= 2048
+    assert len(result.header.encode("ascii")) <= MAX_HEADER_BYTES
     decoded = decode_header(result.header)
     assert decoded == result.pointer  # round-trips exactly
     assert isinstance(decoded, AmbientPointer)

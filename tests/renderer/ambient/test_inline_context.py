@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bridge.contract import MAX_AROUND_BYTES, MAX_SELECTION_BYTES
 from bridge.inline import utf8_size
 from renderer.ambient.inline import SelectionTooLarge, TextSlices, build_context
 
@@ -64,13 +65,16 @@ def test_r69_context_is_bounded_cut_at_lines_and_as_large_as_the_budget_allows(
     text, anchor, head = case
     start, end = min(anchor, head), max(anchor, head)
     selected = text[start:end]
-    if utf8_size(selected) > 16384:
+    if utf8_size(selected) > MAX_SELECTION_BYTES:
         with pytest.raises(SelectionTooLarge):
             build_context(TextSlices(text), "notes/a.md", "sort", anchor, head)
         return
     request = build_context(TextSlices(text), "notes/a.md", "sort", anchor, head).request
     assert request.selection == selected
-    assert utf8_size(request.before) <= 2048 and utf8_size(request.after) <= 2048
+    assert (
+        utf8_size(request.before) <= MAX_AROUND_BYTES
+        and utf8_size(request.after) <= MAX_AROUND_BYTES
+    )
 
     # before: whole lines that end where the selection's line starts.
     line_start = text.rfind("\n", 0, start) + 1
@@ -80,12 +84,12 @@ def test_r69_context_is_bounded_cut_at_lines_and_as_large_as_the_budget_allows(
     if _is_line_start(text, before_start):
         if before_start > 0:  # one more line would pass the budget
             previous = text.rfind("\n", 0, before_start - 1) + 1
-            assert utf8_size(text[previous:line_start]) > 2048
+            assert utf8_size(text[previous:line_start]) > MAX_AROUND_BYTES
     else:  # a single line longer than the budget, cut at a code point
         assert request.before.count("\n") == 1
         previous = text.rfind("\n", 0, line_start - 1) + 1
-        assert utf8_size(text[previous:line_start]) > 2048
-        assert utf8_size(text[before_start - 1 : line_start]) > 2048
+        assert utf8_size(text[previous:line_start]) > MAX_AROUND_BYTES
+        assert utf8_size(text[before_start - 1 : line_start]) > MAX_AROUND_BYTES
 
     # after: starts right after the selection, ends at a line end or the note's end.
     after_end = end + len(request.after)
@@ -95,10 +99,10 @@ def test_r69_context_is_bounded_cut_at_lines_and_as_large_as_the_budget_allows(
         if after_end < len(text):  # one more line would pass the budget
             following = text.find("\n", after_end)
             following = len(text) if following < 0 else following + 1
-            assert utf8_size(text[end:following]) > 2048
+            assert utf8_size(text[end:following]) > MAX_AROUND_BYTES
     else:
         assert "\n" not in request.after
-        assert utf8_size(text[end : after_end + 1]) > 2048
+        assert utf8_size(text[end : after_end + 1]) > MAX_AROUND_BYTES
 
     # lines: 1-based, the first and last line the slice touches.
     sent_from = before_start if request.before else start
@@ -144,7 +148,7 @@ def test_r69_a_selection_over_16_kib_is_refused_in_plain_words_without_reading_i
     assert "16 KiB" in str(refused.value) and "Select less" in str(refused.value)
     assert source.read_positions == 0
     # 16,384 bytes exactly is allowed; 16,384 characters of 2 bytes are not.
-    build_context(TextSlices("a" * 16384), "a.md", "sort", 0, 16384)
+    build_context(TextSlices("a" * MAX_SELECTION_BYTES), "a.md", "sort", 0, MAX_SELECTION_BYTES)
     with pytest.raises(SelectionTooLarge):
         build_context(TextSlices("é" * 9000), "a.md", "sort", 0, 9000)
 
@@ -156,8 +160,8 @@ def test_r69_building_on_a_5_mib_note_reads_only_the_slice() -> None:
     source = CountingSlices(text)
     context = build_context(source, "big.md", "sort", start, start + 4000)
     line_start = text.rfind("\n", 0, start) + 1
-    assert source.read_positions <= 4000 + 2 * 2049 + (start - line_start)
-    assert context.request.bytes <= 4000 + 2 * 2048
+    assert source.read_positions <= 4000 + 2 * (MAX_AROUND_BYTES + 1) + (start - line_start)
+    assert context.request.bytes <= 4000 + 2 * MAX_AROUND_BYTES
 
 
 def test_r69_a_selection_inside_a_1_mib_line_does_not_read_the_line() -> None:
@@ -165,9 +169,9 @@ def test_r69_a_selection_inside_a_1_mib_line_does_not_read_the_line() -> None:
     start = len(text) // 2
     source = CountingSlices(text)
     request = build_context(source, "a.md", "bold", start, start + 10).request
-    assert source.read_positions <= 10 + 2 * 2049
+    assert source.read_positions <= 10 + 2 * (MAX_AROUND_BYTES + 1)
     assert request.before == "head\n" and request.selection == "x" * 10
-    assert len(request.after) == 2048 and request.lines == (1, 2)
+    assert len(request.after) == MAX_AROUND_BYTES and request.lines == (1, 2)
 
 
 def test_r69_a_single_long_line_is_cut_at_a_code_point() -> None:

@@ -10,6 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel
 
 from bridge.agent import TurnReply, WireToolCall
+from bridge.contract import FLUSH_LIMIT_SECONDS
 from bridge.pointer import decode_header
 from renderer.ambient.capture import CaptureResult
 from renderer.frames.turn_details import details_rows, record_json
@@ -107,7 +108,7 @@ def test_a_save_still_running_at_the_bound_is_said_plainly_R12_R48(make_app: App
     record = app.send("summarise this")
     assert record.flushed is False and record.flush_timed_out
     rows = dict(_latest_view(app).details.rows())
-    assert rows["Saved first"] == "no — still saving after 1.5 s"
+    assert rows["Saved first"] == f"no — still saving after {FLUSH_LIMIT_SECONDS:g} s"
     assert rows["Caveat"].startswith("yes: the saved copy was behind your screen")
 
 

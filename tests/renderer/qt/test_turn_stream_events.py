@@ -17,10 +17,10 @@ from bridge.agent import (
     DeltaEvent,
     DoneEvent,
     ErrorEvent,
+    ToolEvent,
     TurnEvent,
     TurnReply,
     WireToolCall,
-    WireToolEvent,
 )
 from bridge.errors import BackendError
 from renderer.qt.tasks import TaskRunner
@@ -76,7 +76,7 @@ def test_the_pieces_a_tool_and_the_answer_arrive_on_the_gui_thread_in_order_R35(
     stream = ScriptedStream(
         [
             DeltaEvent("The note "),
-            WireToolEvent(CALL),
+            ToolEvent(CALL),
             DeltaEvent("lists two tasks."),
             DoneEvent(_reply(text)),
         ]
