@@ -27,10 +27,10 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from bridge.agent import STREAM_MEDIA_TYPE
+from bridge.agent import STREAM_MEDIA_TYPE, ProposalOutcome
 from bridge.inline import AnswerKind
 from workers.ambient import AmbientState
-from workers.conversations import Outcome, Role
+from workers.conversations import Role
 
 AssistantKind = Literal["offline", "model"]
 """``workers.assistants.OFFLINE`` / ``MODEL`` (contract 7)."""
@@ -157,11 +157,11 @@ class KeptToolCall(Answer):
     arguments: dict[str, Any]
 
 
-class KeptProposal(Answer):
+class KeptProposalAnswer(Answer):
     id: str
     path: str
     summary: str
-    outcome: Outcome
+    outcome: ProposalOutcome
 
 
 class ConversationMessage(Answer):
@@ -169,7 +169,7 @@ class ConversationMessage(Answer):
     text: str
     at: str
     toolCalls: list[KeptToolCall]
-    proposals: list[KeptProposal]
+    proposals: list[KeptProposalAnswer]
 
 
 class ConversationMessages(Answer):

@@ -29,7 +29,7 @@ from workers import messages
 from workers.dependencies import Account, State, access_error, read_json_model
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession
-from workers.responses import ConversationList, ConversationMessages, KeptProposal
+from workers.responses import ConversationList, ConversationMessages, KeptProposalAnswer
 
 router = APIRouter(prefix="/v1/agent/conversations", tags=["conversations"])
 
@@ -57,7 +57,7 @@ class OutcomeReport(BaseModel):
 
 
 # Declared before the ":path" routes, which would otherwise take ".../proposals/<id>" too.
-@router.post("/{conversation:path}/proposals/{proposal}", response_model=KeptProposal)
+@router.post("/{conversation:path}/proposals/{proposal}", response_model=KeptProposalAnswer)
 async def report_proposal(
     conversation: str, proposal: str, request: Request, state: State, account: Account
 ) -> dict[str, Any]:
