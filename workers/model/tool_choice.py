@@ -10,22 +10,31 @@ ask that names no note, and no tool that reads the open note is offered without 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from workers.offline.intents import NOTE_INTENTS, classify
 from workers.offline.naming import named_notes
 from workers.tools import DECLARATIONS, OPEN_NOTE_TOOL, ToolContext
+from workers.tools.declaration import ToolDeclaration
 
-READS_THE_OPEN_NOTE: Final = frozenset(
-    tool.name for tool in DECLARATIONS if tool.facts.reads == "open note"
-)
-"""Tools that need a note open: not offered when none is (R27)."""
-ALSO_ON_THE_OPEN_NOTE: Final = tuple(
-    tool.name for tool in DECLARATIONS if tool.name in READS_THE_OPEN_NOTE - {OPEN_NOTE_TOOL}
-)
-"""Tools beside the backend's own first read that work on "this note" without naming it:
-while there is one, the open note read first never answers an unnamed ask alone."""
+Declarations = Sequence[ToolDeclaration[Any]]
+
+
+def open_note_readers(declarations: Declarations = DECLARATIONS) -> frozenset[str]:
+    """Tools that need a note open: not offered when none is (R27)."""
+    return frozenset(tool.name for tool in declarations if tool.facts.reads == "open note")
+
+
+def beside_the_first_read(declarations: Declarations = DECLARATIONS) -> tuple[str, ...]:
+    """Tools besides the backend's own first read that work on "this note" without naming it.
+
+    While there is one, the open note read first never answers an unnamed ask alone:
+    the model is offered the tools and chooses.
+    """
+    readers = open_note_readers(declarations)
+    return tuple(tool.name for tool in declarations if tool.name in readers - {OPEN_NOTE_TOOL})
 
 
 @dataclass(frozen=True)
@@ -38,7 +47,9 @@ class OpenNoteUse:
     """The open note alone answers it: no other tool is needed once it is read."""
 
 
-def open_note_use(context: ToolContext, message: str) -> OpenNoteUse:
+def open_note_use(
+    context: ToolContext, message: str, declarations: Declarations = DECLARATIONS
+) -> OpenNoteUse:
     """The offline assistant's reading of the request, so both assistants agree on "unnamed".
 
     "compare this with notes/b.md" reads the open note first and then the other;
@@ -51,11 +62,17 @@ def open_note_use(context: ToolContext, message: str) -> OpenNoteUse:
         return OpenNoteUse(first=False, alone=False)
     if request.intent != "find" and named_notes(context, request.text):
         return OpenNoteUse(first=False, alone=False)
-    return OpenNoteUse(first=True, alone=not ALSO_ON_THE_OPEN_NOTE)
+    return OpenNoteUse(first=True, alone=not beside_the_first_read(declarations))
 
 
-def offered(schemas: list[dict[str, Any]], *, has_pointer: bool) -> list[dict[str, Any]]:
+def offered(
+    schemas: list[dict[str, Any]],
+    *,
+    has_pointer: bool,
+    declarations: Declarations = DECLARATIONS,
+) -> list[dict[str, Any]]:
     """Every tool a model may pick; without an open note, none that reads it."""
     if has_pointer:
         return schemas
-    return [tool for tool in schemas if tool["function"]["name"] not in READS_THE_OPEN_NOTE]
+    readers = open_note_readers(declarations)
+    return [tool for tool in schemas if tool["function"]["name"] not in readers]
