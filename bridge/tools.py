@@ -172,7 +172,13 @@ PROPOSE_NOTE_EDIT: Final = ToolFacts(
 
 TOOL_FACTS: Final[Mapping[str, ToolFacts]] = {
     facts.name: facts
-    for facts in (READ_ACTIVE_NOTE, READ_DOCUMENT, LIST_DOCUMENTS, SEARCH_DOCUMENTS, PROPOSE_NOTE_EDIT)
+    for facts in (
+        READ_ACTIVE_NOTE,
+        READ_DOCUMENT,
+        LIST_DOCUMENTS,
+        SEARCH_DOCUMENTS,
+        PROPOSE_NOTE_EDIT,
+    )
 }
 """Every tool, in the order the model is offered them (contract 5, 10, 12)."""
 

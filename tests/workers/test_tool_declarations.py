@@ -38,7 +38,10 @@ _MAX_BYTES = {
     "minimum": 1,
     "description": "Read at most this many bytes (default 65536, at most 262144).",
 }
-_PREFIX = {"type": "string", "description": "Only notes whose path starts with this, such as notes/."}
+_PREFIX = {
+    "type": "string",
+    "description": "Only notes whose path starts with this, such as notes/.",
+}
 WIRE_SCHEMAS = [
     # What the model was offered when each schema was written by hand: kept byte for byte.
     {"type": "function", "function": {

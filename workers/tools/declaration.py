@@ -83,9 +83,7 @@ Prefix = Annotated[
 ArgumentsT = TypeVar("ArgumentsT", bound=ToolArguments)
 
 
-def check_arguments(
-    tool: str, model: type[ArgumentsT], arguments: Mapping[str, Any]
-) -> ArgumentsT:
+def check_arguments(tool: str, model: type[ArgumentsT], arguments: Mapping[str, Any]) -> ArgumentsT:
     """The arguments as ``model``, or :class:`ToolArgumentError` in plain words (R28)."""
     allowed = wire_names(model)
     for name in arguments:

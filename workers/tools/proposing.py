@@ -15,7 +15,13 @@ from bridge.tools import PROPOSE_NOTE_EDIT
 from workers import messages
 from workers.deliveries import DeliveryCredential
 from workers.document_files import DocumentRead
-from workers.proposals import MAX_EDITS, ProposalError, locate_edits, make_proposal, parse_text_edits
+from workers.proposals import (
+    MAX_EDITS,
+    ProposalError,
+    locate_edits,
+    make_proposal,
+    parse_text_edits,
+)
 from workers.tools.context import (
     ToolArgumentError,
     ToolContext,

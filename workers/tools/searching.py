@@ -24,9 +24,7 @@ def _query(value: object) -> str:
 
 
 class SearchDocumentsArguments(ToolArguments):
-    query: Annotated[
-        str, BeforeValidator(_query), Field(description="The words to look for.")
-    ]
+    query: Annotated[str, BeforeValidator(_query), Field(description="The words to look for.")]
     prefix: Prefix = ""
 
 

@@ -218,7 +218,8 @@ def test_a_selection_that_starts_at_a_heading_is_quoted_at_the_replys_size_R38(
 def test_a_search_shows_the_notes_it_found_in_details_now_and_after_a_restart_R56_R48(
     make_app: AppFactory,
 ) -> None:
-    app = make_app({"notes/a.md": NOTE, "notes/b.md": "# B\nthe alpha team\n", "notes/c.md": "# C\n"})
+    notes = {"notes/a.md": NOTE, "notes/b.md": "# B\nthe alpha team\n", "notes/c.md": "# C\n"}
+    app = make_app(notes)
     record = app.send("which notes mention alpha?")
     assert record.reply is not None
     assert [call.name for call in record.reply.tool_calls] == ["search_documents"]
