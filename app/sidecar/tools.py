@@ -25,6 +25,7 @@ from bridge.reading import (
     MAX_MAX_BYTES,
     parse_max_bytes_value,
 )
+from bridge.tools import READ_ACTIVE_NOTE  # contract 11: the §5 tool, its name and its result
 
 CAPTURE_SECONDS: Final = 5.0  # the preparation is bounded by 1.5 s (R10); the rest is slack
 READ_SECONDS: Final = 20.0
@@ -42,7 +43,7 @@ TOOLS: Final = [
         input_schema=_NO_ARGUMENTS,
     ),
     types.Tool(
-        name="read_active_note",
+        name=READ_ACTIVE_NOTE.name,
         description="The saved text of the note the person is looking at.",
         input_schema={
             "type": "object",
@@ -114,7 +115,7 @@ class SidecarTools:
                 return _json(INFO)
             if name == "get_active_note":
                 return _json(results.pointer_result(await self._capture()))
-            if name == "read_active_note":
+            if name == READ_ACTIVE_NOTE.name:
                 return await self._read_active_note(arguments)
             if name == "list_notes":
                 return await self._list_notes(arguments)

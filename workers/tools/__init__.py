@@ -28,12 +28,7 @@ __all__ = [
     "ToolArgumentError",
     "ToolContext",
     "ToolResult",
-    "list_documents",
-    "propose_note_edit",
-    "read_active_note",
-    "read_document",
     "refusal",
-    "search_documents",
 ]
 
 DECLARATIONS: Final[tuple[ToolDeclaration[Any], ...]] = (
