@@ -10,6 +10,9 @@ assistants agree on what "this note" and "an edit" are:
   short answer with no tools;
 - anything else: every usable tool, the model choosing (tool choice "auto").
 
+How the ask needs the open note, and which tools are usable, is
+:mod:`workers.model.tool_choice`'s, read off the tool declarations.
+
 The forced edit call's schema lists the note's lines that occur once as the only
 values ``oldText`` may take, and asks for one edit (on a small enough note): a server
 that constrains tool arguments to their schema (llama.cpp does) can then only propose
