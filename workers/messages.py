@@ -12,6 +12,7 @@ from bridge.contract import ACCESS_TTL
 from bridge.headers import KEY_SESSION_HEADER
 from bridge.paths import PATH_NOT_ALLOWED
 from bridge.reading import MAX_BYTES_INVALID, NO_ACTIVE_NOTE
+from bridge.tools import READ_DOCUMENT, SEARCH_DOCUMENTS
 
 __all__ = ["MAX_BYTES_INVALID", "NO_ACTIVE_NOTE"]  # re-exported: the words are the bridge's
 
@@ -113,9 +114,9 @@ NOTE_LEFT_OUT: Final = (
 """R48: read_active_note when the turn said the note was left out (the chip's Leave out)."""
 ARGUMENTS_NOT_OBJECT: Final = "The tool arguments must be a JSON object."
 ARGUMENT_UNKNOWN: Final = "The tool {tool} does not take the argument '{name}'."
-PATH_ARGUMENT_MISSING: Final = "read_document needs a 'path': the workspace path of a note."
+PATH_ARGUMENT_MISSING: Final = f"{READ_DOCUMENT.name} needs a 'path': the workspace path of a note."
 PREFIX_INVALID: Final = "prefix must be text."
-QUERY_MISSING: Final = "search_documents needs a 'query': the words to look for."
+QUERY_MISSING: Final = f"{SEARCH_DOCUMENTS.name} needs a 'query': the words to look for."
 QUERY_TOO_LONG: Final = "The query is too long: search for at most {limit} characters."
 UNKNOWN_TOOL: Final = "There is no tool named '{name}'. The tools are: {tools}."
 TOOL_COMMAND_INVALID: Final = (

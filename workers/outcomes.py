@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workers import jsontext
-from workers.tools import ToolResult
+from workers.tools import PROPOSE_TOOL, ToolResult
 
 
 @dataclass
@@ -35,9 +35,6 @@ class TurnOutcome:
     def proposals(self) -> list[dict[str, Any]]:
         """The proposals the turn's tool calls made, in order (R50, contract 10)."""
         return [proposal for call in self.tool_calls if (proposal := proposal_of(call))]
-
-
-PROPOSE_TOOL = "propose_note_edit"
 
 
 def proposal_of(call: ToolCall) -> dict[str, Any] | None:

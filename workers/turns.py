@@ -27,9 +27,9 @@ from workers.dependencies import BackendState, access_error
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession
 from workers.model.failures import ModelUnavailable
-from workers.outcomes import PROPOSE_TOOL, ToolCall, TurnOutcome, proposal_of
+from workers.outcomes import ToolCall, TurnOutcome, proposal_of
 from workers.proposals import kept_arguments
-from workers.tools import ToolContext
+from workers.tools import PROPOSE_TOOL, ToolContext
 
 logger = logging.getLogger(__name__)
 

@@ -33,6 +33,7 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from bridge.tools import READ_ACTIVE_NOTE
 from workers.connections import RequestLimits, limited_protocol
 
 LOOPBACK: Final = "127.0.0.1"
@@ -265,7 +266,7 @@ class McpSidecarServer:
             title="Ambient Notes",
             instructions=(
                 "Ambient Notes tells you which note the person has open: get_active_note "
-                "for where it is, read_active_note for its saved text."
+                f"for where it is, {READ_ACTIVE_NOTE.name} for its saved text."
             ),
             on_list_tools=self._list_tools,
             on_call_tool=self._on_call_tool,

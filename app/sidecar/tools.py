@@ -21,6 +21,7 @@ from app.sidecar.gui_calls import GuiCalls, GuiGone, Operation
 from app.sidecar.notes import CapturedNote, NoteAccess
 from bridge.contract import DEFAULT_MAX_BYTES, FLUSH_LIMIT_SECONDS
 from bridge.reading import MAX_BYTES_INVALID, MAX_BYTES_SCHEMA, parse_max_bytes_value
+from bridge.tools import READ_ACTIVE_NOTE  # contract 11: the §5 tool, its name and its result
 
 CAPTURE_SLACK_SECONDS: Final = 3.5
 """What a capture may take besides its preparation: the GUI thread may be busy (a large
@@ -42,7 +43,7 @@ TOOLS: Final = [
         input_schema=_NO_ARGUMENTS,
     ),
     types.Tool(
-        name="read_active_note",
+        name=READ_ACTIVE_NOTE.name,
         description="The saved text of the note the person is looking at.",
         input_schema={
             "type": "object",
@@ -107,7 +108,7 @@ class SidecarTools:
                 return _json(INFO)
             if name == "get_active_note":
                 return _json(results.pointer_result(await self._capture()))
-            if name == "read_active_note":
+            if name == READ_ACTIVE_NOTE.name:
                 return await self._read_active_note(arguments)
             if name == "list_notes":
                 return await self._list_notes(arguments)

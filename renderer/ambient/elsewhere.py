@@ -19,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from bridge.tools import READ_ACTIVE_NOTE, READS_BY_NAME
 from renderer.ambient.store import AmbientStore, Resolution
 
-ACTIVE_NOTE_TOOL = "read_active_note"
+ACTIVE_NOTE_TOOL = READ_ACTIVE_NOTE.name
 """The tool that reads "this note": a turn that called it answered about "this note"."""
-READ_BY_NAME_TOOLS = frozenset({"read_document"})
+READ_BY_NAME_TOOLS = READS_BY_NAME
 """Tools that read a named note's saved copy; ``read_active_note`` reads this window's note."""
 
 

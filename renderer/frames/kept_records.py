@@ -30,6 +30,13 @@ from bridge.agent import ConversationMessage, TurnReply, WireToolCall
 from bridge.drops import DROP_REASONS
 from bridge.pointer import AmbientPointer
 from bridge.private_files import set_aside, write_atomically
+from bridge.tools import (
+    ANY_KEPT_ARGUMENTS,
+    ANY_KEPT_LISTINGS,
+    ANY_KEPT_RESULT,
+    COMMON_RESULT_KEYS,
+    TOOL_FACTS,
+)
 from renderer.ambient.capture import CaptureResult
 from renderer.ambient.elsewhere import Elsewhere
 from renderer.ambient.lines import LineRange
@@ -46,9 +53,6 @@ UNREADABLE = (
     "The details of earlier replies could not be read: {why}. Those replies show as the "
     "backend keeps them."
 )
-_RESULT_KEYS = ("status", "message", "path", "view", "bytes", "partial", "caveat")
-"""What a tool result keeps: never ``text``, ``matches`` lines or a proposal's edits."""
-_ARGUMENT_KEYS = ("path", "maxBytes", "prefix", "query")
 _QUOTED = re.compile(r"“[^”]*”")
 
 
@@ -323,7 +327,11 @@ def _pointer(raw: object) -> AmbientPointer | None:
 
 
 def _call_json(call: WireToolCall) -> dict[str, Any]:
-    result = {key: call.result[key] for key in _RESULT_KEYS if key in call.result}
+    # What each tool declares keepable (bridge.tools): never ``text``, lines or edits (R77).
+    facts = TOOL_FACTS.get(call.name)
+    result_keys = COMMON_RESULT_KEYS + facts.kept_result if facts else ANY_KEPT_RESULT
+    listings = ANY_KEPT_LISTINGS if facts is None else tuple(filter(None, [facts.kept_listing]))
+    result = {key: call.result[key] for key in result_keys if key in call.result}
     message = result.get("message")
     if isinstance(message, str):
         # R77: a refusal may quote the note ("The text “…” occurs 2 times"): never kept.
@@ -331,11 +339,12 @@ def _call_json(call: WireToolCall) -> dict[str, Any]:
     text = call.result.get("text")
     if isinstance(text, str):
         result["textBytes"] = len(text.encode("utf-8"))
-    for listed in ("documents", "matches"):  # which notes, never their lines
+    for listed in listings:  # which notes, never their lines
         items = call.result.get(listed)
         if isinstance(items, list):
             result[listed] = [
                 {"path": item.get("path")} for item in items if isinstance(item, dict)
             ]
-    arguments = {key: call.arguments[key] for key in _ARGUMENT_KEYS if key in call.arguments}
+    argument_keys = facts.kept_arguments if facts else ANY_KEPT_ARGUMENTS
+    arguments = {key: call.arguments[key] for key in argument_keys if key in call.arguments}
     return {"name": call.name, "arguments": arguments, "result": result}

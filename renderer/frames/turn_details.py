@@ -26,6 +26,7 @@ from bridge.agent import WireToolCall
 from bridge.contract import FLUSH_LIMIT_SECONDS
 from bridge.drops import describe_drop
 from bridge.pointer import AmbientPointer
+from bridge.tools import TOOL_FACTS, byte_count, read_found
 from renderer.frames.turns import TurnRecord
 
 Row = tuple[str, str]
@@ -51,7 +52,7 @@ def details_rows(record: TurnRecord) -> list[Row]:
             ("View", pointer.view),
             ("Frame", pointer.frameId),
             ("Selection (lines)", _selection(record, pointer)),
-            ("Size", _bytes(pointer.bytes)),
+            ("Size", byte_count(pointer.bytes)),
             ("Fingerprint", f"SHA-256 {pointer.sha256}…"),
         ]
     elif capture.dropped == "excluded":
@@ -64,7 +65,7 @@ def details_rows(record: TurnRecord) -> list[Row]:
             rows.append(("Not sent", f"{unsent.path} · {unsent.view} · {unsent.frameId}"))
     rows.append(("Saved first", _saved_first(record)))
     header = capture.header_bytes
-    rows.append(("Header size", _bytes(header) if header else "no header sent"))
+    rows.append(("Header size", byte_count(header) if header else "no header sent"))
     rows.append(("Backend kept", _backend_kept(record)))
     if record.reply is not None:
         calls = record.reply.tool_calls
@@ -109,10 +110,6 @@ def _pointer_json(pointer: AmbientPointer | None) -> dict[str, Any] | None:
     return None if pointer is None else pointer.model_dump(mode="json", exclude_none=True)
 
 
-def _bytes(count: int) -> str:
-    return "1 byte" if count == 1 else f"{count:,} bytes"
-
-
 def _selection(record: TurnRecord, pointer: AmbientPointer) -> str:
     lines = record.capture.selection_lines
     if pointer.selection is None:
@@ -147,32 +144,17 @@ def _backend_kept(record: TurnRecord) -> str:
 
 
 def _tool_line(call: WireToolCall) -> str:
-    return f"{call.name}: {_tool_result(call.result)}"
+    return f"{call.name}: {_tool_result(call.name, call.result)}"
 
 
-def _tool_result(result: dict[str, Any]) -> str:
-    """A tool's result in a few words: what it read, or why it could not."""
+def _tool_result(name: str, result: dict[str, Any]) -> str:
+    """A tool's result in a few words: what it found, or why it could not."""
     status = result.get("status")
     if status != "ok":
         message = result.get("message")
         return f"{status} — {message}" if message else str(status)
-    documents = result.get("documents")
-    if isinstance(documents, list):
-        return "listed 1 note" if len(documents) == 1 else f"listed {len(documents)} notes"
-    path, size = result.get("path"), result.get("bytes")
-    read = f"read {path}" if path else "read"
-    if isinstance(size, int):
-        text, kept = result.get("text"), result.get("textBytes")  # kept: a restored record
-        seen = len(text.encode("utf-8")) if isinstance(text, str) else size
-        seen = kept if isinstance(kept, int) and not isinstance(text, str) else seen
-        read += (
-            f" (the first {seen:,} of {size:,} bytes)"
-            if result.get("partial")
-            else f" ({_bytes(size)})"
-        )
-    if result.get("caveat"):
-        read += "; the saved copy was behind the screen"
-    return read
+    facts = TOOL_FACTS.get(name)
+    return facts.found(result) if facts is not None else read_found(result)
 
 
 class TurnDetails(QWidget):

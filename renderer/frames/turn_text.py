@@ -6,8 +6,9 @@ from collections.abc import Iterable, Mapping
 from html import escape
 from typing import Any
 
+from bridge.tools import TOOL_FACTS, clipped
+
 OFFLINE_ASSISTANT = "Offline assistant"
-_ARGUMENTS_SHOWN = 120
 
 
 def assistant_name(kind: str, model: str | None) -> str:
@@ -24,33 +25,12 @@ def tool_text(name: str, arguments: Mapping[str, Any]) -> str:
 
 
 def _described(name: str, arguments: Mapping[str, Any]) -> str:
-    path = _clipped(arguments.get("path"))
-    if name == "read_active_note":
-        return "read the open note"
-    if name == "read_document":
-        return f"read {path}" if path else "read a note"
-    if name == "list_documents":
-        return "listed your notes"
-    if name == "search_documents":
-        query = _clipped(arguments.get("query"))
-        return f"searched your notes for “{query}”" if query else "searched your notes"
-    if name == "propose_note_edit":
-        edits = arguments.get("edits")
-        count = len(edits) if isinstance(edits, list) else 0
-        target = path or "the open note"
-        summary = _clipped(arguments.get("summary"))
-        changes = f"{count} change{'s' if count != 1 else ''}"
-        return f"proposed {summary or changes} in {target}"
+    facts = TOOL_FACTS.get(name)
+    if facts is not None:
+        return facts.did(arguments)
     # Another tool: its plain values, by name; a nested value only as how many it holds.
-    parts = [f"{key}: {_clipped(value) or _count(value)}" for key, value in arguments.items()]
-    return _clipped(", ".join(parts))
-
-
-def _clipped(value: object) -> str:
-    if not isinstance(value, str | int | float) or isinstance(value, bool):
-        return ""
-    text = " ".join(str(value).split())
-    return text if len(text) <= _ARGUMENTS_SHOWN else text[: _ARGUMENTS_SHOWN - 1] + "…"
+    parts = [f"{key}: {clipped(value) or _count(value)}" for key, value in arguments.items()]
+    return clipped(", ".join(parts))
 
 
 def _count(value: object) -> str:

@@ -56,9 +56,9 @@ from workers.model.tool_calls import (
     signature,
     tool_message,
 )
-from workers.outcomes import PROPOSE_TOOL, ToolCall, TurnOutcome
+from workers.outcomes import ToolCall, TurnOutcome
 from workers.settings import MODEL_READ_TIMEOUT_SECONDS
-from workers.tools import TOOLS
+from workers.tools import PROPOSE_TOOL, TOOLS
 
 __all__ = [
     "AUTO",
@@ -85,7 +85,7 @@ NO_TOOL: Final = "none"
 """The model must answer in text: such a request offers no tools at all (R75)."""
 OPEN_NOTE_TOOL: Final = steps.OPEN_NOTE_TOOL
 """Run by the backend itself for an ask about the open note (R57, R75)."""
-READ_CALL_ID: Final = "call_read_active_note"
+READ_CALL_ID: Final = f"call_{OPEN_NOTE_TOOL}"
 """The id of the backend's own read in the messages sent back to the model."""
 
 

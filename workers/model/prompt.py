@@ -1,4 +1,4 @@
-"""What the model is told: the system message, the five tools and the conversation (R31–R34).
+"""What the model is told: the system message, the tools and the conversation (R31–R34).
 
 The system message names the open note (path, view, selection, byte count,
 ``flushed``) and says that its text comes from ``read_active_note``; it never
@@ -13,150 +13,34 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from bridge.contract import MAX_MAX_BYTES, SEARCH_MAX_LINES, SEARCH_MAX_NOTES
+from bridge.contract import MAX_MAX_BYTES
 from bridge.markdown import locate_selection
 from bridge.pointer import AmbientPointer
-from bridge.reading import MAX_BYTES_SCHEMA
 from workers.conversations import StoredMessage
 from workers.errors import DocumentRefused
 from workers.messages import NO_ACTIVE_NOTE, NOTE_LEFT_OUT
 from workers.model.stops import model_words
 from workers.offline.intents import classify
-from workers.tools import ToolContext
+from workers.tools import DECLARATIONS, OPEN_NOTE_TOOL, ToolContext, read_document
 
-TOOL_SCHEMAS: Final[list[dict[str, Any]]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "read_active_note",
-            "description": (
-                'Read the saved text of the note the user has open ("this note"). Call it '
-                "first for any request that names no note, and again on every new turn."
-            ),
-            "parameters": {
-                "type": "object",
-                "properties": {"maxBytes": MAX_BYTES_SCHEMA},
-                "additionalProperties": False,
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "read_document",
-            "description": "Read the saved text of a note named by its workspace path.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "path": {
-                        "type": "string",
-                        "description": "The note's workspace path, such as notes/today.md.",
-                    },
-                    "maxBytes": MAX_BYTES_SCHEMA,
-                },
-                "required": ["path"],
-                "additionalProperties": False,
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "list_documents",
-            "description": "List the notes in the workspace, optionally under a path prefix.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "prefix": {
-                        "type": "string",
-                        "description": "Only notes whose path starts with this, such as notes/.",
-                    }
-                },
-                "additionalProperties": False,
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "search_documents",
-            "description": (
-                "Find the notes that mention some words, with their matching lines "
-                f"(any case; at most {SEARCH_MAX_NOTES} notes and {SEARCH_MAX_LINES} lines each)."
-            ),
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "query": {"type": "string", "description": "The words to look for."},
-                    "prefix": {
-                        "type": "string",
-                        "description": "Only notes whose path starts with this, such as notes/.",
-                    },
-                },
-                "required": ["query"],
-                "additionalProperties": False,
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "propose_note_edit",
-            "description": (
-                "Propose a change to a note (the open one unless a path is given). The user "
-                "reviews it and applies it; nothing changes until then. Each oldText must be "
-                "copied exactly from the note and occur in it exactly once."
-            ),
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "path": {
-                        "type": "string",
-                        "description": "The note's workspace path; omit it for the open note.",
-                    },
-                    "edits": {
-                        "type": "array",
-                        "minItems": 1,
-                        "maxItems": 50,
-                        "items": {
-                            "type": "object",
-                            "properties": {
-                                "oldText": {"type": "string", "minLength": 1},
-                                "newText": {"type": "string"},
-                            },
-                            "required": ["oldText", "newText"],
-                            "additionalProperties": False,
-                        },
-                    },
-                    "summary": {
-                        "type": "string",
-                        "description": "One line saying what the change does.",
-                    },
-                },
-                "required": ["edits"],
-                "additionalProperties": False,
-            },
-        },
-    },
-]
-"""R32, R54, R56: the three tools of contract 5, propose_note_edit (10), search_documents (12)."""
+TOOL_SCHEMAS: Final[list[dict[str, Any]]] = [tool.schema() for tool in DECLARATIONS]
+"""R32, R54, R56: the three tools of contract 5, propose_note_edit (10), search_documents (12),
+each generated from its declaration's arguments model."""
 
+_TOOL_SENTENCE: Final = "Tools: " + "; ".join(f"{t.name} {t.instruction}" for t in DECLARATIONS)
 INSTRUCTIONS: Final = (
     "You are the assistant in Ambient Notes, a notes app. Answer in the language of the "
     "user's message, briefly, in Markdown.\n"
-    "Tools: read_active_note reads the open note; read_document reads a note by its "
-    "workspace path; list_documents lists the notes; search_documents finds the notes "
-    "that mention some words; propose_note_edit proposes a change to a note, which the "
-    "user reviews and applies (read the note first).\n"
+    f"{_TOOL_SENTENCE}.\n"
     'For a request about "this", "this note", "summarise this" or anything that names no '
-    "note, call read_active_note first, and call it again on every new turn: the note may "
+    f"note, call {OPEN_NOTE_TOOL} first, and call it again on every new turn: the note may "
     "have changed, and tool results of earlier turns are not kept. For a named note, use "
-    "read_document. Answer only from what the tools return; if a result has a caveat, "
+    f"{read_document.name}. Answer only from what the tools return; if a result has a caveat, "
     "tell the user."
 )
 NOTE_OPEN: Final = (
     "The user has a note open: path {path}, {view} view, {size} bytes, {flushed}. {selection}"
-    "Its text is not in this message: read it with read_active_note."
+    f"Its text is not in this message: read it with {OPEN_NOTE_TOOL}."
 )
 FLUSHED: Final = "saved just before this message"
 NOT_FLUSHED: Final = (

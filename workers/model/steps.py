@@ -10,6 +10,9 @@ assistants agree on what "this note" and "an edit" are:
   short answer with no tools;
 - anything else: every usable tool, the model choosing (tool choice "auto").
 
+How the ask needs the open note, and which tools are usable, is
+:mod:`workers.model.tool_choice`'s, read off the tool declarations.
+
 The forced edit call's schema lists the note's lines that occur once as the only
 values ``oldText`` may take, and asks for one edit (on a small enough note): a server
 that constrains tool arguments to their schema (llama.cpp does) can then only propose
@@ -23,14 +26,14 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from workers.model.prompt import TOOL_SCHEMAS
+from workers.model.tool_choice import offered, open_note_use
 from workers.offline import edits
 from workers.offline.intents import words_of
-from workers.offline.naming import open_note_use
-from workers.outcomes import PROPOSE_TOOL
-from workers.tools import ToolContext
+from workers.tools import OPEN_NOTE_TOOL, PROPOSE_TOOL, ToolContext
+
+__all__ = ["OPEN_NOTE_TOOL", "Plan", "Step", "auto_tools", "edit_tools", "forced_tools", "plan"]
 
 Step = Literal["answer", "edit", "auto"]
-OPEN_NOTE_TOOL: Final = "read_active_note"
 
 EDIT_WORDS: Final = frozenset(
     {
@@ -88,10 +91,8 @@ def _names_a_path(message: str) -> bool:
 
 
 def auto_tools(*, has_pointer: bool) -> list[dict[str, Any]]:
-    """Every tool a model may pick; without an open note, not the one that reads it."""
-    if has_pointer:
-        return TOOL_SCHEMAS
-    return [tool for tool in TOOL_SCHEMAS if tool["function"]["name"] != OPEN_NOTE_TOOL]
+    """Every tool a model may pick; without an open note, none that reads it."""
+    return offered(TOOL_SCHEMAS, has_pointer=has_pointer)
 
 
 def forced_tools(name: str) -> list[dict[str, Any]]:

@@ -29,7 +29,7 @@ from workers.offline.intents import (
 )
 from workers.offline.positions import LAST, task_reference
 from workers.outcomes import ToolCall, TurnOutcome
-from workers.tools import TOOLS, ToolContext, ToolResult
+from workers.tools import PROPOSE_TOOL, TOOLS, ToolContext, ToolResult
 
 EditKind = Literal["tick", "untick", "add", "remove"]
 DOMAIN: Final = "edits"
@@ -115,8 +115,8 @@ def answer(
     old, new, task = planned
     summary = phrase(language, _SUMMARIES[request.kind], domain=DOMAIN, task=task)
     arguments = {"path": path, "edits": [{"oldText": old, "newText": new}], "summary": summary}
-    proposed = TOOLS["propose_note_edit"](context, arguments)
-    outcome.tool_calls.append(ToolCall("propose_note_edit", arguments, proposed))
+    proposed = TOOLS[PROPOSE_TOOL](context, arguments)
+    outcome.tool_calls.append(ToolCall(PROPOSE_TOOL, arguments, proposed))
     if proposed["status"] != "proposed":
         outcome.reply = failed(context, language, proposed) or ""
         return outcome

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -278,45 +279,117 @@ def search_term(text: str, lowered: str) -> str:
     return ""
 
 
+@dataclass(frozen=True)
+class Asked:
+    """A request as each intent's test reads it: once split, folded and padded."""
+
+    language: str
+    paths: list[str]
+    rest: str
+    """The request without the paths it names."""
+    lowered: str
+    padded: str
+
+    def has(self, phrases: tuple[str, ...]) -> bool:
+        return _has_any(self.padded, self.lowered, phrases)
+
+
+def _never(_asked: Asked) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class IntentSpec:
+    """One intent of the offline classifier: how it is recognised and what its request holds."""
+
+    intent: Intent
+    matches: Callable[[Asked], bool] = _never
+    term: Callable[[Asked], str | None] | None = None
+    """For an intent that looks for words: the words, or None when the request is not one
+    (then ``matches`` is not asked)."""
+    takes_paths: bool = True
+    """The request keeps the paths it names."""
+    about_a_note: bool = False
+    """Answered from one note: the named one, else the open one (R23)."""
+    keeps_text: bool = False
+    """The request keeps its text without the paths: read for a note named by its words."""
+
+    def recognise(self, asked: Asked) -> Request | None:
+        if self.term is not None:
+            term = self.term(asked)
+            if term is None:
+                return None
+        elif not self.matches(asked):
+            return None
+        else:
+            term = ""
+        paths = asked.paths if self.takes_paths else []
+        text = asked.rest if self.keeps_text else ""
+        return Request(self.intent, asked.language, paths, term, text)
+
+
+def _searched(asked: Asked) -> str | None:
+    return None if asked.paths else search_term(asked.rest, asked.lowered) or None
+
+
+def _listing(asked: Asked) -> bool:
+    return not asked.paths and (
+        asked.has(words.LISTING_PHRASES)
+        or (asked.has(words.LISTING_VERBS) and asked.has(words.LISTING_NOUNS))
+    )
+
+
+def _summary(asked: Asked) -> bool:
+    whole = asked.padded.strip() in words.SUMMARY_WHOLE
+    return bool(asked.paths) or asked.has(words.SUMMARY) or whole
+
+
+def _greeting(asked: Asked) -> bool:
+    short = len(asked.padded.split()) <= words.GREETING_MAX_WORDS
+    return asked.has(words.GREETING) and short
+
+
+def _phrased(phrases: tuple[str, ...]) -> Callable[[Asked], bool]:
+    def matches(asked: Asked) -> bool:
+        return asked.has(phrases)
+
+    return matches
+
+
+INTENTS: Final[tuple[IntentSpec, ...]] = (
+    # In order: the first that recognises a request names its intent.
+    IntentSpec("compare", _phrased(words.COMPARE)),
+    IntentSpec("search", term=_searched, takes_paths=False),
+    IntentSpec("listing", _listing, takes_paths=False),
+    IntentSpec(
+        "find",
+        term=lambda asked: find_term(asked.rest, asked.padded, asked.lowered),
+        about_a_note=True,
+    ),
+    IntentSpec("unsupported", _phrased(words.UNSUPPORTED)),
+    IntentSpec("dates", _phrased(words.DATES), about_a_note=True, keeps_text=True),
+    IntentSpec("tasks", _phrased(words.TASKS), about_a_note=True, keeps_text=True),
+    IntentSpec("outline", _phrased(words.OUTLINE), about_a_note=True, keeps_text=True),
+    IntentSpec("summary", _summary, about_a_note=True, keeps_text=True),
+    IntentSpec("help", _phrased(words.HELP), takes_paths=False),
+    IntentSpec("greeting", _greeting, takes_paths=False),
+    IntentSpec("other", lambda _asked: True, takes_paths=False),
+)
+"""The offline classifier (R38): one entry per intent, tried in this order."""
+
+NOTE_INTENTS: Final[tuple[Intent, ...]] = tuple(
+    spec.intent for spec in INTENTS if spec.about_a_note
+)
+"""Intents answered from one note: the named one, else the open one."""
+
+
 def classify(message: str) -> Request:
     """The intent of a request, the paths it names and its language."""
     text = " ".join(message[:REQUEST_CHARS].split())
     paths, rest = named_paths(text)
-    language = language_of(rest or text)
-    lowered = rest.casefold()
-    padded = _words(rest)
-
-    def has(phrases: tuple[str, ...]) -> bool:
-        return _has_any(padded, lowered, phrases)
-
-    if has(words.COMPARE):
-        return Request("compare", language, paths)
-    searched = "" if paths else search_term(rest, lowered)
-    if searched:
-        return Request("search", language, term=searched)
-    if not paths and (
-        has(words.LISTING_PHRASES) or (has(words.LISTING_VERBS) and has(words.LISTING_NOUNS))
-    ):
-        return Request("listing", language)
-    term = find_term(rest, padded, lowered)
-    if term is not None:
-        return Request("find", language, paths, term)
-    if has(words.UNSUPPORTED):
-        return Request("unsupported", language, paths)
-    if has(words.DATES):
-        return Request("dates", language, paths, text=rest)
-    if has(words.TASKS):
-        return Request("tasks", language, paths, text=rest)
-    if has(words.OUTLINE):
-        return Request("outline", language, paths, text=rest)
-    if paths or has(words.SUMMARY) or padded.strip() in words.SUMMARY_WHOLE:
-        return Request("summary", language, paths, text=rest)
-    if has(words.HELP):
-        return Request("help", language)
-    if has(words.GREETING) and len(padded.split()) <= words.GREETING_MAX_WORDS:
-        return Request("greeting", language)
-    return Request("other", language)
-
-
-NOTE_INTENTS: Final[tuple[Intent, ...]] = ("find", "dates", "tasks", "outline", "summary")
-"""Intents answered from one note: the named one, else the open one."""
+    asked = Asked(language_of(rest or text), paths, rest, rest.casefold(), _words(rest))
+    for spec in INTENTS:
+        request = spec.recognise(asked)
+        if request is not None:
+            return request
+    raise AssertionError("the last intent recognises every request")  # pragma: no cover

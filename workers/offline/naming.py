@@ -21,7 +21,7 @@ from bridge.markdown import read_note
 from workers.errors import AccessDenied, DocumentRefused
 from workers.offline import words
 from workers.offline.dates import DATE_WORDS
-from workers.offline.intents import CJK_START, NOTE_INTENTS, classify, is_cjk, words_of
+from workers.offline.intents import CJK_START, is_cjk, words_of
 from workers.tools import ToolContext
 
 TITLE_BYTES: Final = 4096
@@ -105,29 +105,3 @@ def _title(context: ToolContext, workspace: str, path: str) -> str:
         return ""
     headings = read_note(read.text).headings
     return headings[0].text if headings else ""
-
-
-@dataclass(frozen=True)
-class OpenNoteUse:
-    """How a request needs the open note (R23, R57): the model assistant asks this."""
-
-    first: bool
-    """It names no note: read the open one first ("summarise this", "このノート")."""
-    alone: bool
-    """The open note alone answers it: no other tool is needed once it is read."""
-
-
-def open_note_use(context: ToolContext, message: str) -> OpenNoteUse:
-    """The offline assistant's reading of the request, so both assistants agree on "unnamed".
-
-    "compare this with notes/b.md" reads the open note first and then the other;
-    "summarise the budget" names a note by its title, so it is not unnamed.
-    """
-    request = classify(message)
-    if request.intent == "compare":
-        return OpenNoteUse(first=len(request.paths) == 1, alone=False)
-    if request.intent not in NOTE_INTENTS or request.paths:
-        return OpenNoteUse(first=False, alone=False)
-    if request.intent != "find" and named_notes(context, request.text):
-        return OpenNoteUse(first=False, alone=False)
-    return OpenNoteUse(first=True, alone=True)

@@ -29,16 +29,27 @@ from workers.offline.due import due_request
 from workers.offline.intents import NOTE_INTENTS, Request, classify
 from workers.offline.naming import Candidate, named_notes
 from workers.outcomes import ToolCall, TurnOutcome
-from workers.tools import TOOLS, ToolContext, ToolResult
+from workers.tools import (
+    TOOLS,
+    ToolContext,
+    ToolResult,
+    list_documents,
+    read_active_note,
+    read_document,
+    search_documents,
+)
+from workers.tools.declaration import ToolDeclaration
+
+Tool = ToolDeclaration[Any]
 
 TOOL_COMMAND: Final = "/tool"
 
 
 def _call(
-    outcome: TurnOutcome, context: ToolContext, name: str, args: dict[str, Any]
+    outcome: TurnOutcome, context: ToolContext, tool: Tool, args: dict[str, Any]
 ) -> ToolResult:
-    result = TOOLS[name](context, args)
-    outcome.tool_calls.append(ToolCall(name, args, result))
+    result = tool(context, args)
+    outcome.tool_calls.append(ToolCall(tool.name, args, result))
     return result
 
 
@@ -93,8 +104,8 @@ def _read(
     limits: dict[str, Any] | None = None,
 ) -> ToolResult:
     if path is None:
-        return _call(outcome, context, "read_active_note", {**(limits or {})})  # R23: first
-    return _call(outcome, context, "read_document", {"path": path, **(limits or {})})
+        return _call(outcome, context, read_active_note, {**(limits or {})})  # R23: first
+    return _call(outcome, context, read_document, {"path": path, **(limits or {})})
 
 
 def _about_a_note(context: ToolContext, request: Request) -> TurnOutcome:
@@ -204,7 +215,7 @@ def _compare(context: ToolContext, request: Request) -> TurnOutcome:
 
 def _search(context: ToolContext, request: Request) -> TurnOutcome:
     outcome = TurnOutcome("")
-    result = _call(outcome, context, "search_documents", {"query": request.term})
+    result = _call(outcome, context, search_documents, {"query": request.term})
     failure = _failed(context, request.language, result)
     outcome.reply = failure or replies.search(request.language, result, request.term)
     return outcome
@@ -212,7 +223,7 @@ def _search(context: ToolContext, request: Request) -> TurnOutcome:
 
 def _listing(context: ToolContext, language: str) -> TurnOutcome:
     outcome = TurnOutcome("")
-    result = _call(outcome, context, "list_documents", {})
+    result = _call(outcome, context, list_documents, {})
     failure = _failed(context, language, result)
     if failure is not None:
         outcome.reply = failure
@@ -245,6 +256,6 @@ def tool_command(context: ToolContext, rest: str) -> TurnOutcome:
     if not isinstance(arguments, dict):
         return TurnOutcome(messages.ARGUMENTS_NOT_OBJECT)
     outcome = TurnOutcome("", kept=False)
-    _call(outcome, context, name, arguments)
+    _call(outcome, context, TOOLS[name], arguments)
     outcome.reply = outcome.tool_calls[0].result_json().decode("utf-8")
     return outcome

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel
 
-from bridge.agent import TurnReply, WireToolCall
+from bridge.agent import ConversationMessage, TurnReply, WireToolCall
 from bridge.contract import FLUSH_LIMIT_SECONDS
 from bridge.pointer import decode_header
 from renderer.ambient.capture import CaptureResult
+from renderer.frames.kept_records import record_entry, restored_record
 from renderer.frames.turn_details import details_rows, record_json
 from renderer.frames.turn_view import TurnView
 from renderer.frames.turns import TurnRecord
@@ -212,3 +214,42 @@ def test_a_selection_that_starts_at_a_heading_is_quoted_at_the_replys_size_R38(
     heading = block.begin().fragment().charFormat()
     assert heading.fontWeight() >= 700  # still stands out: bold
     assert heading.font().pointSizeF() <= view.reply.font().pointSizeF() * 1.15
+
+
+def test_a_search_shows_the_notes_it_found_in_details_now_and_after_a_restart_R56_R48(
+    make_app: AppFactory,
+) -> None:
+    notes = {"notes/a.md": NOTE, "notes/b.md": "# B\nthe alpha team\n", "notes/c.md": "# C\n"}
+    app = make_app(notes)
+    record = app.send("which notes mention alpha?")
+    assert record.reply is not None
+    assert [call.name for call in record.reply.tool_calls] == ["search_documents"]
+    view = _latest_view(app)
+    found = "search_documents: found 2 notes: notes/a.md, notes/b.md"
+    assert dict(view.details.rows())["Tools called"] == found
+    # What the app keeps of the turn (R45) reads the same once restored: paths, never lines.
+    entry = record_entry(record)
+    assert entry is not None and "the alpha team" not in json.dumps(entry["toolCalls"])
+    reply = ConversationMessage("assistant", record.reply.reply, datetime.now(UTC), [])
+    restored = restored_record(entry, record.message, reply, record.conversation)
+    assert dict(details_rows(restored))["Tools called"] == found
+
+
+def test_a_search_that_found_many_notes_names_five_and_counts_the_rest_R56() -> None:
+    matches = [{"path": f"n/{index}.md", "lines": []} for index in range(7)]
+    calls = [
+        WireToolCall("search_documents", {"query": "x"}, {"status": "ok", "matches": matches}),
+        WireToolCall("search_documents", {"query": "y"}, {"status": "ok", "matches": []}),
+    ]
+    record = TurnRecord(
+        message="which notes mention x?",
+        capture=CaptureResult(pointer=None, header=None, dropped="no-inbox"),
+        reply=TurnReply("Notes…", calls, "absent", None, {}),
+        error=None,
+        flushed=None,
+        conversation="c",
+    )
+    assert dict(details_rows(record))["Tools called"] == (
+        "search_documents: found 7 notes: n/0.md, n/1.md, n/2.md, n/3.md, n/4.md and 2 more\n"
+        "search_documents: found no note"
+    )
