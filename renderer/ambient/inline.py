@@ -85,8 +85,9 @@ def build_context(
     else:
         (raw_before,) = source.read_many((window_start, line_start))
         selection, raw_after = source.read_many((start, end, window_end))
-    # A position holds at most 3 UTF-8 bytes, so a short selection needs no encoding.
-    if 3 * len(selection) > MAX_SELECTION_BYTES and _size(selection) > MAX_SELECTION_BYTES:
+    # A code point is at most 4 UTF-8 bytes (an emoji is one code point, 4 bytes), so a
+    # short selection needs no encoding.
+    if 4 * len(selection) > MAX_SELECTION_BYTES and _size(selection) > MAX_SELECTION_BYTES:
         raise SelectionTooLarge()
     before = _before(raw_before, whole=window_start == 0)
     after = _after(raw_after, whole=window_end == length)

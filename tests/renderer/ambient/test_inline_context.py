@@ -151,6 +151,9 @@ def test_r69_a_selection_over_16_kib_is_refused_in_plain_words_without_reading_i
     build_context(TextSlices("a" * MAX_SELECTION_BYTES), "a.md", "sort", 0, MAX_SELECTION_BYTES)
     with pytest.raises(SelectionTooLarge):
         build_context(TextSlices("é" * 9000), "a.md", "sort", 0, 9000)
+    # 5,000 emoji are 5,000 code points but 20,000 bytes: refused too.
+    with pytest.raises(SelectionTooLarge):
+        build_context(TextSlices("\N{GRINNING FACE}" * 5000), "a.md", "sort", 0, 5000)
 
 
 def test_r69_building_on_a_5_mib_note_reads_only_the_slice() -> None:
