@@ -17,7 +17,7 @@ from app.scenario.expectations import (
     StoredExpectation,
     known_reason,
 )
-from app.scenario.registry import Checking, ExpectKey
+from app.scenario.registry import NOW, SEND, Checking, ExpectKey
 from app.scenario.report import Mismatch
 from bridge.caveat import CAVEAT
 from renderer.frames.chip import chip_text
@@ -170,7 +170,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "pointer",
         PointerExpectation,
-        "send",
+        SEND,
         _check_pointer,
         (
             (
@@ -187,7 +187,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "dropped",
         Annotated[str, AfterValidator(known_reason)],
-        "send",
+        SEND,
         _check_dropped,
         (
             (
@@ -203,7 +203,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "stored",
         StoredExpectation,
-        "send",
+        SEND,
         _check_stored,
         (
             (
@@ -219,7 +219,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "tools",
         list[str],
-        "send",
+        SEND,
         _check_tools,
         (("`tools: [names]`", "the assistant called exactly these tools, in this order."),),
         needs_reply=True,
@@ -227,7 +227,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "caveat",
         bool,
-        "send",
+        SEND,
         _check_caveat,
         (
             (
@@ -241,7 +241,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "partial",
         bool,
-        "send",
+        SEND,
         _check_partial,
         (("`partial: true/false`", "a tool did (or did not) return only part of the note."),),
         needs_reply=True,
@@ -249,7 +249,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "replyContains",
         str,
-        "send",
+        SEND,
         _check_reply,
         (
             (
@@ -262,7 +262,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "noticeContains",
         str,
-        "send",
+        SEND,
         _check_notice,
         (
             (
@@ -275,7 +275,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "ambientStatus",
         AmbientStatus,
-        "send",
+        SEND,
         _check_status,
         (
             (
@@ -287,7 +287,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "resolves",
         ResolvesExpectation,
-        "now",
+        NOW,
         _check_resolves,
         (
             (
@@ -301,7 +301,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "frames",
         list[FrameExpectation],
-        "now",
+        NOW,
         _check_frames,
         (
             (
@@ -314,7 +314,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "activeFrame",
         str,
-        "now",
+        NOW,
         _check_active,
         (
             (
@@ -328,14 +328,14 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "workspace",
         str,
-        "now",
+        NOW,
         _check_workspace,
         (("`workspace: NAME`", "the workspace open now."),),
     ),
     ExpectKey(
         "chip",
         str,
-        "now",
+        NOW,
         _check_chip,
         (
             (

@@ -19,7 +19,7 @@ from app.scenario.elsewhere_steps import (
 )
 from app.scenario.lookup import note_frame
 from app.scenario.other_instance import TOKEN_VARIABLE
-from app.scenario.registry import Checking, ExpectKey, Verb, on_window
+from app.scenario.registry import NOW, Checking, ExpectKey, Verb, on_window
 from app.scenario.report import Mismatch
 from app.scenario.waiting import StepError, WaitTimeout, wait_until
 
@@ -129,7 +129,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "conflictBar",
         ConflictBarExpectation,
-        "now",
+        NOW,
         _check_bar,
         (
             (
@@ -142,7 +142,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "kept",
         KeptExpectation,
-        "now",
+        NOW,
         _check_kept,
         (
             (

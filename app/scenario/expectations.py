@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, create_model, model_validator
 
-from app.scenario.registry import About, Checking, ExpectKey
+from app.scenario.registry import NOW, SEND, About, Checking, ExpectKey
 from app.scenario.report import Mismatch
 from app.scenario.step_fields import NonNegative, StepBody, Strict, Subset
 from bridge.drops import DROP_REASONS
@@ -112,18 +112,18 @@ class ExpectBody(StepBody):
     @property
     def about_send(self) -> bool:
         """True when any key looks at the latest send."""
-        return bool(self.given("send"))
+        return bool(self.given(SEND))
 
     def check(self, against: Checking, has_send: bool) -> list[Mismatch]:
         """Every key given: those about now first, then those about the latest send."""
         mismatches: list[Mismatch] = []
-        for key in self.given("now"):
+        for key in self.given(NOW):
             mismatches += key.check(against, getattr(self, key.name))
-        about_send = self.given("send")
+        about_send = self.given(SEND)
         if not about_send:
             return mismatches
         if not has_send:
-            return [*mismatches, Mismatch("send", "a send before this expect", "no send yet")]
+            return [*mismatches, Mismatch(SEND, "a send before this expect", "no send yet")]
         error = against.send.error
         reply_missing = error is not None and any(key.needs_reply for key in about_send)
         if reply_missing:

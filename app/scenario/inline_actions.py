@@ -27,6 +27,7 @@ from app.scenario.inline_steps import (
 from app.scenario.lookup import note_frame
 from app.scenario.problems import describe_pydantic
 from app.scenario.registry import (
+    NOW,
     Checking,
     ExpectKey,
     Replay,
@@ -187,7 +188,9 @@ def _check_inline(against: Checking, expected: InlineExpectation) -> list[Mismat
 
 def _parse_inline(parser: StepParser, body: object, step: str, where: str) -> InlineStep | None:
     if not isinstance(body, Mapping):
-        parser.problem(step, where, "'inline' takes a mapping with 'frame' and 'instruction'")
+        parser.problem(
+            step, where, f"'{InlineStep.verb}' takes a mapping with 'frame' and 'instruction'"
+        )
         return None
     try:
         parsed = InlineBody.model_validate(dict(body))
@@ -252,7 +255,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "inline",
         InlineExpectation,
-        "now",
+        NOW,
         _check_inline,
         (
             (

@@ -16,7 +16,7 @@ from app.scenario.proposal_steps import (
     SavedExpectation,
     UndoStep,
 )
-from app.scenario.registry import Checking, ExpectKey, Verb, on_window
+from app.scenario.registry import NOW, SEND, Checking, ExpectKey, Verb, on_window
 from app.scenario.report import Mismatch
 from app.scenario.waiting import StepError, WaitTimeout, wait_until
 from bridge.errors import BackendError
@@ -139,7 +139,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "proposals",
         list[ProposalExpectation],
-        "send",
+        SEND,
         _check_proposals,
         (
             (
@@ -152,7 +152,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "note",
         NoteExpectation,
-        "now",
+        NOW,
         _check_note,
         (
             (
@@ -164,7 +164,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "saved",
         SavedExpectation,
-        "now",
+        NOW,
         _check_saved,
         (
             (
@@ -176,14 +176,14 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "applied",
         bool,
-        "now",
+        NOW,
         _check_applied,
         (("`applied: true/false`", "the latest Apply was (or was not) applied."),),
     ),
     ExpectKey(
         "conflict",
         bool,
-        "now",
+        NOW,
         _check_conflict,
         (
             (

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
@@ -132,6 +132,10 @@ class Checking(Protocol):
 
 Check = Callable[[Checking, T], "list[Mismatch]"]
 About = Literal["now", "send"]
+NOW: Final = "now"
+"""A key about the window as it is now (usable before any send)."""
+SEND: Final = "send"
+"""A key about the latest send (an ``expect`` before any send fails it)."""
 
 
 @dataclass(frozen=True)

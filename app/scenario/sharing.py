@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from app.main_window import MainWindow
 from app.scenario.expectations import SharedExpectation
-from app.scenario.registry import Checking, ExpectKey, Replay, Verb
+from app.scenario.registry import NOW, Checking, ExpectKey, Replay, Verb
 from app.scenario.report import Mismatch, StepResult
 from app.scenario.sidecar_client import SdkClient
 from app.scenario.steps import ShareStep
@@ -150,7 +150,7 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
     ExpectKey(
         "shared",
         SharedExpectation,
-        "now",
+        NOW,
         _check_shared,
         (
             (
