@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, Protoc
 if TYPE_CHECKING:
     from app.main_window import MainWindow
     from app.scenario.report import Mismatch, SendRecord, StepResult
-    from app.scenario.sharing import SharingPeer
 
 
 class Step(Protocol):
@@ -44,7 +43,8 @@ class Replay(Protocol):
     def window(self) -> MainWindow: ...
 
     @property
-    def peer(self) -> SharingPeer: ...
+    def peer(self) -> object:
+        """The tool connected to the sidecar (:class:`app.scenario.sharing.SharingPeer`)."""
 
     def act(self, step: Step, outcome: StepResult) -> None:
         """Run a nested step (the steps under ``during`` / ``duringFlush``)."""
@@ -127,14 +127,15 @@ class Checking(Protocol):
         ...
 
     @property
-    def peer(self) -> SharingPeer: ...
+    def peer(self) -> object:
+        """The tool connected to the sidecar (:class:`app.scenario.sharing.SharingPeer`)."""
 
 
 Check = Callable[[Checking, T], "list[Mismatch]"]
-About = Literal["now", "send"]
+About = Literal["now", "latest send"]
 NOW: Final = "now"
 """A key about the window as it is now (usable before any send)."""
-SEND: Final = "send"
+SEND: Final = "latest send"
 """A key about the latest send (an ``expect`` before any send fails it)."""
 
 

@@ -12,7 +12,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from app.scenario.steps import CaptionStep, SendStep
 from app.scenario.trace import StepTrace
 from bridge.headers import HEADER_NAME
 
@@ -203,10 +202,10 @@ def _scenario_section(index: int, result: ScenarioResult, base: Path) -> list[st
         actions.clear()
 
     for step in result.steps:
-        if step.verb == CaptionStep.verb:
+        if step.verb == "caption":
             flush_actions()
             lines += [f"**{step.summary}**", ""]
-        elif step.verb == SendStep.verb:
+        elif step.verb == "send":
             flush_actions()
             mark = "" if step.status == "passed" else f" — **{step.status}**"
             lines += [f"### Step {step.number}: {step.summary}{mark}", ""]

@@ -115,8 +115,15 @@ def _relative(path: str, root: PurePath | None) -> str:
         return path
 
 
+def _peer(holder: Replay | Checking) -> SharingPeer:
+    # The registry names the peer loosely, so it need not import this module back.
+    peer = holder.peer
+    assert isinstance(peer, SharingPeer)
+    return peer
+
+
 def _share(replay: Replay, step: ShareStep, _outcome: StepResult) -> None:
-    replay.peer.share(replay.window, step)
+    _peer(replay).share(replay.window, step)
 
 
 def _on_or_off(value: object) -> object:
@@ -127,7 +134,7 @@ def _on_or_off(value: object) -> object:
 
 
 def _check_shared(against: Checking, expected: SharedExpectation) -> list[Mismatch]:
-    return against.peer.check(expected, against.window)
+    return _peer(against).check(expected, against.window)
 
 
 VERBS: tuple[Verb[Any], ...] = (
