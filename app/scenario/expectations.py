@@ -17,6 +17,7 @@ from pydantic import BaseModel, create_model, model_validator
 from app.scenario.registry import NOW, SEND, About, Checking, ExpectKey
 from app.scenario.report import Mismatch
 from app.scenario.step_fields import NonNegative, StepBody, Strict, Subset
+from app.scenario.steps import SendStep
 from bridge.drops import DROP_REASONS
 from bridge.pointer import View
 
@@ -123,7 +124,10 @@ class ExpectBody(StepBody):
         if not about_send:
             return mismatches
         if not has_send:
-            return [*mismatches, Mismatch(SEND, "a send before this expect", "no send yet")]
+            return [
+                *mismatches,
+                Mismatch(SendStep.verb, "a send before this expect", "no send yet"),
+            ]
         error = against.send.error
         reply_missing = error is not None and any(key.needs_reply for key in about_send)
         if reply_missing:
