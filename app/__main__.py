@@ -175,7 +175,7 @@ def run_window(
         print(f"sharing the active note at {sharing.server_url} ({sharing.pointer_file})")
     starting.close()
     if args.quit_when_ready:
-        quit_when_ready(window, lambda: any(f.is_loaded for f in window.inbox_frames()))
+        quit_when_ready(window, lambda: any(f.is_loaded for f in window.driver.inbox_frames()))
     if args.quit_after is not None:
         QTimer.singleShot(round(args.quit_after * 1000), window.close)
     code = application.exec()

@@ -7,8 +7,9 @@ focus in :class:`app.window_frames.WindowFrames`; the columns in
 :mod:`app.frameset`; workspace switching and layouts in
 :mod:`app.workspace_switch`; kept text in :mod:`app.kept_notes`; pop-outs in
 :mod:`app.popout_host`; menus in :mod:`app.menus`; New note in
-:mod:`app.note_commands`. The methods below are what the matching user action
-does, through the same code, for the scenario runner and the tests.
+:mod:`app.note_commands`. What the matching user action does, through the same
+code, for the scenario runner and the tests, is :class:`app.window_driver.WindowDriver`
+(``window.driver``); the window keeps only the few reads below.
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ from PySide6.QtCore import QByteArray, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QMainWindow, QWidget
 
-from app.assistant_dialog import AssistantSettingsDialog
-from app.assistants import WorkspaceAssistants
 from app.font_banner import offer_font_advice
 from app.frame_registry import FrameRegistry
 from app.frameset import Frameset
@@ -26,24 +25,20 @@ from app.inline_menu import add_edit_menu, inbox_to_ask
 from app.kept_notes import KeptNotes
 from app.layout_state import LayoutStore, SavedState
 from app.menus import WindowMenus
-from app.note_commands import NoteCommands, NoteCreation
+from app.note_commands import NoteCommands
 from app.popout_host import PopoutHost
-from app.popouts import PopoutHandle, PopoutManager
 from app.session import AppSession
 from app.sidecar.controls import SharingControls
 from app.sidecar.sharing import ActiveNoteSharing
 from app.style import STYLESHEET
 from app.unsaved_text import UnsavedText
+from app.window_driver import WindowDriver
 from app.window_frames import WindowFrames
 from app.workspace_switch import WorkspaceSwitch
-from bridge.pointer import View
 from renderer.ambient.store import AmbientStore
 from renderer.frames.assistant import AssistantFrame
 from renderer.frames.base import FrameBase
-from renderer.frames.inbox import InboxFrame
-from renderer.frames.providers import WorkspaceBrowserFrame
 from renderer.qt import collector
-from renderer.qt.recovery import KeptNote
 
 
 class MainWindow(QMainWindow):
@@ -143,6 +138,15 @@ class MainWindow(QMainWindow):
         self.workspace_switched.connect(lambda _workspace: self.sharing.write_listing())
         if self.sharing.remembered():
             self.sharing.turn_on()
+        self.driver = WindowDriver(
+            registry,
+            frames,
+            self.note_commands,
+            self.switcher,
+            self.menus,
+            self.kept_notes,
+            self.popout_host,
+        )
 
     def window_place(self) -> str:
         """Size, place and maximised state, as Qt saves them (base64) for the layout (R80)."""
@@ -159,7 +163,7 @@ class MainWindow(QMainWindow):
     def show_workspace_title(self, workspace: str) -> None:
         self.setWindowTitle(f"Ambient Notes — {workspace}")
 
-    # -- what the runner and tests reach -----------------------------------------
+    # -- what the runner and tests read (what they do goes through ``self.driver``) --
 
     @property
     def session(self) -> AppSession:
@@ -170,16 +174,8 @@ class MainWindow(QMainWindow):
         return self._session.store
 
     @property
-    def popouts(self) -> PopoutManager:
-        return self._session.popouts
-
-    @property
     def frames(self) -> dict[str, FrameBase]:
         return self.registry.frames
-
-    @property
-    def assistants(self) -> WorkspaceAssistants:
-        return self.window_frames.assistants
 
     @property
     def assistant(self) -> AssistantFrame:
@@ -190,96 +186,7 @@ class MainWindow(QMainWindow):
     def is_switching_workspace(self) -> bool:
         return self.registry.switching
 
-    def frame(self, frame_id: str) -> FrameBase:
-        return self.registry.frame(frame_id)
-
-    def inbox_frames(self) -> list[InboxFrame]:
-        return self.registry.inbox_frames()
-
-    def browsers(self) -> list[WorkspaceBrowserFrame]:
-        return self.registry.browsers()
-
-    def is_free_id(self, frame_id: str) -> bool:
-        """True unless a frame here or a popped-out window holds ``frame_id`` (R49)."""
-        return self.registry.is_free_id(frame_id)
-
-    def free_inbox_id(self) -> str:
-        """The lowest ``inbox-N`` no frame holds, here or popped out (R49)."""
-        return self.registry.free_inbox_id()
-
-    # -- what the user does ----------------------------------------------------------
-
-    def mount_inbox(
-        self, frame_id: str, path: str, view: View = "edit", *, position: int | None = None
-    ) -> InboxFrame:
-        """Add an Inbox frame on ``path`` (at ``position`` in the notes column, default last)."""
-        return self.window_frames.mount_inbox(frame_id, path, view, position=position)
-
-    def mount_provider(self, frame_id: str, provider: str) -> FrameBase:
-        return self.window_frames.mount_provider(frame_id, provider)
-
-    def close_frame(self, frame_id: str) -> None:
-        self.window_frames.close_frame(frame_id)
-
-    def remove_frame(self, frame: FrameBase) -> None:
-        self.window_frames.remove_frame(frame)
-
-    def open_note(self, path: str, frame_id: str | None = None) -> InboxFrame:
-        return self.window_frames.open_note(path, frame_id)
-
-    def create_note(self, path: str, frame_id: str | None = None) -> NoteCreation:
-        """File ▸ New note… with ``path`` typed (R47)."""
-        return self.note_commands.create_note(path, frame_id)
-
-    def move_frame(self, frame_id: str, offset: int) -> None:
-        self.window_frames.move_frame(frame_id, offset)
-
-    def activate_frame(self, frame_id: str) -> None:
-        self.window_frames.activate_frame(frame_id)
-
-    def focus_frame(self, frame: FrameBase) -> None:
-        self.window_frames.focus_frame(frame)
-
-    def focus_frame_number(self, number: int) -> None:
-        self.window_frames.focus_frame_number(number)
-
-    def focus_next_frame(self, step: int = 1) -> None:
-        self.window_frames.focus_next_frame(step)
-
-    def focus_assistant(self) -> None:
-        self.window_frames.focus_assistant()
-
-    def note_frames_in_order(self) -> list[InboxFrame]:
-        return self.window_frames.note_frames_in_order()
-
-    def frames_in_order(self) -> list[FrameBase]:
-        return self.window_frames.frames_in_order()
-
-    def switch_workspace(self, name: str) -> None:
-        """Cross into workspace ``name`` (created empty if new); ``workspace_switched`` follows."""
-        self.switcher.switch(name)
-
-    def open_assistant_settings(self) -> AssistantSettingsDialog:
-        return self.menus.open_assistant_settings()
-
-    def assistant_for(self, workspace: str, conversation: str | None) -> AssistantFrame:
-        return self.window_frames.assistant_for(workspace, conversation)
-
-    def show_assistant(self, assistant: AssistantFrame) -> None:
-        self.window_frames.show_assistant(assistant)
-
-    def offer_kept_notes(self, kept: list[KeptNote] | None = None) -> None:
-        self.kept_notes.offer(kept)
-
-    def bring_back(self, handle: PopoutHandle) -> InboxFrame | None:
-        """Reopen a popped-out note here, under its id and in its old place (R49)."""
-        return self.popout_host.bring_back(handle)
-
     # -- quitting ------------------------------------------------------------------------
-
-    def shutdown_frames(self) -> None:
-        """Unmount every frame (pending saves are queued) and end popped-out children."""
-        self.window_frames.shutdown_frames()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._closed and self.unsaved_text.stops_quit(self.close):
@@ -289,7 +196,7 @@ class MainWindow(QMainWindow):
             self._closed = True
             self.switcher.persist(quitting=True)  # R45: the next start opens this layout
             self.sharing.shutdown()  # R59: no discovery file and no open port after quitting
-            self.shutdown_frames()
+            self.window_frames.shutdown_frames()  # pending saves queued, pop-outs ended
             self._session.autosave.stop_retries()
             collector.release()
         super().closeEvent(event)

@@ -60,11 +60,11 @@ def capture(window: MainWindow, shot: Shot, output: Path) -> list[TurnRecord]:
 
     window.resize(*shot.size)
     window.show()
-    frames = window.inbox_frames()
+    frames = window.driver.inbox_frames()
     settle(lambda: all(frame.is_loaded for frame in frames), "the notes to load")
     if len(frames) > 1:
         frames[1].set_view("mindmap")
-    window.activate_frame(frames[0].frame_id)
+    window.driver.activate_frame(frames[0].frame_id)
     if shot.select is not None:
         frames[0].select(*shot.select)
     assistant = window.assistant

@@ -103,7 +103,7 @@ def _app(data_dir: str) -> int:
 
     def sample() -> None:
         windows = [w for w in application.topLevelWidgets() if isinstance(w, MainWindow)]
-        if not windows or not any(f.is_loaded for f in windows[0].inbox_frames()):
+        if not windows or not any(f.is_loaded for f in windows[0].driver.inbox_frames()):
             QTimer.singleShot(POLL_MS, sample)
             return
 

@@ -40,10 +40,10 @@ def run() -> list[Measurement]:
                 frames = []
                 path = next(unopened)
                 stall = _longest_gap_ms(
-                    lambda: frames.append(window.mount_inbox("inbox-opened", path)),
+                    lambda: frames.append(window.driver.mount_inbox("inbox-opened", path)),
                     lambda: bool(frames) and frames[0].is_loaded,
                 )
-                window.close_frame(frames[0].frame_id)
+                window.driver.close_frame(frames[0].frame_id)
                 _wait(lambda: "inbox-opened" not in window.frames)
                 return stall / 1000
 

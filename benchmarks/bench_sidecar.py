@@ -64,7 +64,7 @@ def run() -> list[Measurement]:
         window.show()
         client: SdkClient | None = None
         try:
-            frames = [window.mount_inbox(f"inbox-{n}", f"notes/{n}.md") for n in ("a", "b")]
+            frames = [window.driver.mount_inbox(f"inbox-{n}", f"notes/{n}.md") for n in ("a", "b")]
             spin.waitUntil(lambda: all(frame.is_loaded for frame in frames), timeout=30_000)
             window.sharing.turn_on()
             server = window.sharing.server
@@ -110,7 +110,7 @@ def _context_latency(client: Any, window: Any, spin: _Spin) -> Measurement:
         target = os.path.join(root, "notes", f"{name}.md")
         seen = len(client.arrivals("ide/contextUpdate"))
         began = time.perf_counter()
-        window.activate_frame(frame_id)
+        window.driver.activate_frame(frame_id)
 
         def arrived(target: str = target, seen: int = seen) -> float | None:
             for params, at in client.arrivals("ide/contextUpdate")[seen:]:

@@ -207,7 +207,7 @@ def _memory_app() -> int:
         try:
             _settle()
             before = _resident_bytes()
-            frame = window.mount_inbox("inbox-1", "notes/big.md")
+            frame = window.driver.mount_inbox("inbox-1", "notes/big.md")
             _wait(lambda: frame.is_loaded)
             for view in ("preview", "todo", "mindmap", "edit"):
                 frame.set_view(view)

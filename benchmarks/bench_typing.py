@@ -91,9 +91,9 @@ def _typing_overhead(root: Path) -> Measurement:
     session, window = _start(root, 0.0)
     assert isinstance(session, AppSession) and isinstance(window, MainWindow)
     try:
-        frame = window.mount_inbox("inbox-1", "notes/big.md")
+        frame = window.driver.mount_inbox("inbox-1", "notes/big.md")
         _wait(lambda: frame.is_loaded)
-        window.activate_frame("inbox-1")
+        window.driver.activate_frame("inbox-1")
         assert window.assistant.chip.text().startswith("This note: notes/big.md")
         # The floor: the same editor, styled and sized alike, in the same window, attached to
         # nothing (no frame, no store, no autosave).
@@ -151,7 +151,7 @@ def _stall_during_stalled_flush(root: Path) -> Measurement:
     stalls: list[float] = []
     flushed: list[str] = []
     try:
-        frame = window.mount_inbox("inbox-1", "notes/big.md")
+        frame = window.driver.mount_inbox("inbox-1", "notes/big.md")
         _wait(lambda: frame.is_loaded)
         for round_number in range(STALL_SENDS):
             frame.type_text(f" edit {round_number}", at="end")

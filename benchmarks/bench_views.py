@@ -141,9 +141,9 @@ def _idle_stall() -> float:
 
 
 def _mount(window: MainWindow, frame_id: str, path: str) -> InboxFrame:
-    frame = window.mount_inbox(frame_id, path)
+    frame = window.driver.mount_inbox(frame_id, path)
     _wait(lambda: frame.is_loaded)
-    window.activate_frame(frame_id)
+    window.driver.activate_frame(frame_id)
     return frame
 
 
@@ -170,7 +170,7 @@ def _switch_stalls(
                 _longest_gap_ms(functools.partial(frame.set_view, view), lambda: _drawn(frame))
             )
     frame.set_view("edit")
-    window.close_frame(frame.frame_id)
+    window.driver.close_frame(frame.frame_id)
     every = [stall for samples in stalls.values() for stall in samples]
     return Measurement(
         name=f"longest GUI stall on a view switch, {label} note (ms)",
@@ -192,7 +192,7 @@ def _task_preview_stall(window: MainWindow, idle_ms: float) -> Measurement:
     seconds = time.perf_counter() - started
     blocks = frame.preview.document().blockCount()
     frame.set_view("edit")
-    window.close_frame(frame.frame_id)
+    window.driver.close_frame(frame.frame_id)
     return Measurement(
         name=f"longest GUI stall drawing the preview of {TASK_COUNT:,} tasks (ms)",
         median=stall,
@@ -215,12 +215,12 @@ def _open_stall(window: MainWindow, idle_ms: float) -> Measurement:
         return lambda: bool(frames) and frames[0].is_loaded and frames[0].path == path
 
     def mount() -> None:
-        frames.append(window.mount_inbox("inbox-opened", "notes/5MiB.md"))
+        frames.append(window.driver.mount_inbox("inbox-opened", "notes/5MiB.md"))
 
     stalls = [_longest_gap_ms(mount, loaded("notes/5MiB.md"))]
     other = functools.partial(frames[0].open_path, "notes/1MiB.md")
     stalls.append(_longest_gap_ms(other, loaded("notes/1MiB.md")))
-    window.close_frame(frames[0].frame_id)
+    window.driver.close_frame(frames[0].frame_id)
     return Measurement(
         name="longest GUI stall opening a 5 MiB note, and another in its frame (ms)",
         median=max(stalls),
@@ -247,7 +247,7 @@ def _resize_stall(window: MainWindow, idle_ms: float) -> Measurement:
         resize = functools.partial(window.resize, window.width() + by, window.height())
         stalls.append(_longest_gap_ms(resize, drawn_again(len(drawings))))
     frame.set_view("edit")
-    window.close_frame(frame.frame_id)
+    window.driver.close_frame(frame.frame_id)
     return Measurement(
         name="longest GUI stall resizing the window over a 5 MiB note's preview (ms)",
         median=max(stalls),
@@ -298,7 +298,7 @@ def _selection_cost(window: MainWindow, text: str) -> Measurement:
     bare.close()
     bare.deleteLater()
     frame.select(0, 0)
-    window.close_frame(frame.frame_id)
+    window.driver.close_frame(frame.frame_id)
     return Measurement(
         name="selection change in a 5 MiB note, chip showing its lines (CPU ms, p50)",
         median=median(subject),
@@ -341,7 +341,7 @@ def _typing_p99(window: MainWindow, text: str) -> Measurement:
     floor = type_keys(bare)
     bare.close()
     bare.deleteLater()
-    window.close_frame(frame.frame_id)
+    window.driver.close_frame(frame.frame_id)
     return Measurement(
         name="typing into a 5 MiB note, p99 per key (ms)",
         median=_p99(subject),

@@ -1,36 +1,27 @@
-"""The scenario verbs that act on the window (mount, type, select, open, pop out...).
+"""The scenario verbs that act on the window's frames (mount, type, select, open, pop out...).
 
-Each goes through the window's driver API, the same code path as the user's
-action, and waits on the event loop until the window says the action is done.
-``restart``, ``send`` and ``expect`` belong to the replay itself
-(:mod:`app.scenario.runner`).
+Each goes through the same code path as the user's action, and waits on the event
+loop until the window says the action is done. ``restart``, ``send`` and ``expect``
+belong to the replay itself (:mod:`app.scenario.catalogue`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QProcess
 
-from app.scenario.elsewhere_actions import keep, write_elsewhere
-from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
-from app.scenario.inline_actions import act_on_inline, run_inline
-from app.scenario.inline_steps import InlineAcceptStep, InlineRejectStep
 from app.scenario.lookup import frame, note_frame
 from app.scenario.note_steps import new_note, quick_open
-from app.scenario.proposal_actions import act_on_proposal
-from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
+from app.scenario.registry import Verb, on_window
 from app.scenario.steps import (
     ActivateStep,
-    CaptionStep,
-    InlineStep,
     MountStep,
     NewNoteStep,
     OpenStep,
     PopoutStep,
     QuickOpenStep,
     SelectStep,
-    Step,
     SwitchWorkspaceStep,
     TypeStep,
     UnmountStep,
@@ -47,64 +38,57 @@ LOAD_TIMEOUT_SECONDS = 20.0
 FRAME_TIMEOUT_SECONDS = 20.0
 
 
-def act(window: MainWindow, step: Step) -> None:
-    """Perform one window action and wait until it has taken effect."""
-    if isinstance(step, MountStep):
-        if step.frame in window.frames:
-            raise StepError(f"a frame named '{step.frame}' is already mounted")
-        if step.provider is not None:
-            window.mount_provider(step.frame, step.provider)
-        else:
-            assert step.path is not None
-            window.mount_inbox(step.frame, step.path, step.inbox_view)
-            if step.wait:
-                wait_loaded(window, step.frame)
-    elif isinstance(step, ActivateStep):
-        frame(window, step.frame)
-        window.activate_frame(step.frame)
-    elif isinstance(step, TypeStep):
-        note_frame(window, step.frame).type_text(step.text, at=step.at)
-    elif isinstance(step, SelectStep):
-        note_frame(window, step.frame).select(step.anchor, step.head)
-    elif isinstance(step, ViewStep):
-        note_frame(window, step.frame).set_view(step.view)
-    elif isinstance(step, OpenStep):
-        note_frame(window, step.frame).open_path(step.path)
-        if step.wait:
-            wait_loaded(window, step.frame)
-    elif isinstance(step, PopoutStep):
-        pop_out(window, step.frame)
-    elif isinstance(step, UnmountStep):
-        _unmount(window, step.frame)
-    elif isinstance(step, SwitchWorkspaceStep):
-        switch_workspace(window, step.workspace)
-    elif isinstance(step, NewNoteStep):
-        wait_loaded(window, new_note(window, step))
-    elif isinstance(step, QuickOpenStep):
-        opened = quick_open(window, step)
-        if opened is not None:
-            wait_loaded(window, opened)
-    elif isinstance(step, CaptionStep):
+def _mount(window: MainWindow, step: MountStep) -> None:
+    if step.frame in window.frames:
+        raise StepError(f"a frame named '{step.frame}' is already mounted")
+    if step.provider is not None:
+        window.driver.mount_provider(step.frame, step.provider)
         return
-    elif isinstance(step, ApplyStep | DiscardStep | UndoStep):
-        act_on_proposal(window, step)
-    elif isinstance(step, ExternalWriteStep):
-        write_elsewhere(window, step)
-    elif isinstance(step, InlineStep):
-        run_inline(window, step, lambda inner: act(window, inner))
-    elif isinstance(step, InlineAcceptStep | InlineRejectStep):
-        act_on_inline(window, step)
-    elif isinstance(step, KeepStep):
-        keep(window, step)
-    else:  # pragma: no cover - the runner handles restart, send and expect itself
-        raise StepError(f"cannot perform '{step.verb}'")
+    assert step.path is not None
+    window.driver.mount_inbox(step.frame, step.path, step.inbox_view)
+    if step.wait:
+        wait_loaded(window, step.frame)
 
 
-def _unmount(window: MainWindow, frame_id: str) -> None:
+def _activate(window: MainWindow, step: ActivateStep) -> None:
+    frame(window, step.frame)
+    window.driver.activate_frame(step.frame)
+
+
+def _type(window: MainWindow, step: TypeStep) -> None:
+    note_frame(window, step.frame).type_text(step.text, at=step.at)
+
+
+def _select(window: MainWindow, step: SelectStep) -> None:
+    note_frame(window, step.frame).select(step.anchor, step.head)
+
+
+def _view(window: MainWindow, step: ViewStep) -> None:
+    note_frame(window, step.frame).set_view(step.view)
+
+
+def _open(window: MainWindow, step: OpenStep) -> None:
+    note_frame(window, step.frame).open_path(step.path)
+    if step.wait:
+        wait_loaded(window, step.frame)
+
+
+def _new_note(window: MainWindow, step: NewNoteStep) -> None:
+    wait_loaded(window, new_note(window, step))
+
+
+def _quick_open(window: MainWindow, step: QuickOpenStep) -> None:
+    opened = quick_open(window, step)
+    if opened is not None:
+        wait_loaded(window, opened)
+
+
+def _unmount(window: MainWindow, step: UnmountStep) -> None:
+    frame_id = step.frame
     if frame_id == ASSISTANT_FRAME_ID:
         raise StepError("the assistant frame always exists and cannot be unmounted")
     frame(window, frame_id)
-    window.close_frame(frame_id)
+    window.driver.close_frame(frame_id)
     wait_until(
         lambda: frame_id not in window.frames,
         timeout=FRAME_TIMEOUT_SECONDS,
@@ -116,7 +100,7 @@ def switch_workspace(window: MainWindow, name: str) -> None:
     """Switch as the Workspace menu does; wait until its note frames have loaded."""
     failures: list[str] = []
     with connected(window.workspace_switch_failed, failures.append):
-        window.switch_workspace(name)
+        window.driver.switch_workspace(name)
         wait_until(
             lambda: not window.is_switching_workspace or bool(failures),
             timeout=FRAME_TIMEOUT_SECONDS,
@@ -131,7 +115,7 @@ def switch_workspace(window: MainWindow, name: str) -> None:
 def pop_out(window: MainWindow, frame_id: str) -> None:
     """Pop out through the frame's own button path; wait for the child process to run."""
     note_frame(window, frame_id).pop_out()
-    popouts = window.popouts
+    popouts = window.session.popouts
 
     def child_running() -> bool:
         return any(
@@ -166,3 +150,119 @@ def wait_all_loaded(window: MainWindow) -> None:
     for frame_id, mounted in list(window.frames.items()):
         if isinstance(mounted, InboxFrame):
             wait_loaded(window, frame_id)
+
+
+VERBS: tuple[Verb[Any], ...] = (
+    Verb(
+        MountStep,
+        on_window(_mount),
+        (
+            (
+                "`mount: {frame: ID, path: P, view: V}`",
+                "opens an Inbox frame named `ID` on note `P`; `view` is `edit` (default), "
+                "`preview`, `todo` or `mindmap`. The step waits until the note has loaded, "
+                "unless `wait: false` (then the next step runs while it loads). A note that "
+                "does not exist opens as a new, empty note.",
+            ),
+            (
+                "`mount: {frame: ID, provider: NAME}`",
+                "opens a non-Inbox frame. `workspace` is the workspace browser; any other name "
+                "opens a plain placeholder frame, so you can model any provider.",
+            ),
+        ),
+    ),
+    Verb(
+        ActivateStep,
+        on_window(_activate),
+        (
+            (
+                "`activate: ID`",
+                "clicks into frame `ID`. The assistant frame is always there and is called "
+                "`assistant`.",
+            ),
+        ),
+    ),
+    Verb(
+        TypeStep,
+        on_window(_type),
+        (
+            (
+                "`type: {frame: ID, text: T, at: end}`",
+                "types `T` into the frame's editor at the end, or at a character offset "
+                "(`at: 12`).",
+            ),
+        ),
+    ),
+    Verb(
+        SelectStep,
+        on_window(_select),
+        (
+            (
+                "`select: {frame: ID, anchor: A, head: H}`",
+                "selects from `A` to `H` (offsets count UTF-16 units, as the editor does: an "
+                "emoji counts 2).",
+            ),
+        ),
+    ),
+    Verb(
+        ViewStep,
+        on_window(_view),
+        (("`view: {frame: ID, view: V}`", "switches the frame to another view."),),
+    ),
+    Verb(
+        OpenStep,
+        on_window(_open),
+        (
+            (
+                "`open: {frame: ID, path: P}`",
+                "makes the frame show another note (waits for it to load, unless `wait: false`).",
+            ),
+        ),
+    ),
+    Verb(
+        PopoutStep,
+        on_window(lambda window, step: pop_out(window, step.frame)),
+        (("`popout: ID`", "pops the frame out into its own window, a separate process."),),
+    ),
+    Verb(UnmountStep, on_window(_unmount), (("`unmount: ID`", "closes the frame."),)),
+    Verb(
+        SwitchWorkspaceStep,
+        on_window(lambda window, step: switch_workspace(window, step.workspace)),
+        (
+            (
+                "`switch-workspace: NAME`",
+                "switches to workspace `NAME` (created empty if new): a workspace boundary. "
+                '"This note" and the activation history are cleared; Inbox frames whose note '
+                "also exists in `NAME` are reopened there, the others are closed. The step "
+                "waits until the switch is done.",
+            ),
+        ),
+    ),
+    Verb(
+        NewNoteStep,
+        on_window(_new_note),
+        (
+            (
+                "`new-note: {path: P, frame: ID}`",
+                "File ▸ New note (Ctrl+N): creates `P` empty through the document API and "
+                "opens it in an Inbox frame (named `ID` when given, else the next free "
+                "`inbox-N`). A note that already exists is opened as it is. Waits until it has "
+                "loaded.",
+            ),
+        ),
+    ),
+    Verb(
+        QuickOpenStep,
+        on_window(_quick_open),
+        (
+            (
+                "`quick-open: {query: Q, frame: ID}`",
+                "Quick open (Ctrl+P): types `Q` into the filter (letters in order, not "
+                "necessarily together: `lnchpl` finds `projects/launch-plan.md`) and presses "
+                "Enter; the best match opens (or is focused if open). The step fails when "
+                "nothing matches. `frame` is optional, as for `new-note`.",
+            ),
+        ),
+    ),
+)
+"""The verbs on the window's frames, in the order the QA guide lists them."""

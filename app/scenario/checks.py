@@ -1,86 +1,64 @@
-"""Checking a scenario's expectations against what the app and the backend did."""
+"""The expect keys about the ambient context: the latest send's pointer, row and reply,
+and what "this note" and the frames are now. Each key is declared once, with its check.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Annotated, Any
 
-from app.scenario.elsewhere_actions import check_elsewhere
-from app.scenario.expectations import NO_DROP, ExpectStep
-from app.scenario.inline_actions import check_inline
-from app.scenario.proposal_actions import check_proposals
-from app.scenario.report import Mismatch, SendRecord
+from pydantic import AfterValidator
+
+from app.scenario.expectations import (
+    NO_DROP,
+    AmbientStatus,
+    FrameExpectation,
+    PointerExpectation,
+    ResolvesExpectation,
+    StoredExpectation,
+    known_reason,
+)
+from app.scenario.registry import NOW, SEND, Checking, ExpectKey
+from app.scenario.report import Mismatch
 from bridge.caveat import CAVEAT
 from renderer.frames.chip import chip_text
 from renderer.frames.inbox import InboxFrame
 
-if TYPE_CHECKING:
-    from app.main_window import MainWindow
-
 STORED_COLUMNS = ("ambient_path", "ambient_view", "ambient_meta")
 
 
-def check_now(step: ExpectStep, window: MainWindow) -> list[Mismatch]:
-    """The keys about the window as it is now: ``frames``, ``activeFrame``, ``workspace``."""
-    given = step.model_fields_set
-    mismatches: list[Mismatch] = []
-    if "workspace" in given and window.session.workspace != step.workspace:
-        mismatches.append(Mismatch("workspace", step.workspace, window.session.workspace))
-    if "activeFrame" in given:
-        active = window.store.last_activated_frame
-        if active != step.activeFrame:
-            mismatches.append(Mismatch("activeFrame", step.activeFrame, active))
-    if "chip" in given:
-        mismatches += _check_chip(step, window)
-    if given & {"note", "saved", "applied", "conflict"}:
-        mismatches += check_proposals(
-            window, None, step.note, step.saved, step.applied, step.conflict
-        )
-    if given & {"conflictBar", "kept"}:
-        mismatches += check_elsewhere(window, step.conflictBar, step.kept)
-    if "inline" in given and step.inline is not None:
-        mismatches += check_inline(window, step.inline)
-    if "frames" in given and step.frames is not None:
-        actual = [
-            {"id": frame.frame_id, "path": frame.path, "view": frame.view}
-            for frame in window.note_frames_in_order()
-            if isinstance(frame, InboxFrame)
-        ]
-        expected = [item.expected() for item in step.frames]
-        shown = [
-            {key: frame[key] for key in wanted}
-            for frame, wanted in zip(actual, expected, strict=False)
-        ]
-        if len(actual) != len(expected) or shown != expected:
-            mismatches.append(Mismatch("frames", expected, actual))
-    return mismatches
-
-
-def check_pointer(step: ExpectStep, send: SendRecord) -> list[Mismatch]:
+def _check_pointer(against: Checking, expected: PointerExpectation | None) -> list[Mismatch]:
+    send = against.send
     actual = send.pointer
-    if step.pointer is None:
+    if expected is None:
         return [] if actual is None else [Mismatch("pointer", None, actual)]
-    expected = step.pointer.expected()
+    wanted = expected.expected()
     if actual is None:
-        return [Mismatch("pointer", expected, f"no header was sent (dropped: {send.dropped})")]
+        return [Mismatch("pointer", wanted, f"no header was sent (dropped: {send.dropped})")]
     return [
         Mismatch(f"pointer.{key}", value, actual.get(key))
-        for key, value in expected.items()
+        for key, value in wanted.items()
         if actual.get(key) != value
     ]
 
 
-def check_stored(step: ExpectStep, send: SendRecord) -> list[Mismatch]:
-    row = send.stored
+def _check_dropped(against: Checking, expected: str) -> list[Mismatch]:
+    dropped = against.send.dropped
+    actual = NO_DROP if dropped is None else dropped
+    return [] if actual == expected else [Mismatch("dropped", expected, actual)]
+
+
+def _check_stored(against: Checking, expected: StoredExpectation | None) -> list[Mismatch]:
+    row = against.send.stored
     columns = None if row is None else {key: row.get(key) for key in STORED_COLUMNS}
-    if step.stored is None:
+    if expected is None:
         if columns is None or all(value is None for value in columns.values()):
             return []
         return [Mismatch("stored", None, columns)]
-    expected = step.stored.expected()
+    wanted = expected.expected()
     if columns is None:
-        return [Mismatch("stored", expected, "no delivery row for this conversation")]
+        return [Mismatch("stored", wanted, "no delivery row for this conversation")]
     mismatches: list[Mismatch] = []
-    for key, value in expected.items():
+    for key, value in wanted.items():
         actual = columns.get(key)
         if key == "ambient_meta" and isinstance(value, dict) and isinstance(actual, dict):
             for meta_key, meta_value in value.items():
@@ -95,72 +73,77 @@ def check_stored(step: ExpectStep, send: SendRecord) -> list[Mismatch]:
     return mismatches
 
 
-def check_expectations(
-    step: ExpectStep, send: SendRecord | None, window: MainWindow
-) -> list[Mismatch]:
-    """Every key of an ``expect`` step against the latest send and the window now."""
-    given = step.model_fields_set
-    mismatches: list[Mismatch] = []
-    if "resolves" in given:
-        mismatches += _check_resolves(step, window)
-    mismatches += check_now(step, window)
-    if not step.about_send:
-        return mismatches
-    if send is None:
-        return [*mismatches, Mismatch("send", "a send before this expect", "no send yet")]
-    if "pointer" in given:
-        mismatches += check_pointer(step, send)
-    if "dropped" in given:
-        actual_dropped = NO_DROP if send.dropped is None else send.dropped
-        if actual_dropped != step.dropped:
-            mismatches.append(Mismatch("dropped", step.dropped, actual_dropped))
-    if "ambientStatus" in given and send.ambient_status != step.ambientStatus:
-        mismatches.append(Mismatch("ambientStatus", step.ambientStatus, send.ambient_status))
-    if "stored" in given:
-        mismatches += check_stored(step, send)
-    if "proposals" in given:
-        mismatches += check_proposals(window, step.proposals, None, None, None, None)
-    reply_keys = given & {"tools", "caveat", "partial", "replyContains"}
-    if reply_keys and send.error is not None:
-        mismatches.append(Mismatch("reply", "a reply from the assistant", send.error))
-        return mismatches
-    if "tools" in given and send.tools != step.tools:
-        mismatches.append(Mismatch("tools", step.tools, send.tools))
-    if "caveat" in given:
-        caveats = send.caveats
-        wrong_text = any(caveat != CAVEAT for caveat in caveats)
-        if bool(caveats) != step.caveat or (step.caveat and wrong_text):
-            mismatches.append(Mismatch("caveat", CAVEAT if step.caveat else None, caveats))
-    if "partial" in given:
-        partial = any(
-            isinstance(result.get("result"), dict) and result["result"].get("partial") is True
-            for result in send.tool_results
-        )
-        if partial != step.partial:
-            mismatches.append(Mismatch("partial", step.partial, partial))
-    if "replyContains" in given:
-        assert step.replyContains is not None
-        if step.replyContains not in (send.reply or ""):
-            mismatches.append(Mismatch("replyContains", step.replyContains, send.reply))
-    if "noticeContains" in given:
-        assert step.noticeContains is not None
-        notices = " ".join(send.notices)
-        if step.noticeContains not in notices:
-            mismatches.append(Mismatch("noticeContains", step.noticeContains, notices or None))
-    return mismatches
+def _check_tools(against: Checking, expected: list[str]) -> list[Mismatch]:
+    tools = against.send.tools
+    return [] if tools == expected else [Mismatch("tools", expected, tools)]
 
 
-def _check_chip(step: ExpectStep, window: MainWindow) -> list[Mismatch]:
-    """R48: the chip names the note, and the selection's lines, that a send would carry."""
-    chip = window.assistant.context_chip
-    if chip.location != step.chip:
-        return [Mismatch("chip", step.chip, chip.location)]
-    if step.chip is not None and step.chip not in chip.label.text():
-        return [Mismatch("chip (its text)", step.chip, chip.label.text())]
+def _check_caveat(against: Checking, expected: bool) -> list[Mismatch]:
+    caveats = against.send.caveats
+    wrong_text = any(caveat != CAVEAT for caveat in caveats)
+    if bool(caveats) != expected or (expected and wrong_text):
+        return [Mismatch("caveat", CAVEAT if expected else None, caveats)]
     return []
 
 
-def _check_resolves(step: ExpectStep, window: MainWindow) -> list[Mismatch]:
+def _check_partial(against: Checking, expected: bool) -> list[Mismatch]:
+    partial = any(
+        isinstance(result.get("result"), dict) and result["result"].get("partial") is True
+        for result in against.send.tool_results
+    )
+    return [] if partial == expected else [Mismatch("partial", expected, partial)]
+
+
+def _check_reply(against: Checking, expected: str) -> list[Mismatch]:
+    reply = against.send.reply
+    return [] if expected in (reply or "") else [Mismatch("replyContains", expected, reply)]
+
+
+def _check_notice(against: Checking, expected: str) -> list[Mismatch]:
+    notices = " ".join(against.send.notices)
+    return [] if expected in notices else [Mismatch("noticeContains", expected, notices or None)]
+
+
+def _check_status(against: Checking, expected: str) -> list[Mismatch]:
+    status = against.send.ambient_status
+    return [] if status == expected else [Mismatch("ambientStatus", expected, status)]
+
+
+def _check_frames(against: Checking, expected: list[FrameExpectation]) -> list[Mismatch]:
+    actual = [
+        {"id": frame.frame_id, "path": frame.path, "view": frame.view}
+        for frame in against.window.driver.note_frames_in_order()
+        if isinstance(frame, InboxFrame)
+    ]
+    wanted = [item.expected() for item in expected]
+    shown = [{key: frame[key] for key in keys} for frame, keys in zip(actual, wanted, strict=False)]
+    if len(actual) != len(wanted) or shown != wanted:
+        return [Mismatch("frames", wanted, actual)]
+    return []
+
+
+def _check_active(against: Checking, expected: str | None) -> list[Mismatch]:
+    active = against.window.store.last_activated_frame
+    return [] if active == expected else [Mismatch("activeFrame", expected, active)]
+
+
+def _check_workspace(against: Checking, expected: str) -> list[Mismatch]:
+    workspace = against.window.session.workspace
+    return [] if workspace == expected else [Mismatch("workspace", expected, workspace)]
+
+
+def _check_chip(against: Checking, expected: str | None) -> list[Mismatch]:
+    """R48: the chip names the note, and the selection's lines, that a send would carry."""
+    chip = against.window.assistant.context_chip
+    if chip.location != expected:
+        return [Mismatch("chip", expected, chip.location)]
+    if expected is not None and expected not in chip.label.text():
+        return [Mismatch("chip (its text)", expected, chip.label.text())]
+    return []
+
+
+def _check_resolves(against: Checking, expected: ResolvesExpectation | None) -> list[Mismatch]:
+    window = against.window
     resolution = window.store.resolve()
     shown = window.assistant.chip.text()
     expected_text = chip_text(resolution, window.assistant.context_chip.lines)
@@ -172,12 +155,198 @@ def _check_resolves(step: ExpectStep, window: MainWindow) -> list[Mismatch]:
         if resolution is None
         else {"frameId": resolution.frame_id, "path": resolution.path, "view": resolution.view}
     )
-    if step.resolves is None:
+    if expected is None:
         return [] if actual is None else [Mismatch("resolves", None, actual)]
     if actual is None:
-        return [Mismatch("resolves", step.resolves.expected(), None)]
+        return [Mismatch("resolves", expected.expected(), None)]
     return [
         Mismatch(f"resolves.{key}", value, actual.get(key))
-        for key, value in step.resolves.expected().items()
+        for key, value in expected.expected().items()
         if actual.get(key) != value
     ]
+
+
+EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
+    ExpectKey(
+        "pointer",
+        PointerExpectation,
+        SEND,
+        _check_pointer,
+        (
+            (
+                "`pointer: {…}`",
+                "the `X-Ambient-Note` header was sent and, decoded, has these values. Only the "
+                "keys you list are compared: `v`, `path`, `view`, `frameId`, `selection` "
+                "(`{anchor, head}`, or `null` for no selection), `bytes`, `sha256`, `flushed`, "
+                "`capturedAt`.",
+            ),
+            ("`pointer: null`", "no header was sent at all."),
+        ),
+        nullable=True,
+    ),
+    ExpectKey(
+        "dropped",
+        Annotated[str, AfterValidator(known_reason)],
+        SEND,
+        _check_dropped,
+        (
+            (
+                "`dropped: REASON`",
+                "why no header was sent: `no-inbox` (no Inbox frame), `oversize` (over 2,048 "
+                "bytes, left out whole), `discarded` (the note or workspace changed during the "
+                "send), `excluded` (context toggled off), `invalid` (the open note's path or "
+                "frame id cannot be put in a pointer), `loading` (the note had not loaded "
+                "within the send's 1.5 s); `none` means a header *was* sent.",
+            ),
+        ),
+    ),
+    ExpectKey(
+        "stored",
+        StoredExpectation,
+        SEND,
+        _check_stored,
+        (
+            (
+                "`stored: {…}`",
+                "the backend's delivery row for this conversation, read back from the backend, "
+                "has these values: `ambient_path`, `ambient_view`, `ambient_meta` (itself "
+                "compared key by key, e.g. `{flushed: false}`).",
+            ),
+            ("`stored: null`", "the ambient columns are empty (or there is no row)."),
+        ),
+        nullable=True,
+    ),
+    ExpectKey(
+        "tools",
+        list[str],
+        SEND,
+        _check_tools,
+        (("`tools: [names]`", "the assistant called exactly these tools, in this order."),),
+        needs_reply=True,
+    ),
+    ExpectKey(
+        "caveat",
+        bool,
+        SEND,
+        _check_caveat,
+        (
+            (
+                "`caveat: true/false`",
+                "a tool did (or did not) warn that the saved copy is behind the screen, with "
+                "the exact sentence of R25.",
+            ),
+        ),
+        needs_reply=True,
+    ),
+    ExpectKey(
+        "partial",
+        bool,
+        SEND,
+        _check_partial,
+        (("`partial: true/false`", "a tool did (or did not) return only part of the note."),),
+        needs_reply=True,
+    ),
+    ExpectKey(
+        "replyContains",
+        str,
+        SEND,
+        _check_reply,
+        (
+            (
+                '`replyContains: "text"`',
+                "the assistant's reply contains this text (exact, case-sensitive).",
+            ),
+        ),
+        needs_reply=True,
+    ),
+    ExpectKey(
+        "noticeContains",
+        str,
+        SEND,
+        _check_notice,
+        (
+            (
+                '`noticeContains: "text"`',
+                "what the turn says beside the reply contains this text: why no note went with "
+                "it, or why it is about another note than the one popped out (R29).",
+            ),
+        ),
+    ),
+    ExpectKey(
+        "ambientStatus",
+        AmbientStatus,
+        SEND,
+        _check_status,
+        (
+            (
+                "`ambientStatus: S`",
+                "what the backend said about the header: `stored`, `absent` or `rejected`.",
+            ),
+        ),
+    ),
+    ExpectKey(
+        "resolves",
+        ResolvesExpectation,
+        NOW,
+        _check_resolves,
+        (
+            (
+                "`resolves: {frameId, path, view}`",
+                'what "this note" means right now, as the assistant\'s context chip shows it; '
+                "`resolves: null` means no note. Usable before any send.",
+            ),
+        ),
+        nullable=True,
+    ),
+    ExpectKey(
+        "frames",
+        list[FrameExpectation],
+        NOW,
+        _check_frames,
+        (
+            (
+                "`frames: [{id, path, view}, …]`",
+                "the Inbox frames open now, top to bottom, exactly this many; in each only the "
+                "keys you give are compared. `frames: []` means none.",
+            ),
+        ),
+    ),
+    ExpectKey(
+        "activeFrame",
+        str,
+        NOW,
+        _check_active,
+        (
+            (
+                "`activeFrame: ID`",
+                "the frame last activated (`assistant` for the assistant); `null` means none "
+                "since the last workspace boundary.",
+            ),
+        ),
+        nullable=True,
+    ),
+    ExpectKey(
+        "workspace",
+        str,
+        NOW,
+        _check_workspace,
+        (("`workspace: NAME`", "the workspace open now."),),
+    ),
+    ExpectKey(
+        "chip",
+        str,
+        NOW,
+        _check_chip,
+        (
+            (
+                '`chip: "notes/a.md:3–7"`',
+                "the context chip names this note, with the lines of the selection after a "
+                "colon when there is one (`notes/a.md:3` for one line, 1-based, en dash); just "
+                "the path without a selection or outside the edit view; `chip: null` means no "
+                "note is open (R48).",
+            ),
+        ),
+        nullable=True,
+    ),
+)
+"""The keys about the ambient context, in the order ``expect`` describes them."""

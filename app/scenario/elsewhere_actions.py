@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.scenario.elsewhere_steps import (
     ConflictBarExpectation,
@@ -19,6 +19,7 @@ from app.scenario.elsewhere_steps import (
 )
 from app.scenario.lookup import note_frame
 from app.scenario.other_instance import TOKEN_VARIABLE
+from app.scenario.registry import NOW, Checking, ExpectKey, Verb, on_window
 from app.scenario.report import Mismatch
 from app.scenario.waiting import StepError, WaitTimeout, wait_until
 
@@ -77,22 +78,78 @@ def keep(window: MainWindow, step: KeepStep) -> None:
     (bar.mine_button if step.choice == "mine" else bar.other_button).click()
 
 
-def check_elsewhere(
-    window: MainWindow, bar: ConflictBarExpectation | None, kept: KeptExpectation | None
-) -> list[Mismatch]:
-    mismatches: list[Mismatch] = []
-    if bar is not None:
-        conflict = note_frame(window, bar.frame).conflict
-        try:
-            wait_until(
-                lambda: conflict.isHidden() != bar.shown,
-                timeout=BAR_TIMEOUT_SECONDS,
-                what="the changed-elsewhere bar",
-            )
-        except WaitTimeout:
-            mismatches.append(Mismatch("conflictBar", bar.shown, not conflict.isHidden()))
-    if kept is not None:
-        found = window.session.recovery.get(window.session.workspace, kept.path)
-        problem = kept.mismatch("kept", None if found is None else found.text)
-        mismatches += [problem] if problem else []
-    return mismatches
+def _check_bar(against: Checking, bar: ConflictBarExpectation) -> list[Mismatch]:
+    conflict = note_frame(against.window, bar.frame).conflict
+    try:
+        wait_until(
+            lambda: conflict.isHidden() != bar.shown,
+            timeout=BAR_TIMEOUT_SECONDS,
+            what="the changed-elsewhere bar",
+        )
+    except WaitTimeout:
+        return [Mismatch("conflictBar", bar.shown, not conflict.isHidden())]
+    return []
+
+
+def _check_kept(against: Checking, kept: KeptExpectation) -> list[Mismatch]:
+    session = against.window.session
+    found = session.recovery.get(session.workspace, kept.path)
+    problem = kept.mismatch("kept", None if found is None else found.text)
+    return [problem] if problem else []
+
+
+VERBS: tuple[Verb[Any], ...] = (
+    Verb(
+        ExternalWriteStep,
+        on_window(write_elsewhere),
+        (
+            (
+                "`external-write: {path: P, text: T}`",
+                "another instance of the app saves `T` as `P`: a real second process "
+                "(`python -m app.scenario.other_instance`) with its own client and key session "
+                "reads the note's `ETag` and saves over exactly that text with `If-Match`, as "
+                "its autosave would (R53). Waits until it has saved.",
+            ),
+        ),
+    ),
+    Verb(
+        KeepStep,
+        on_window(keep),
+        (
+            (
+                "`keep: {frame: ID, choice: mine\\|other}`",
+                "presses **Keep mine** or **Keep the other** on the frame's \"changed "
+                'elsewhere" bar; fails when the bar is not shown.',
+            ),
+        ),
+    ),
+)
+
+EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
+    ExpectKey(
+        "conflictBar",
+        ConflictBarExpectation,
+        NOW,
+        _check_bar,
+        (
+            (
+                "`conflictBar: {frame: ID, shown: true/false}`",
+                "the frame says (or does not say) its note changed elsewhere (R53); waits up "
+                "to 5 s, since autosave saves after a pause.",
+            ),
+        ),
+    ),
+    ExpectKey(
+        "kept",
+        KeptExpectation,
+        NOW,
+        _check_kept,
+        (
+            (
+                "`kept: {path: P, equals: T}` / `{path: P, contains: T}`",
+                "the text the app kept of a note in its data folder is (or contains) `T`, e.g. "
+                "`notes/day (changed elsewhere).md` (nothing lost, R53).",
+            ),
+        ),
+    ),
+)

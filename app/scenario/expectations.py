@@ -1,24 +1,23 @@
 """What an ``expect`` step compares: the latest send (pointer, stored row, tools, reply)
 and the window as it is now (resolution, frames, chip).
 
-Nothing here touches Qt or the app; :mod:`app.scenario.checks` does the comparing.
+The value models of the keys, and the step's base; each key is declared, with its
+check, beside the code that checks it, and gathered in :mod:`app.scenario.catalogue`.
+Nothing here touches Qt or the app.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, field_validator, model_validator
+from pydantic import BaseModel, create_model, model_validator
 
-from app.scenario.elsewhere_steps import ConflictBarExpectation, KeptExpectation
-from app.scenario.inline_steps import InlineExpectation
-from app.scenario.proposal_steps import (
-    NoteExpectation,
-    ProposalExpectation,
-    SavedExpectation,
-)
+from app.scenario.registry import NOW, SEND, About, Checking, ExpectKey
+from app.scenario.report import Mismatch
 from app.scenario.step_fields import NonNegative, StepBody, Strict, Subset
+from app.scenario.steps import SendStep
 from bridge.drops import DROP_REASONS
 from bridge.pointer import View
 
@@ -84,101 +83,59 @@ class FrameExpectation(Subset):
     view: View | None = None
 
 
-NOW_KEYS = frozenset(
-    {
-        "resolves",
-        "frames",
-        "activeFrame",
-        "workspace",
-        "chip",
-        "note",
-        "saved",
-        "applied",
-        "conflict",
-        "shared",
-        "conflictBar",
-        "kept",
-        "inline",
-    }
-)
-"""Expect keys about the window as it is now, not about the latest send."""
+class ExpectBody(StepBody):
+    """The ``expect`` step; :mod:`app.scenario.catalogue` adds a field per registered key.
 
-
-class ExpectStep(StepBody):
-    """Expectations about the latest send (and ``resolves``: about now); every key optional."""
+    Every key is optional; a key about the latest send fails when there was none.
+    """
 
     verb: ClassVar[str] = "expect"
-    pointer: PointerExpectation | None = None
-    dropped: str | None = None
-    stored: StoredExpectation | None = None
-    tools: list[str] | None = None
-    caveat: bool | None = None
-    partial: bool | None = None
-    replyContains: str | None = None
-    noticeContains: str | None = None
-    """Text the turn says beside its reply (a dropped context, R29's fallback)."""
-    ambientStatus: AmbientStatus | None = None
-    resolves: ResolvesExpectation | None = None
-    frames: list[FrameExpectation] | None = None
-    activeFrame: str | None = None
-    workspace: str | None = None
-    chip: str | None = None
-    """Now, not about a send: the chip's ``path`` or ``path:lines``; null = no note (R48)."""
-    proposals: list[ProposalExpectation] | None = None
-    """The latest send's proposals, a subset match in order (contract 10)."""
-    note: NoteExpectation | None = None
-    saved: SavedExpectation | None = None
-    applied: bool | None = None
-    conflict: bool | None = None
-    shared: SharedExpectation | None = None
-    """Now: what a tool connected to the sidecar sees (needs ``share: on`` first)."""
-    conflictBar: ConflictBarExpectation | None = None
-    """Now: whether the frame says its note changed elsewhere (R53); waits up to 5 s."""
-    kept: KeptExpectation | None = None
-    """Now: the text the app kept of a note in its data folder (nothing lost, R53)."""
-    inline: InlineExpectation | None = None
-    """Now: a frame's latest inline request, its answer and outcome (contract 13)."""
-
-    @field_validator("dropped")
-    @classmethod
-    def _known_reason(cls, value: str | None) -> str | None:
-        allowed = (NO_DROP, *DROP_REASONS)
-        if value is not None and value not in allowed:
-            raise ValueError(f"dropped is one of: {', '.join(allowed)}")
-        return value
+    keys: ClassVar[Mapping[str, ExpectKey[Any]]] = {}
+    """The registered keys by name, in the order they are checked and described."""
 
     @model_validator(mode="after")
-    def _something_expected(self) -> ExpectStep:
+    def _something_expected(self) -> ExpectBody:
         if not self.model_fields_set:
             raise ValueError("expect needs at least one key")
-        for key in (
-            "dropped",
-            "tools",
-            "caveat",
-            "partial",
-            "replyContains",
-            "noticeContains",
-            "ambientStatus",
-            "frames",
-            "workspace",
-            "proposals",
-            "note",
-            "saved",
-            "applied",
-            "conflict",
-            "shared",
-            "conflictBar",
-            "kept",
-            "inline",
-        ):
-            if key in self.model_fields_set and getattr(self, key) is None:
-                raise ValueError(f"'{key}' cannot be null")
+        for name, key in self.keys.items():
+            if not key.nullable and name in self.model_fields_set and getattr(self, name) is None:
+                raise ValueError(f"'{name}' cannot be null")
         return self
+
+    def given(self, about: About) -> list[ExpectKey[Any]]:
+        """The keys this step gives that are about ``about``, in check order."""
+        return [
+            key
+            for name, key in self.keys.items()
+            if key.about == about and name in self.model_fields_set
+        ]
 
     @property
     def about_send(self) -> bool:
-        """True when any key looks at the latest send (all but the keys about now)."""
-        return bool(self.model_fields_set - NOW_KEYS)
+        """True when any key looks at the latest send."""
+        return bool(self.given(SEND))
+
+    def check(self, against: Checking, has_send: bool) -> list[Mismatch]:
+        """Every key given: those about now first, then those about the latest send."""
+        mismatches: list[Mismatch] = []
+        for key in self.given(NOW):
+            mismatches += key.check(against, getattr(self, key.name))
+        about_send = self.given(SEND)
+        if not about_send:
+            return mismatches
+        if not has_send:
+            return [
+                *mismatches,
+                Mismatch(SendStep.verb, "a send before this expect", "no send yet"),
+            ]
+        error = against.send.error
+        reply_missing = error is not None and any(key.needs_reply for key in about_send)
+        if reply_missing:
+            mismatches.append(Mismatch("reply", "a reply from the assistant", error))
+        for key in about_send:
+            if not (reply_missing and key.needs_reply):
+                mismatches += key.check(against, getattr(self, key.name))
+        return mismatches
 
     def describe(self) -> str:
         parts: list[str] = []
@@ -195,3 +152,21 @@ class ExpectStep(StepBody):
                 ]
             parts.append(f"{key} {json.dumps(value, ensure_ascii=False)}")
         return "expect " + ", ".join(parts)
+
+
+def known_reason(value: str) -> str:
+    """``dropped`` is ``none`` or one of the capture's drop reasons."""
+    allowed = (NO_DROP, *DROP_REASONS)
+    if value not in allowed:
+        raise ValueError(f"dropped is one of: {', '.join(allowed)}")
+    return value
+
+
+def expect_model(keys: Sequence[ExpectKey[Any]], module: str) -> type[ExpectBody]:
+    """The ``expect`` step's model: one optional field per key, typed by the key."""
+    fields: dict[str, Any] = {key.name: (key.annotation | None, None) for key in keys}
+    model: type[ExpectBody] = create_model(
+        "ExpectStep", __base__=ExpectBody, __module__=module, **fields
+    )
+    model.keys = {key.name: key for key in keys}
+    return model

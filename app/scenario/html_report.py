@@ -18,8 +18,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from app.scenario.expectations import ExpectBody
 from app.scenario.problems import Problem
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
+from app.scenario.steps import CaptionStep, SendStep
 from bridge.headers import HEADER_NAME
 
 LONG_TEXT_CHARS = 20_000
@@ -102,8 +104,11 @@ def picture_uri(path: str | None) -> str | None:
 def wants_picture(step: StepResult, *, every_picture: bool = False) -> bool:
     """Whether the report shows the window after this step (so whether a run must take it)."""
     if every_picture:
-        return step.verb not in ("expect", "caption")  # an expect changes nothing on screen
-    return step.verb == "send" or step.status == "failed"
+        return step.verb not in (
+            ExpectBody.verb,
+            CaptionStep.verb,
+        )  # an expect changes nothing on screen
+    return step.verb == SendStep.verb or step.status == "failed"
 
 
 def _status(result: ScenarioResult) -> str:
@@ -235,7 +240,7 @@ def _step_trace(step: StepResult) -> str:
 def _step(
     step: StepResult, send: SendRecord | None, *, picture: bool, traced: bool, tour: bool
 ) -> list[str]:
-    if step.verb == "caption":
+    if step.verb == CaptionStep.verb:
         return [f'<li><p class="caption">{_e(step.summary)}</p></li>']
     failed = step.status == "failed"
     mark = ' <span class="mark">✗ FAILED</span>' if failed else ""
@@ -275,7 +280,7 @@ def _trace_table(steps: Sequence[StepResult]) -> list[str]:
     )
     rows = ['<h3>Trace of each step</h3><table class="trace">', header]
     for step in steps:
-        if step.verb == "caption":
+        if step.verb == CaptionStep.verb:
             continue
         trace = step.trace
         css = ' class="failed"' if step.status == "failed" else ""

@@ -13,22 +13,36 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
 
 from app.scenario.inline_steps import (
     InlineAcceptStep,
+    InlineBody,
     InlineExpectation,
     InlineRejectStep,
 )
 from app.scenario.lookup import note_frame
-from app.scenario.report import Mismatch
+from app.scenario.problems import describe_pydantic
+from app.scenario.registry import (
+    NOW,
+    Checking,
+    ExpectKey,
+    Replay,
+    Step,
+    StepParser,
+    Verb,
+    on_window,
+)
+from app.scenario.report import Mismatch, StepResult
+from app.scenario.steps import InlineStep
 from app.scenario.waiting import StepError, wait_until
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
     from app.popout import PopoutWindow
-    from app.scenario.steps import InlineStep, Step
     from renderer.frames.inbox import InboxFrame
 
 INLINE_TIMEOUT_SECONDS = 30.0
@@ -66,7 +80,7 @@ def inline_frame(window: MainWindow, frame_id: str) -> InboxFrame:
         return held.frame
     handles = [
         handle
-        for handle in window.popouts.handles
+        for handle in window.session.popouts.handles
         if handle.frame_id == frame_id and handle.exit_code is None
     ]
     if not handles:
@@ -135,8 +149,8 @@ def act_on_inline(window: MainWindow, step: InlineAcceptStep | InlineRejectStep)
         command.reject()
 
 
-def check_inline(window: MainWindow, expected: InlineExpectation) -> list[Mismatch]:
-    command = inline_frame(window, expected.frame).inline
+def _check_inline(against: Checking, expected: InlineExpectation) -> list[Mismatch]:
+    command = inline_frame(against.window, expected.frame).inline
     given = expected.model_fields_set
     request, answer = command.request, command.answer
     mismatches: list[Mismatch] = []
@@ -170,3 +184,90 @@ def check_inline(window: MainWindow, expected: InlineExpectation) -> list[Mismat
     if expected.outcome is not None and command.last_outcome != expected.outcome:
         mismatches.append(Mismatch("inline.outcome", expected.outcome, command.last_outcome))
     return mismatches
+
+
+def _parse_inline(parser: StepParser, body: object, step: str, where: str) -> InlineStep | None:
+    if not isinstance(body, Mapping):
+        parser.problem(
+            step, where, f"'{InlineStep.verb}' takes a mapping with 'frame' and 'instruction'"
+        )
+        return None
+    try:
+        parsed = InlineBody.model_validate(dict(body))
+    except ValidationError as error:
+        for field_name, message in describe_pydantic(error, where):
+            parser.problem(step, field_name, message)
+        return None
+    during: list[Step] = []
+    for index, raw in enumerate(parsed.during, start=1):
+        inner = parser.parse(raw, f"{step}.{index}", f"{where}.during[{index}]", True)
+        if inner is not None:
+            during.append(inner)
+    select = parsed.select
+    chosen = (select[0], select[1]) if isinstance(select, list) else select
+    return InlineStep(parsed.frame, chosen, parsed.instruction, tuple(during))
+
+
+def _run_inline(replay: Replay, step: InlineStep, outcome: StepResult) -> None:
+    run_inline(replay.window, step, lambda inner: replay.act(inner, outcome))
+
+
+VERBS: tuple[Verb[Any], ...] = (
+    Verb(
+        InlineStep,
+        _run_inline,
+        (
+            (
+                "`inline: {frame: ID, select: S, instruction: I, during: [steps]}`",
+                "the Inline AI command (R68): selects `S` in the frame (the first occurrence of "
+                "a text, `[anchor, head]` in UTF-16 offsets as `select` counts them, or `null` "
+                "for the cursor), opens the prompt (Ctrl+I), sends `I` and waits for the answer "
+                "under review. Steps under `during` run while the request is in flight (typing, "
+                "as `duringFlush` does for a send). A selection over 16 KiB is refused before "
+                "sending; the step still passes and `expect: {inline: {sent: null}}` shows it. "
+                "On a popped-out frame it drives the same popped-out window class on the same "
+                "backend, as the pictures do.",
+            ),
+        ),
+        parse=_parse_inline,
+        during=False,
+    ),
+    Verb(
+        InlineAcceptStep,
+        on_window(act_on_inline),
+        (
+            (
+                "`inline-accept: ID`",
+                "presses **Accept** (Enter) on the frame's inline review. Accept over a "
+                "selection that changed is refused; `expect: {inline: {outcome: refused}}` "
+                "checks it.",
+            ),
+        ),
+    ),
+    Verb(
+        InlineRejectStep,
+        on_window(act_on_inline),
+        (("`inline-reject: ID`", "presses **Reject** (Esc) on the frame's inline review."),),
+    ),
+)
+
+EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
+    ExpectKey(
+        "inline",
+        InlineExpectation,
+        NOW,
+        _check_inline,
+        (
+            (
+                "`inline: {frame: ID, sent: {lines, bytes, bytesAtMost}, replacementContains, "
+                "kind, outcome}`",
+                "the frame's latest inline request. `sent` is what the prompt says was sent "
+                "(`lines: [first, last]`, 1-based; `bytes` of the slice; `sent: null` means "
+                "nothing was sent), `replacementContains` the answer's text, `kind` `edit` or "
+                "`refusal`, `outcome` `accepted`, `rejected` or `refused` (Accept found the "
+                "selected text changed; typing at either edge is outside it). Every key but "
+                "`frame` is optional.",
+            ),
+        ),
+    ),
+)

@@ -40,6 +40,7 @@ class InlineAcceptStep(StepBody):
     """Press Accept on a frame's inline review."""
 
     verb: ClassVar[str] = "inline-accept"
+    scalar: ClassVar[str | None] = "frame"
     summary: ClassVar[str] = "accept the inline change in {frame}"
     frame: FrameId
 
@@ -48,6 +49,7 @@ class InlineRejectStep(StepBody):
     """Press Reject (Esc) on a frame's inline review."""
 
     verb: ClassVar[str] = "inline-reject"
+    scalar: ClassVar[str | None] = "frame"
     summary: ClassVar[str] = "reject the inline change in {frame}"
     frame: FrameId
 

@@ -2,8 +2,8 @@
 
 Every problem names the file, the 1-based step number and the field, so QA can
 fix a case without reading code. Unknown verbs and keys are errors, never
-ignored. Nothing here touches Qt or the app: a file is fully validated before
-anything runs.
+ignored. The verbs and expect keys are read off :mod:`app.scenario.catalogue`;
+nothing here runs the app: a file is fully validated before anything runs.
 """
 
 from __future__ import annotations
@@ -20,84 +20,17 @@ from pydantic import (
     ValidationError,
 )
 
-from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
-from app.scenario.expectations import ExpectStep
-from app.scenario.inline_steps import InlineAcceptStep, InlineBody, InlineRejectStep
+from app.scenario.catalogue import BY_NAME
 from app.scenario.problems import Problem, ScenarioFileError, describe_pydantic
-from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
+from app.scenario.registry import Step
 from app.scenario.step_fields import StepBody, Strict
-from app.scenario.steps import (
-    ActivateStep,
-    CaptionStep,
-    InlineStep,
-    MountStep,
-    NewNoteStep,
-    OpenStep,
-    PopoutStep,
-    QuickOpenStep,
-    RestartStep,
-    SelectStep,
-    SendBody,
-    SendStep,
-    ShareStep,
-    Step,
-    SwitchWorkspaceStep,
-    TypeStep,
-    UnmountStep,
-    ViewStep,
-)
 from bridge.paths import WorkspacePathError, check_workspace_path
 
 SCENARIO_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 
 
-# -- problems ------------------------------------------------------------------
-
-
-_MAPPING_VERBS: dict[str, type[StepBody]] = {
-    model.verb: model
-    for model in (
-        MountStep,
-        TypeStep,
-        SelectStep,
-        ViewStep,
-        OpenStep,
-        ExpectStep,
-        NewNoteStep,
-        QuickOpenStep,
-        ApplyStep,
-        DiscardStep,
-        ExternalWriteStep,
-        KeepStep,
-    )
-}
-# Verbs whose value is one plain string, and the field it fills.
-_SCALAR_VERBS: dict[str, tuple[type[StepBody], str]] = {
-    model.verb: (model, field_name)
-    for model, field_name in (
-        (ActivateStep, "frame"),
-        (PopoutStep, "frame"),
-        (UnmountStep, "frame"),
-        (SwitchWorkspaceStep, "workspace"),
-        (CaptionStep, "text"),
-        (UndoStep, "frame"),
-        (ShareStep, "state"),
-        (InlineAcceptStep, "frame"),
-        (InlineRejectStep, "frame"),
-    )
-}
-VERBS: tuple[str, ...] = (
-    *_MAPPING_VERBS,
-    *_SCALAR_VERBS,
-    SendStep.verb,
-    RestartStep.verb,
-    InlineStep.verb,
-)
-# Steps that make sense while a flush (or an inline request) is in flight: the user keeps
-# working.
-_DURING_FLUSH_EXCLUDED = frozenset(
-    {SendStep.verb, ExpectStep.verb, CaptionStep.verb, RestartStep.verb, InlineStep.verb}
-)
+VERBS: tuple[str, ...] = tuple(BY_NAME)
+"""Every verb a step may use (declared in :mod:`app.scenario.catalogue`)."""
 
 
 # -- the scenario ----------------------------------------------------------------
@@ -180,32 +113,28 @@ class _StepParser:
         if verb not in VERBS:
             self.problem(step, where, f"unknown verb '{verb}'; verbs: {', '.join(VERBS)}")
             return None
-        if nested and verb in _DURING_FLUSH_EXCLUDED:
+        declared = BY_NAME[verb]
+        if nested and not declared.during:
             self.problem(step, where, f"'{verb}' cannot run during a flush")
             return None
-        if verb == SendStep.verb:
-            return self._parse_send(body, step, where)
-        if verb == InlineStep.verb:
-            return self._parse_inline(body, step, where)
-        if verb == RestartStep.verb:
-            if body not in (None, {}, True):
-                self.problem(step, where, "'restart' takes no value: write '- restart: {}'")
-                return None
-            return RestartStep()
-        if verb == ShareStep.verb and isinstance(body, bool):
-            body = "on" if body else "off"  # YAML reads a bare on/off as true/false
-        if verb in _SCALAR_VERBS:
-            model, field_name = _SCALAR_VERBS[verb]
+        if declared.coerce is not None:
+            body = declared.coerce(body)
+        if declared.parse is not None:
+            parsed: Step | None = declared.parse(self, body, step, where)
+            return parsed
+        if declared.scalar is not None:
             if not isinstance(body, str):
-                self.problem(step, where, f"'{verb}' takes one {field_name} name as plain text")
+                self.problem(
+                    step, where, f"'{verb}' takes one {declared.scalar} name as plain text"
+                )
                 return None
-            return self._validate(model, {field_name: body}, step, where, scalar=True)
+            return self.validate(declared.model, {declared.scalar: body}, step, where, scalar=True)
         if not isinstance(body, Mapping):
             self.problem(step, where, f"'{verb}' takes a mapping of keys")
             return None
-        return self._validate(_MAPPING_VERBS[verb], body, step, where, scalar=False)
+        return self.validate(declared.model, body, step, where, scalar=False)
 
-    def _validate(
+    def validate(
         self, model: type[StepBody], body: Mapping[Any, Any], step: str, where: str, *, scalar: bool
     ) -> Step | None:
         try:
@@ -215,45 +144,7 @@ class _StepParser:
                 # A one-value verb has no keys of its own to name: the verb is the field.
                 self.problem(step, where if scalar else field_name, message)
             return None
-        return parsed  # type: ignore[return-value]
-
-    def _parse_send(self, body: object, step: str, where: str) -> SendStep | None:
-        if isinstance(body, str):
-            body = {"message": body}
-        if not isinstance(body, Mapping):
-            self.problem(step, where, "'send' takes a message or a mapping with 'message'")
-            return None
-        try:
-            parsed = SendBody.model_validate(dict(body))
-        except ValidationError as error:
-            for field_name, message in describe_pydantic(error, where):
-                self.problem(step, field_name, message)
-            return None
-        during: list[Step] = []
-        for index, raw in enumerate(parsed.duringFlush, start=1):
-            inner = self.parse(raw, f"{step}.{index}", f"{where}.duringFlush[{index}]", True)
-            if inner is not None:
-                during.append(inner)
-        return SendStep(parsed.message, tuple(during), parsed.includeAmbient)
-
-    def _parse_inline(self, body: object, step: str, where: str) -> InlineStep | None:
-        if not isinstance(body, Mapping):
-            self.problem(step, where, "'inline' takes a mapping with 'frame' and 'instruction'")
-            return None
-        try:
-            parsed = InlineBody.model_validate(dict(body))
-        except ValidationError as error:
-            for field_name, message in describe_pydantic(error, where):
-                self.problem(step, field_name, message)
-            return None
-        during: list[Step] = []
-        for index, raw in enumerate(parsed.during, start=1):
-            inner = self.parse(raw, f"{step}.{index}", f"{where}.during[{index}]", True)
-            if inner is not None:
-                during.append(inner)
-        select = parsed.select
-        chosen = (select[0], select[1]) if isinstance(select, list) else select
-        return InlineStep(parsed.frame, chosen, parsed.instruction, tuple(during))
+        return parsed
 
 
 def parse_scenario(data: object, source: Path) -> Scenario:

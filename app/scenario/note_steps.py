@@ -28,7 +28,7 @@ def new_note(window: MainWindow, step: NewNoteStep) -> str:
     """
     if step.frame is not None and step.frame in window.frames:
         raise StepError(f"a frame named '{step.frame}' is already mounted")
-    creation = window.create_note(step.path, step.frame)
+    creation = window.driver.create_note(step.path, step.frame)
     wait_until(
         lambda: creation.frame is not None or creation.error is not None,
         timeout=CREATE_TIMEOUT_SECONDS,
@@ -45,7 +45,7 @@ def quick_open(window: MainWindow, step: QuickOpenStep) -> str | None:
 
     Returns the id of a frame it newly opened (None when the note was open already).
     """
-    before = {frame.frame_id for frame in window.inbox_frames()}
+    before = {frame.frame_id for frame in window.driver.inbox_frames()}
     dialog = window.menus.quick_open(step.frame)
     try:
         wait_until(
@@ -62,7 +62,7 @@ def quick_open(window: MainWindow, step: QuickOpenStep) -> str | None:
     finally:
         if dialog.isVisible():
             dialog.reject()
-    opened = [frame for frame in window.inbox_frames() if frame.path == matches[0]]
+    opened = [frame for frame in window.driver.inbox_frames() if frame.path == matches[0]]
     if not opened:
         raise StepError(f"quick open chose {matches[0]} but no frame shows it")
     return opened[0].frame_id if opened[0].frame_id not in before else None

@@ -42,7 +42,9 @@ def save_window_picture(
         window.resize(*size)
     picture = window.grab().toImage()
     if popped_out is not None:
-        handles = [handle for handle in window.popouts.handles if handle.frame_id == popped_out]
+        handles = [
+            handle for handle in window.session.popouts.handles if handle.frame_id == popped_out
+        ]
         if handles:
             handle = handles[-1]
             held = held_popout(popped_out)  # the one an inline step drives, as it is now

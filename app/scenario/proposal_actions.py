@@ -5,7 +5,7 @@ Each goes through the same buttons and editor commands as the person's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.scenario.lookup import note_frame
 from app.scenario.proposal_steps import (
@@ -16,6 +16,7 @@ from app.scenario.proposal_steps import (
     SavedExpectation,
     UndoStep,
 )
+from app.scenario.registry import NOW, SEND, Checking, ExpectKey, Verb, on_window
 from app.scenario.report import Mismatch
 from app.scenario.waiting import StepError, WaitTimeout, wait_until
 from bridge.contract import SAVED_WAIT_SECONDS
@@ -39,14 +40,16 @@ def proposal_view(window: MainWindow, index: int) -> ProposalView:
     return view
 
 
-def act_on_proposal(window: MainWindow, step: ApplyStep | DiscardStep | UndoStep) -> None:
-    if isinstance(step, UndoStep):
-        note_frame(window, step.frame).editor.undo()
-        return
+def _undo(window: MainWindow, step: UndoStep) -> None:
+    note_frame(window, step.frame).editor.undo()
+
+
+def _discard(window: MainWindow, step: DiscardStep) -> None:
+    proposal_view(window, step.proposal).discard_button.click()
+
+
+def _apply(window: MainWindow, step: ApplyStep) -> None:
     view = proposal_view(window, step.proposal)
-    if isinstance(step, DiscardStep):
-        view.discard_button.click()
-        return
     applier = window.window_frames.proposals
     if not view.apply_button.isEnabled():
         raise StepError(f"proposal {step.proposal} can't be applied: {view.status.text()}")
@@ -55,43 +58,40 @@ def act_on_proposal(window: MainWindow, step: ApplyStep | DiscardStep | UndoStep
     wait_until(lambda: applier.applies > before, timeout=PROPOSAL_TIMEOUT_SECONDS, what="the apply")
 
 
-def check_proposals(
-    window: MainWindow,
-    proposals: list[ProposalExpectation] | None,
-    note: NoteExpectation | None,
-    saved: SavedExpectation | None,
-    applied: bool | None,
-    conflict: bool | None,
-) -> list[Mismatch]:
-    mismatches: list[Mismatch] = []
-    if proposals is not None:
-        actual = [
-            {"path": view.proposal.path, "summary": view.proposal.summary}
-            for view in window.assistant.latest_proposals
-        ]
-        expected = [item.expected() for item in proposals]
-        shown = [{k: a[k] for k in e} for a, e in zip(actual, expected, strict=False)]
-        if len(actual) != len(expected) or shown != expected:
-            mismatches.append(Mismatch("proposals", expected, actual))
-    if note is not None:
-        problem = note.mismatch("note", note_frame(window, note.frame).read_text())
-        mismatches += [problem] if problem else []
-    if saved is not None:
-        mismatches += _check_saved(window, saved)
+def _check_proposals(against: Checking, expected: list[ProposalExpectation]) -> list[Mismatch]:
+    actual = [
+        {"path": view.proposal.path, "summary": view.proposal.summary}
+        for view in against.window.assistant.latest_proposals
+    ]
+    wanted = [item.expected() for item in expected]
+    shown = [{k: a[k] for k in e} for a, e in zip(actual, wanted, strict=False)]
+    if len(actual) != len(wanted) or shown != wanted:
+        return [Mismatch("proposals", wanted, actual)]
+    return []
+
+
+def _check_note(against: Checking, expected: NoteExpectation) -> list[Mismatch]:
+    problem = expected.mismatch("note", note_frame(against.window, expected.frame).read_text())
+    return [problem] if problem else []
+
+
+def _latest_state(window: MainWindow) -> str | None:
     latest = window.window_frames.proposals.latest
-    if applied is not None:
-        actual_applied = latest is not None and latest.state == "applied"
-        if actual_applied != applied:
-            mismatches.append(Mismatch("applied", applied, actual_applied))
-    if conflict is not None:
-        actual_conflict = latest is not None and latest.state == "conflict"
-        if actual_conflict != conflict:
-            mismatches.append(Mismatch("conflict", conflict, actual_conflict))
-    return mismatches
+    return None if latest is None else latest.state
 
 
-def _check_saved(window: MainWindow, saved: SavedExpectation) -> list[Mismatch]:
-    link = window.session.link
+def _check_applied(against: Checking, expected: bool) -> list[Mismatch]:
+    actual = _latest_state(against.window) == "applied"
+    return [] if actual == expected else [Mismatch("applied", expected, actual)]
+
+
+def _check_conflict(against: Checking, expected: bool) -> list[Mismatch]:
+    actual = _latest_state(against.window) == "conflict"
+    return [] if actual == expected else [Mismatch("conflict", expected, actual)]
+
+
+def _check_saved(against: Checking, saved: SavedExpectation) -> list[Mismatch]:
+    link = against.window.session.link
     seen: list[str | None] = [None]
 
     def matches() -> bool:
@@ -107,3 +107,88 @@ def _check_saved(window: MainWindow, saved: SavedExpectation) -> list[Mismatch]:
         problem = saved.mismatch("saved", seen[0])
         return [problem] if problem else []
     return []
+
+
+VERBS: tuple[Verb[Any], ...] = (
+    Verb(
+        ApplyStep,
+        on_window(_apply),
+        (
+            (
+                "`apply: {proposal: N}`",
+                "presses **Apply** under the N-th proposal of the latest send (from 0) and "
+                "waits until it was applied or refused (R52).",
+            ),
+        ),
+    ),
+    Verb(
+        DiscardStep,
+        on_window(_discard),
+        (
+            (
+                "`discard: {proposal: N}`",
+                "presses **Discard** under the N-th proposal of the latest send.",
+            ),
+        ),
+    ),
+    Verb(UndoStep, on_window(_undo), (("`undo: ID`", "Ctrl+Z in the frame's editor."),)),
+)
+
+EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
+    ExpectKey(
+        "proposals",
+        list[ProposalExpectation],
+        SEND,
+        _check_proposals,
+        (
+            (
+                "`proposals: [{path, summary}, …]`",
+                "the latest send's proposals, in order; in each only the keys you give are "
+                "compared (contract 10).",
+            ),
+        ),
+    ),
+    ExpectKey(
+        "note",
+        NoteExpectation,
+        NOW,
+        _check_note,
+        (
+            (
+                "`note: {frame: ID, equals: T}` / `{frame: ID, contains: T}`",
+                "the frame's live editor holds exactly `T` (or contains it).",
+            ),
+        ),
+    ),
+    ExpectKey(
+        "saved",
+        SavedExpectation,
+        NOW,
+        _check_saved,
+        (
+            (
+                "`saved: {path: P, equals: T}` / `{path: P, contains: T}`",
+                "the saved copy of `P` is (or contains) `T`; waits up to 5 s for it.",
+            ),
+        ),
+    ),
+    ExpectKey(
+        "applied",
+        bool,
+        NOW,
+        _check_applied,
+        (("`applied: true/false`", "the latest Apply was (or was not) applied."),),
+    ),
+    ExpectKey(
+        "conflict",
+        bool,
+        NOW,
+        _check_conflict,
+        (
+            (
+                "`conflict: true/false`",
+                "the latest Apply was (or was not) refused because the text changed (R52).",
+            ),
+        ),
+    ),
+)

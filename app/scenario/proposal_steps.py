@@ -35,6 +35,7 @@ class UndoStep(StepBody):
     """Ctrl+Z in a frame's editor."""
 
     verb: ClassVar[str] = "undo"
+    scalar: ClassVar[str | None] = "frame"
     summary: ClassVar[str] = "undo in {frame}"
     frame: FrameId
 

@@ -24,7 +24,22 @@ import yaml
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QTextCursor
 
-from app.scenario.expectations import NO_DROP
+from app.scenario.catalogue import ExpectStep
+from app.scenario.expectations import NO_DROP, ExpectBody
+from app.scenario.registry import Step, step_data
+from app.scenario.steps import (
+    ActivateStep,
+    CaptionStep,
+    MountStep,
+    OpenStep,
+    PopoutStep,
+    SelectStep,
+    SendStep,
+    SwitchWorkspaceStep,
+    TypeStep,
+    UnmountStep,
+    ViewStep,
+)
 from app.scenario.workspace_copy import copy_regular_files
 from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.pointer import AmbientPointer, decode_header
@@ -35,7 +50,6 @@ if TYPE_CHECKING:
     from app.main_window import MainWindow
     from renderer.frames.turns import TurnRecord
 
-Step = dict[str, Any]
 # Qt's selectedText() marks paragraph breaks with U+2029 where the document has "\n".
 _PARAGRAPH_SEPARATOR = "\u2029"
 
@@ -148,7 +162,8 @@ class ScenarioRecorder:
         else:
             data["description"] = "Recorded from a session of the app."
         data["workspace"] = dict(sorted(self.documents.items()))
-        data["steps"] = list(self.steps) or [{"caption": "nothing was done"}]
+        steps = self.steps or [CaptionStep(text="nothing was done")]
+        data["steps"] = [step_data(step) for step in steps]
         return data
 
     def write(self, path: Path) -> int:
@@ -181,7 +196,7 @@ class ScenarioRecorder:
             self._known[frame_id] = (frame.path, frame.view)
             self._cursors[frame_id] = None
             if record:
-                self._record({"mount": {"frame": frame_id, "path": frame.path, "view": frame.view}})
+                self._record(MountStep(frame=frame_id, path=frame.path, view=frame.view))
             document = frame.editor.document()
 
             def typed(position: int, removed: int, added: int, target: InboxFrame = frame) -> None:
@@ -192,7 +207,7 @@ class ScenarioRecorder:
         else:
             self._known[frame_id] = None
             if record and frame_id != ASSISTANT_FRAME_ID:
-                self._record({"mount": {"frame": frame_id, "provider": _provider_name(frame)}})
+                self._record(MountStep(frame=frame_id, provider=_provider_name(frame)))
 
     def _on_frames_changed(self) -> None:
         if self.window.is_switching_workspace:
@@ -204,7 +219,7 @@ class ScenarioRecorder:
             if frame_id in self._popping:
                 self._popping.discard(frame_id)
             else:
-                self._record({"unmount": frame_id})
+                self._record(UnmountStep(frame=frame_id))
             if self._last_activated == frame_id:
                 self._last_activated = None
         for frame_id, frame in current.items():
@@ -213,15 +228,15 @@ class ScenarioRecorder:
 
     def _on_popout_requested(self, frame_id: str) -> None:
         target = self._current
-        if target and target[-1] == {"unmount": frame_id}:
+        if target and target[-1] == UnmountStep(frame=frame_id):
             # The window's own handler ran first and the frame already left: that was this.
-            target[-1] = {"popout": frame_id}
+            target[-1] = PopoutStep(frame=frame_id)
             return
         self._popping.add(frame_id)
-        self._record({"popout": frame_id})
+        self._record(PopoutStep(frame=frame_id))
 
     def _on_workspace_switched(self, workspace: str) -> None:
-        self._record({"switch-workspace": workspace})
+        self._record(SwitchWorkspaceStep(workspace=workspace))
         self._last_activated = None
         self._known.clear()
         self._cursors.clear()
@@ -236,7 +251,7 @@ class ScenarioRecorder:
         if self.window.is_switching_workspace or frame_id == self._last_activated:
             return
         self._last_activated = frame_id
-        self._record({"activate": frame_id})
+        self._record(ActivateStep(frame=frame_id))
 
     def _on_runtime_changed(self, frame_id: str) -> None:
         frame = self.window.frames.get(frame_id)
@@ -245,10 +260,10 @@ class ScenarioRecorder:
             return
         path, view = known
         if frame.path != path:
-            self._record({"open": {"frame": frame_id, "path": frame.path}})
+            self._record(OpenStep(frame=frame_id, path=frame.path))
             self._cursors[frame_id] = None
         if frame.view != view:
-            self._record({"view": {"frame": frame_id, "view": frame.view}})
+            self._record(ViewStep(frame=frame_id, view=frame.view))
         self._known[frame_id] = (frame.path, frame.view)
 
     def _on_typed(self, frame: InboxFrame, position: int, removed: int, added: int) -> None:
@@ -264,13 +279,16 @@ class ScenarioRecorder:
         text = cursor.selectedText().replace(_PARAGRAPH_SEPARATOR, "\n")
         target = self._current
         last = target[-1] if target else None
-        if last is not None and "type" in last and last["type"]["frame"] == frame.frame_id:
-            typed = last["type"]
-            if typed["at"] + _utf16_length(typed["text"]) == position:
-                typed["text"] += text
-                self._cursors[frame.frame_id] = (position + added, position + added)
-                return
-        self._record({"type": {"frame": frame.frame_id, "text": text, "at": position}})
+        if (
+            isinstance(last, TypeStep)
+            and last.frame == frame.frame_id
+            and isinstance(last.at, int)
+            and last.at + _utf16_length(last.text) == position
+        ):
+            target[-1] = last.model_copy(update={"text": last.text + text})
+            self._cursors[frame.frame_id] = (position + added, position + added)
+            return
+        self._record(TypeStep(frame=frame.frame_id, text=text, at=position))
         self._cursors[frame.frame_id] = (position + added, position + added)
 
     def _record_selections(self) -> None:
@@ -281,7 +299,7 @@ class ScenarioRecorder:
             cursor = frame.editor.textCursor()
             state = (cursor.anchor(), cursor.position())
             if self._cursors.get(frame_id) != state:
-                self._record({"select": {"frame": frame_id, "anchor": state[0], "head": state[1]}})
+                self._record(SelectStep(frame=frame_id, anchor=state[0], head=state[1]))
                 self._cursors[frame_id] = state
 
     # -- sends ----------------------------------------------------------------------------
@@ -299,17 +317,13 @@ class ScenarioRecorder:
         during, self._during = self._during or [], None
         at = self._send_at if self._send_at is not None else len(self.steps)
         self._send_at = None
-        capture = record.capture
-        send: dict[str, Any] = {"message": record.message}
-        if capture.dropped == "excluded":
-            send["includeAmbient"] = False
-        if during:
-            send["duringFlush"] = during
-        self.steps.insert(at, {"send": send})
-        self.steps.append({"expect": _expectation(record)})
+        included = record.capture.dropped != "excluded"
+        self.steps.insert(at, SendStep(record.message, tuple(during), include_ambient=included))
+        self.steps.append(_expectation(record))
 
 
-def _expectation(record: TurnRecord) -> dict[str, Any]:
+def _expectation(record: TurnRecord) -> ExpectBody:
+    """What the send carried: the pointer (all but the capture time), drop reason, tools."""
     capture = record.capture
     expect: dict[str, Any] = {}
     decoded = decode_header(capture.header) if capture.header is not None else None
@@ -325,7 +339,7 @@ def _expectation(record: TurnRecord) -> dict[str, Any]:
         expect["dropped"] = capture.dropped
     if record.reply is not None:
         expect["tools"] = [call.name for call in record.reply.tool_calls]
-    return expect
+    return ExpectStep.model_validate(expect)
 
 
 def snapshot_documents(folder: Path) -> dict[str, str]:
@@ -368,9 +382,9 @@ def record_interactively(file: Path, *, name: str | None, workspace: Path | None
                 window, documents=snapshot_documents(copy), name=name or file.stem
             )
             if workspace is None:
-                window.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
+                window.driver.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
                 for frame_id, path in DEMO_FRAMES:
-                    window.mount_inbox(frame_id, path)
+                    window.driver.mount_inbox(frame_id, path)
             window.show()
             before = {signum: signal.getsignal(signum) for signum in QUIT_SIGNALS}
             wake = close_on_signal(window, *QUIT_SIGNALS)

@@ -15,6 +15,7 @@ import re
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent
@@ -22,16 +23,17 @@ from PySide6.QtWidgets import QApplication
 
 from app.layout_state import LayoutStore
 from app.main_window import MainWindow
-from app.scenario.actions import act, switch_workspace, wait_all_loaded
-from app.scenario.checks import check_expectations
-from app.scenario.expectations import ExpectStep
+from app.scenario.actions import switch_workspace, wait_all_loaded
+from app.scenario.catalogue import verb_of
+from app.scenario.expectations import ExpectBody
 from app.scenario.inline_actions import close_held_popouts
 from app.scenario.model import Scenario
 from app.scenario.pictures import save_window_picture
+from app.scenario.registry import Step
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
 from app.scenario.sends import observe_send
 from app.scenario.sharing import SharingPeer
-from app.scenario.steps import PopoutStep, RestartStep, SendStep, ShareStep, Step
+from app.scenario.steps import PopoutStep, SendStep
 from app.scenario.trace import StepTrace, describe_resolution, take_trace
 from app.scenario.waiting import StepError, WaitTimeout, connected, wait_until
 from app.session import AppSession
@@ -192,7 +194,7 @@ class ScenarioReplay:
                 continue
             began = time.monotonic()
             try:
-                self._perform(step, outcome)
+                self.act(step, outcome)
             except Exception as error:
                 outcome.status = "failed"
                 outcome.error = _failure(error)
@@ -202,28 +204,17 @@ class ScenarioReplay:
             if self.shots is not None and (self.pictures is None or self.pictures(outcome)):
                 outcome.screenshot = self._screenshot(number, step)
 
-    def _perform(self, step: Step, outcome: StepResult) -> None:
-        if isinstance(step, SendStep):
-            self._send(step, outcome)
-        elif isinstance(step, ExpectStep):
-            outcome.mismatches = self._check(step)
-            if outcome.mismatches:
-                outcome.status = "failed"
-        else:
-            self._act(step)
+    def act(self, step: Step, outcome: StepResult) -> None:
+        """Run one step as its verb declares (:mod:`app.scenario.catalogue`)."""
+        verb_of(step).run(self, step, outcome)
 
-    def _act(self, step: Step) -> None:
-        if isinstance(step, RestartStep):
-            self.peer.close()  # the tool loses its connection as the app quits
-            self._restart()
-        elif isinstance(step, ShareStep):
-            self.peer.share(self.window, step)
-        else:
-            act(self.window, step)
+    def restart(self) -> None:
+        self.peer.close()  # the tool loses its connection as the app quits
+        self._restart()
 
     # -- sends -----------------------------------------------------------------
 
-    def _send(self, step: SendStep, outcome: StepResult) -> None:
+    def send(self, step: SendStep, outcome: StepResult) -> None:
         assistant = self.window.assistant
         before = len(assistant.records)
         ran_during_flush: list[bool] = []
@@ -242,7 +233,7 @@ class ScenarioReplay:
                 )
                 nested.append(inner_outcome)
                 try:
-                    self._act(inner)
+                    self.act(inner, inner_outcome)
                 except Exception as error:
                     inner_outcome.status = "failed"
                     inner_outcome.error = _failure(error)
@@ -280,9 +271,8 @@ class ScenarioReplay:
 
     # -- expectations ------------------------------------------------------------
 
-    def _check(self, step: ExpectStep) -> list[Mismatch]:
-        mismatches = check_expectations(step, self.latest, self.window)
-        return mismatches + self.peer.check(step, self.window)
+    def check(self, step: ExpectBody) -> list[Mismatch]:
+        return step.check(_Against(self.window, self.latest, self.peer), self.latest is not None)
 
     def _trace(self, pending: str | None = None) -> StepTrace | None:
         """The trace after a step; a window too broken to read gives none, not a crash."""
@@ -316,7 +306,21 @@ class ScenarioReplay:
             QCoreApplication.processEvents()
 
 
+@dataclass(frozen=True)
+class _Against:
+    """What an ``expect`` step is checked against (:class:`~app.scenario.registry.Checking`)."""
+
+    window: MainWindow
+    latest: SendRecord | None
+    peer: SharingPeer
+
+    @property
+    def send(self) -> SendRecord:
+        assert self.latest is not None, "a key about a send is checked only after one"
+        return self.latest
+
+
 def _latest_popped_out(window: MainWindow) -> str | None:
     """The frame id of the newest pop-out still open: every later picture shows it too (R29)."""
-    running = [handle for handle in window.popouts.handles if handle.exit_code is None]
+    running = [handle for handle in window.session.popouts.handles if handle.exit_code is None]
     return running[-1].frame_id if running else None

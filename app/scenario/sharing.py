@@ -14,8 +14,9 @@ from pathlib import PurePath
 from typing import Any, Final
 
 from app.main_window import MainWindow
-from app.scenario.expectations import ExpectStep, SharedExpectation
-from app.scenario.report import Mismatch
+from app.scenario.expectations import SharedExpectation
+from app.scenario.registry import NOW, Checking, ExpectKey, Replay, Verb
+from app.scenario.report import Mismatch, StepResult
 from app.scenario.sidecar_client import SdkClient
 from app.scenario.steps import ShareStep
 from app.scenario.waiting import StepError, wait_until
@@ -63,10 +64,7 @@ class SharingPeer:
             self.client.close()
             self.client = None
 
-    def check(self, step: ExpectStep, window: MainWindow) -> list[Mismatch]:
-        expected = step.shared
-        if expected is None:
-            return []
+    def check(self, expected: SharedExpectation, window: MainWindow) -> list[Mismatch]:
         if self.client is None:
             return [Mismatch("shared", "a connected tool (share: on first)", "sharing is off")]
         return _compare(expected, self.client, window)
@@ -115,3 +113,61 @@ def _relative(path: str, root: PurePath | None) -> str:
         return PurePath(path).relative_to(root).as_posix()
     except ValueError:
         return path
+
+
+def _peer(holder: Replay | Checking) -> SharingPeer:
+    # The registry names the peer loosely, so it need not import this module back.
+    peer = holder.peer
+    assert isinstance(peer, SharingPeer)
+    return peer
+
+
+def _share(replay: Replay, step: ShareStep, _outcome: StepResult) -> None:
+    _peer(replay).share(replay.window, step)
+
+
+def _on_or_off(value: object) -> object:
+    """YAML reads a bare ``on``/``off`` as true/false."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return value
+
+
+def _check_shared(against: Checking, expected: SharedExpectation) -> list[Mismatch]:
+    return _peer(against).check(expected, against.window)
+
+
+VERBS: tuple[Verb[Any], ...] = (
+    Verb(
+        ShareStep,
+        _share,
+        (
+            (
+                "`share: on` / `share: off`",
+                "Assistant ▸ Share the active note with other tools (R58); `on` also connects a "
+                "tool (the official MCP SDK's client) and waits until the window counts it, "
+                "`off` disconnects it.",
+            ),
+        ),
+        coerce=_on_or_off,
+    ),
+)
+
+EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
+    ExpectKey(
+        "shared",
+        SharedExpectation,
+        NOW,
+        _check_shared,
+        (
+            (
+                "`shared: {activeNote, openFiles, active, connected}`",
+                "what a tool connected to the sidecar sees (R60): `activeNote` a subset of "
+                "`get_active_note`'s pointer (null: no note), `openFiles` the workspace paths "
+                "of the latest `ide/contextUpdate`, newest first (waits until it carries the "
+                "current context), `active` the one marked active, `connected` the count the "
+                "window shows. Needs `share: on` first.",
+            ),
+        ),
+    ),
+)

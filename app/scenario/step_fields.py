@@ -23,13 +23,23 @@ class Strict(BaseModel):
 
 
 class StepBody(Strict):
+    """A step whose value is a mapping of its fields, or (``scalar``) one plain text."""
+
     verb: ClassVar[str]
     # The step's line in reports, filled from its fields (``{frame}``); or override describe().
     summary: ClassVar[str]
+    scalar: ClassVar[str | None] = None
+    """The one field a plain-text value fills (``activate: inbox-1``); None: a mapping."""
 
     def describe(self) -> str:
         """One line for reports and screenshots' captions."""
         return self.summary.format_map(dict(self))
+
+    def body(self) -> object:
+        """The value under the verb as a file holds it: the keys given, or the one text."""
+        if self.scalar is not None:
+            return getattr(self, self.scalar)
+        return self.model_dump(exclude_unset=True)
 
 
 class Subset(Strict):

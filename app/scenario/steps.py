@@ -1,21 +1,20 @@
 """The steps of a QA scenario (contract section 6) as strict, typed models.
 
 Each step class validates its own fields; :mod:`app.scenario.model` reads a file
-and builds these. The ``expect`` step lives in :mod:`app.scenario.expectations`.
-Nothing here touches Qt or the app.
+and builds these. What each verb does, and the ``expect`` step built from its keys,
+are declared in :mod:`app.scenario.catalogue`. Nothing here touches Qt or the app.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
-from app.scenario.elsewhere_steps import ExternalWriteStep, KeepStep
-from app.scenario.expectations import ExpectStep
-from app.scenario.inline_steps import InlineAcceptStep, InlineRejectStep
-from app.scenario.proposal_steps import ApplyStep, DiscardStep, UndoStep
+from app.scenario.problems import describe_pydantic
+from app.scenario.registry import Step, StepParser, step_data
 from app.scenario.step_fields import (
     ASSISTANT_FRAME,
     FrameId,
@@ -72,6 +71,7 @@ class ActivateStep(StepBody):
     """Activate a frame the way a click does."""
 
     verb: ClassVar[str] = "activate"
+    scalar: ClassVar[str | None] = "frame"
     summary: ClassVar[str] = "activate {frame}"
     frame: FrameId
 
@@ -130,6 +130,7 @@ class PopoutStep(StepBody):
     """Move an Inbox frame into its own process (R29)."""
 
     verb: ClassVar[str] = "popout"
+    scalar: ClassVar[str | None] = "frame"
     summary: ClassVar[str] = "pop out {frame}"
     frame: FrameId
 
@@ -138,6 +139,7 @@ class UnmountStep(StepBody):
     """Close a frame."""
 
     verb: ClassVar[str] = "unmount"
+    scalar: ClassVar[str | None] = "frame"
     summary: ClassVar[str] = "unmount {frame}"
     frame: FrameId
 
@@ -146,6 +148,7 @@ class SwitchWorkspaceStep(StepBody):
     """Cross the workspace boundary into another workspace (R7)."""
 
     verb: ClassVar[str] = "switch-workspace"
+    scalar: ClassVar[str | None] = "workspace"
     summary: ClassVar[str] = "switch to workspace {workspace}"
     workspace: str
 
@@ -191,8 +194,7 @@ class QuickOpenStep(StepBody):
         return f"quick open {self.query!r}{where}"
 
 
-@dataclass(frozen=True)
-class RestartStep:
+class RestartStep(StepBody):
     """Quit the app and start it again on the same data folder (R45)."""
 
     verb: ClassVar[str] = "restart"
@@ -205,6 +207,7 @@ class CaptionStep(StepBody):
     """A sentence for the reader of a report; does nothing to the app."""
 
     verb: ClassVar[str] = "caption"
+    scalar: ClassVar[str | None] = "text"
     summary: ClassVar[str] = "{text}"
     text: str = Field(min_length=1)
 
@@ -228,6 +231,14 @@ class SendStep:
         extra = "" if self.include_ambient else " (ambient context excluded)"
         return f"send {self.message!r}{extra}"
 
+    def body(self) -> object:
+        written: dict[str, object] = {"message": self.message}
+        if not self.include_ambient:
+            written["includeAmbient"] = False
+        if self.during_flush:
+            written["duringFlush"] = [step_data(step) for step in self.during_flush]
+        return written
+
 
 @dataclass(frozen=True)
 class InlineStep:
@@ -248,11 +259,23 @@ class InlineStep:
             where = "at the cursor"
         return f"inline {self.instruction!r} in {self.frame} {where}"
 
+    def body(self) -> object:
+        select = list(self.select) if isinstance(self.select, tuple) else self.select
+        written: dict[str, object] = {
+            "frame": self.frame,
+            "select": select,
+            "instruction": self.instruction,
+        }
+        if self.during:
+            written["during"] = [step_data(step) for step in self.during]
+        return written
+
 
 class ShareStep(StepBody):
     """Assistant ▸ Share the active note with other tools; on, a tool connects (R58)."""
 
     verb: ClassVar[str] = "share"
+    scalar: ClassVar[str | None] = "state"
     summary: ClassVar[str] = "share {state}"
     state: Literal["on", "off"]
 
@@ -261,29 +284,33 @@ class ShareStep(StepBody):
         return self.state == "on"
 
 
-Step = (
-    MountStep
-    | ShareStep
-    | ActivateStep
-    | TypeStep
-    | SelectStep
-    | ViewStep
-    | OpenStep
-    | PopoutStep
-    | UnmountStep
-    | SwitchWorkspaceStep
-    | NewNoteStep
-    | QuickOpenStep
-    | RestartStep
-    | SendStep
-    | ExpectStep
-    | CaptionStep
-    | ApplyStep
-    | DiscardStep
-    | UndoStep
-    | ExternalWriteStep
-    | KeepStep
-    | InlineStep
-    | InlineAcceptStep
-    | InlineRejectStep
-)
+def parse_send(parser: StepParser, body: object, step: str, where: str) -> SendStep | None:
+    """``send``'s value: a message, or a mapping whose ``duringFlush`` holds further steps."""
+    if isinstance(body, str):
+        body = {"message": body}
+    if not isinstance(body, Mapping):
+        parser.problem(
+            step, where, f"'{SendStep.verb}' takes a message or a mapping with 'message'"
+        )
+        return None
+    try:
+        parsed = SendBody.model_validate(dict(body))
+    except ValidationError as error:
+        for field_name, message in describe_pydantic(error, where):
+            parser.problem(step, field_name, message)
+        return None
+    during: list[Step] = []
+    for index, raw in enumerate(parsed.duringFlush, start=1):
+        inner = parser.parse(raw, f"{step}.{index}", f"{where}.duringFlush[{index}]", True)
+        if inner is not None:
+            during.append(inner)
+    return SendStep(parsed.message, tuple(during), parsed.includeAmbient)
+
+
+def parse_restart(parser: StepParser, body: object, step: str, where: str) -> RestartStep | None:
+    """``restart`` takes no value (``{}``; a bare ``restart:`` or ``true`` as well)."""
+    if body not in (None, {}, True):
+        verb = RestartStep.verb
+        parser.problem(step, where, f"'{verb}' takes no value: write '- {verb}: {{}}'")
+        return None
+    return RestartStep()

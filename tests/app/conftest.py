@@ -43,7 +43,7 @@ class AppUnderTest:
 
     def mount(self, frame_id: str, path: str, view: str = "edit") -> InboxFrame:
         """Mount an Inbox frame and wait until its note is loaded."""
-        frame = self.window.mount_inbox(frame_id, path, view)  # type: ignore[arg-type]
+        frame = self.window.driver.mount_inbox(frame_id, path, view)  # type: ignore[arg-type]
         if not frame.is_loaded:
             with self.qtbot.waitSignal(frame.loaded, timeout=LOAD_TIMEOUT_MS):
                 pass
@@ -68,7 +68,7 @@ class AppUnderTest:
         with self.qtbot.waitSignal(
             self.window.workspace_switched, timeout=SWITCH_TIMEOUT_MS
         ) as blocker:
-            self.window.switch_workspace(name)
+            self.window.driver.switch_workspace(name)
         workspace = blocker.args[0]
         assert isinstance(workspace, str)
         return workspace

@@ -32,7 +32,7 @@ def test_activating_the_assistant_or_a_provider_keeps_the_inbox_choice_R5(
 ) -> None:
     app = make_app()
     first, _ = app.mount_two()
-    placeholder = app.window.mount_provider("web", "web")
+    placeholder = app.window.driver.mount_provider("web", "web")
     QTest.mouseClick(first.activation_target(), Qt.MouseButton.LeftButton)
 
     QTest.mouseClick(app.window.assistant.activation_target(), Qt.MouseButton.LeftButton)
@@ -51,7 +51,7 @@ def test_keyboard_focus_inside_a_frame_activates_it_R2(make_app: AppFactory) -> 
     app.window.activateWindow()
     QTest.mouseClick(first.activation_target(), Qt.MouseButton.LeftButton)
 
-    app.window.focus_frame_number(2)  # what Ctrl+2 does
+    app.window.driver.focus_frame_number(2)  # what Ctrl+2 does
     app.qtbot.waitUntil(lambda: second.editor.hasFocus())
     resolution = app.window.store.resolve()
     assert resolution is not None and resolution.frame_id == "inbox-2"
@@ -72,7 +72,7 @@ def test_the_only_mounted_note_resolves_without_activation_R3(make_app: AppFacto
 def test_with_no_inbox_frame_there_is_no_note_and_no_header_R6(make_app: AppFactory) -> None:
     app = make_app()
     app.mount("inbox-1", "notes/a.md")
-    app.window.close_frame("inbox-1")
+    app.window.driver.close_frame("inbox-1")
     assert app.window.assistant.chip.text() == "No note open"
     record = app.send()
     assert record.capture.header is None
@@ -109,7 +109,7 @@ def test_the_active_frame_is_shown_and_the_choice_survives_a_close_R4(
     assert second.property("active") is True
     assert first.property("active") is False
 
-    app.window.close_frame("inbox-2")
+    app.window.driver.close_frame("inbox-2")
     resolution = app.window.store.resolve()
     assert resolution is not None and resolution.frame_id == "inbox-1"
     assert "inbox-2" not in app.window.frames

@@ -21,7 +21,7 @@ def _closed_port() -> int:
 
 
 def _opened(app: AppUnderTest) -> AssistantSettingsDialog:
-    dialog = app.window.open_assistant_settings()
+    dialog = app.window.driver.open_assistant_settings()
     dialog.show()
     app.qtbot.waitExposed(dialog)
     return dialog

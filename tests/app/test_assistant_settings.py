@@ -70,7 +70,7 @@ def test_verify_then_save_applies_at_once_persists_and_keeps_the_key_private_R37
     app.mount("inbox-1", "notes/a.md")
     assistant = app.window.assistant
     app.qtbot.waitUntil(lambda: assistant.assistant_label.text() == "Offline assistant")
-    dialog = app.window.open_assistant_settings()
+    dialog = app.window.driver.open_assistant_settings()
     assert dialog.offline_choice.isChecked() and dialog.save_button.isEnabled()
     dialog.model_choice.setChecked(True)
     dialog.endpoint.setText(scripted.url)
@@ -112,7 +112,7 @@ def test_verify_then_save_applies_at_once_persists_and_keeps_the_key_private_R37
     assert SECRET not in answer.text
     assert SECRET not in _backend_get(app, "/openapi.json").text
     assert SECRET not in caplog.text
-    again = app.window.open_assistant_settings()
+    again = app.window.driver.open_assistant_settings()
     assert again.api_key.text() == "" and again.api_key.placeholderText() == KEY_SAVED
     assert again.model_choice.isChecked() and again.endpoint.text() == scripted.url
     again.reject()
@@ -133,7 +133,7 @@ def test_saved_settings_apply_at_start_over_the_environment_R37(
     label = window.assistant.assistant_label
     app.qtbot.waitUntil(lambda: label.text() == MODEL_ID, timeout=WAIT_MS)
     # "Offline assistant" takes the app back, without a restart and on the next start.
-    dialog = window.open_assistant_settings()
+    dialog = window.driver.open_assistant_settings()
     dialog.offline_choice.setChecked(True)
     assert dialog.save_button.isEnabled()
     with app.qtbot.waitSignal(dialog.applied, timeout=WAIT_MS):
@@ -208,7 +208,7 @@ def test_the_command_line_model_reaches_the_embedded_backend_not_the_environment
 
 def test_r80_a_save_that_cannot_save_looks_disabled(make_app: AppFactory) -> None:
     app = make_app()
-    dialog = app.window.open_assistant_settings()
+    dialog = app.window.driver.open_assistant_settings()
     dialog.model_choice.setChecked(True)  # no endpoint yet: Save cannot save
     dialog.show()
     assert not dialog.save_button.isEnabled()

@@ -94,7 +94,7 @@ def test_unknown_view_or_bad_path_is_a_plain_error_and_changes_nothing(
         frame.set_view("table")  # type: ignore[arg-type]
     assert frame.view == "edit"
     with pytest.raises(ValueError, match=r"\.\."):
-        app.window.mount_inbox("inbox-2", "../outside.md")
+        app.window.driver.mount_inbox("inbox-2", "../outside.md")
     with pytest.raises(ValueError, match="relative"):
         frame.open_path("/etc/passwd")
     assert frame.path == "notes/a.md"
@@ -105,7 +105,7 @@ def test_the_workspace_browser_lists_notes_and_opens_one_in_an_inbox_frame(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    browser = app.window.mount_provider("workspace", "workspace")
+    browser = app.window.driver.mount_provider("workspace", "workspace")
     app.qtbot.waitUntil(lambda: browser.list.count() == 2)  # type: ignore[attr-defined]
     item = browser.list.item(1)  # type: ignore[attr-defined]
     assert item.text() == "notes/b.md"
@@ -115,7 +115,7 @@ def test_the_workspace_browser_lists_notes_and_opens_one_in_an_inbox_frame(
     )
     assert listing.currentItem() is item
     QTest.keyClick(listing, Qt.Key.Key_Return)  # Enter opens the selected note
-    opened = [frame for frame in app.window.inbox_frames() if frame.path == "notes/b.md"]
+    opened = [frame for frame in app.window.driver.inbox_frames() if frame.path == "notes/b.md"]
     assert len(opened) == 1
     resolution = app.window.store.resolve()
     assert resolution is not None and resolution.path == "notes/b.md"

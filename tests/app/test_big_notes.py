@@ -117,7 +117,7 @@ def test_a_switch_while_a_view_draws_cancels_it_R67(make_app: AppFactory) -> Non
 
 def test_a_note_opened_in_a_view_is_drawn_once_R67(make_app: AppFactory) -> None:
     app = make_app(NOTES)
-    frame = app.window.mount_inbox("inbox-1", "notes/big.md", "preview")
+    frame = app.window.driver.mount_inbox("inbox-1", "notes/big.md", "preview")
     drawn: list[int] = []
     frame.renders.finished.connect(lambda: drawn.append(1))
     with app.qtbot.waitSignal(frame.loaded, timeout=DRAW_TIMEOUT_MS):
@@ -205,7 +205,7 @@ def test_the_chips_lines_read_from_the_selection_agree_with_the_whole_note_R48_R
     text = "first line\nzweite Zeile — ü\n\n😀 four\n" * 40
     app = make_app({"notes/mixed.md": text})
     frame = app.mount("inbox-1", "notes/mixed.md")
-    app.window.activate_frame("inbox-1")
+    app.window.driver.activate_frame("inbox-1")
     chip = app.window.assistant.context_chip
     runtime = app.window.store.resolve_runtime()
     assert runtime is not None

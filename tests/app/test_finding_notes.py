@@ -27,9 +27,9 @@ def test_fuzzy_subsequence_ranks_tight_matches_first_R47() -> None:
 def test_new_note_is_created_through_the_api_opened_and_listed_R47(make_app: AppFactory) -> None:
     app = make_app()
     window = app.window
-    browser = window.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
+    browser = window.driver.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
     assert isinstance(browser, WorkspaceBrowserFrame)
-    creation = window.create_note("ideas/new.md")
+    creation = window.driver.create_note("ideas/new.md")
     with app.qtbot.waitSignal(creation.opened, timeout=LOAD_TIMEOUT_MS):
         pass
     frame = creation.frame
@@ -40,11 +40,11 @@ def test_new_note_is_created_through_the_api_opened_and_listed_R47(make_app: App
         timeout=LISTING_TIMEOUT_MS,
     )
     # An existing note is opened as it is, never overwritten.
-    again = window.create_note("notes/a.md")
+    again = window.driver.create_note("notes/a.md")
     with app.qtbot.waitSignal(again.opened, timeout=LOAD_TIMEOUT_MS):
         pass
     assert again.existed and app.saved_text("notes/a.md").startswith("# A")
-    refused = window.create_note("../outside.md")
+    refused = window.driver.create_note("../outside.md")
     assert refused.error is not None and "cannot be a note's path" in refused.error
 
 
@@ -57,9 +57,9 @@ def test_quick_open_filters_fuzzily_and_enter_opens_R47(make_app: AppFactory) ->
     QTest.keyClicks(dialog.filter, "nob")
     assert dialog.list.currentItem().text() == "notes/b.md"
     QTest.keyClick(dialog.filter, Qt.Key.Key_Return)
-    opened = [frame.path for frame in window.inbox_frames()]
+    opened = [frame.path for frame in window.driver.inbox_frames()]
     assert opened == ["notes/b.md"]
-    assert window.store.last_activated_frame == window.inbox_frames()[0].frame_id
+    assert window.store.last_activated_frame == window.driver.inbox_frames()[0].frame_id
 
 
 def test_the_workspace_picker_lists_existing_workspaces_and_takes_a_new_name_R47(
@@ -81,7 +81,7 @@ def test_the_workspace_picker_lists_existing_workspaces_and_takes_a_new_name_R47
 
 def test_notes_added_on_disk_appear_in_the_list_by_themselves_R47(make_app: AppFactory) -> None:
     app = make_app()
-    browser = app.window.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
+    browser = app.window.driver.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
     assert isinstance(browser, WorkspaceBrowserFrame)
     app.qtbot.waitUntil(lambda: len(browser.documents) == 2, timeout=LISTING_TIMEOUT_MS)
     (app.workspace_dir / "notes" / "from-disk.md").write_text("# new\n", encoding="utf-8")
@@ -97,7 +97,7 @@ def test_the_frames_menu_names_the_real_frames_R47(make_app: AppFactory) -> None
     actions = app.window.menus.focus_actions
     visible = [action.text() for action in actions if action.isVisible()]
     assert visible == ["Focus notes/a.md", "Focus notes/b.md"]
-    app.window.close_frame("inbox-1")
+    app.window.driver.close_frame("inbox-1")
     assert [action.text() for action in actions if action.isVisible()] == ["Focus notes/b.md"]
 
 
@@ -105,19 +105,19 @@ def test_a_new_note_named_without_an_extension_is_a_markdown_note_R47(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    creation = app.window.create_note(" ideas ")
+    creation = app.window.driver.create_note(" ideas ")
     with app.qtbot.waitSignal(creation.opened, timeout=LOAD_TIMEOUT_MS):
         pass
     assert creation.path == "ideas.md"
-    assert [frame.path for frame in app.window.inbox_frames()] == ["ideas.md"]
+    assert [frame.path for frame in app.window.driver.inbox_frames()] == ["ideas.md"]
     assert app.saved_text("ideas.md") == ""
     assert not (app.workspace_dir / "ideas").exists()
     # A name with its own extension, or a dotted folder, is taken as typed.
-    kept = app.window.create_note("notes/list.txt")
+    kept = app.window.driver.create_note("notes/list.txt")
     with app.qtbot.waitSignal(kept.opened, timeout=LOAD_TIMEOUT_MS):
         pass
     assert kept.path == "notes/list.txt"
-    dotted = app.window.create_note("v1.2/plan")
+    dotted = app.window.driver.create_note("v1.2/plan")
     with app.qtbot.waitSignal(dotted.opened, timeout=LOAD_TIMEOUT_MS):
         pass
     assert dotted.path == "v1.2/plan.md"

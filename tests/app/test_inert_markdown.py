@@ -123,7 +123,7 @@ def test_r62_a_workspace_link_opens_the_note_in_a_frame(
     frame = app.mount("inbox-1", "notes/a.md", "preview")
     with app.qtbot.waitSignal(app.window.frames_changed, timeout=5_000):
         _click_text(frame.preview, "beta")
-    paths = [inbox.path for inbox in app.window.inbox_frames()]
+    paths = [inbox.path for inbox in app.window.driver.inbox_frames()]
     assert paths == ["notes/a.md", "notes/b.md"]
     assert "[image: secret picture]" in frame.preview.toPlainText()  # the preview stayed
 
@@ -139,7 +139,7 @@ def test_r62_links_outside_the_workspace_are_never_shown(
         assert "OUTSIDE SECRET" not in frame.preview.toPlainText()
         assert frame.link_offer.isVisible() and not frame.link_offer.open_button.isVisible()
         assert "is not opened" in frame.link_offer.label.text()
-    assert [inbox.path for inbox in app.window.inbox_frames()] == ["notes/a.md"]
+    assert [inbox.path for inbox in app.window.driver.inbox_frames()] == ["notes/a.md"]
     assert frame.preview.refused_resources == []
 
 

@@ -270,7 +270,9 @@ def test_r72_closing_the_frame_while_a_request_runs_loses_nothing(make_app: AppF
             stream = frame.inline._stream
             assert stream is not None
             with app.qtbot.waitSignal(stream.finished, timeout=TIMEOUT_MS):
-                app.window.close_frame("inbox-1")  # Esc-like: the request stops, nothing lands
+                app.window.driver.close_frame(
+                    "inbox-1"
+                )  # Esc-like: the request stops, nothing lands
         finally:
             release.set()
         assert app.saved_text("notes/a.md") == NOTE

@@ -54,7 +54,7 @@ def test_r61_the_saved_key_never_follows_a_changed_endpoint(
     app.mount("inbox-1", "notes/a.md")
     store = AssistantSettingsStore(app.data_dir)
     store.save(SavedAssistant(True, first.url, MODEL_ID), SECRET)
-    dialog = app.window.open_assistant_settings()
+    dialog = app.window.driver.open_assistant_settings()
     dialog.endpoint.setText(second.url)  # another port: another origin; key field left empty
     assert "belongs to" in dialog.status.text()
     assert dialog.api_key.placeholderText() == KEY_OPTIONAL
@@ -79,7 +79,7 @@ def test_r61_the_saved_key_still_goes_to_its_own_origin(
     app = make_app()
     store = AssistantSettingsStore(app.data_dir)
     store.save(SavedAssistant(True, first.url, MODEL_ID), SECRET)
-    dialog = app.window.open_assistant_settings()
+    dialog = app.window.driver.open_assistant_settings()
     dialog.endpoint.setText(first.url.replace("/v1", "/v1/"))  # the same origin, written apart
     assert "belongs to" not in dialog.status.text()
     dialog.model.setEditText("")  # Verify lists the models only: one request
@@ -100,7 +100,7 @@ def test_r61_a_key_for_plain_http_elsewhere_or_credentials_in_the_url_are_refuse
     make_app: AppFactory, endpoint: str, said: str
 ) -> None:
     app = make_app()
-    dialog = app.window.open_assistant_settings()
+    dialog = app.window.driver.open_assistant_settings()
     dialog.model_choice.setChecked(True)
     dialog.endpoint.setText(endpoint)
     dialog.model.setEditText(MODEL_ID)

@@ -44,9 +44,9 @@ def test_frames_can_be_moved_within_their_column(make_app: AppFactory) -> None:
     app = make_app()
     first, second = app.mount_two()
     column = app.window.inbox_column
-    app.window.move_frame("inbox-2", -1)
+    app.window.driver.move_frame("inbox-2", -1)
     assert [column.widget(0), column.widget(1)] == [second, first]
-    app.window.focus_frame_number(1)
+    app.window.driver.focus_frame_number(1)
     assert app.window.store.last_activated_frame == "inbox-2"
 
 

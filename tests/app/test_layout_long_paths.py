@@ -24,7 +24,7 @@ def test_a_117_character_path_keeps_the_window_within_the_screen_R46(
     before = window.width()
     frame = app.mount("inbox-1", LONG_PATH)
     app.mount("inbox-2", "notes/a.md")
-    window.activate_frame("inbox-1")
+    window.driver.activate_frame("inbox-1")
     QApplication.processEvents()
     assert window.width() == before  # the long path did not widen the window
     # Nothing in the window asks for more width than the screen has (offscreen: 800 px).
@@ -34,7 +34,7 @@ def test_a_117_character_path_keeps_the_window_within_the_screen_R46(
     assert shown != LONG_PATH and "…" in shown  # the folders elided in the middle,
     assert shown.startswith(LONG_PATH[:4]) and shown.endswith("/summary-of-all-notes12.md")
     assert title.toolTip() == LONG_PATH
-    window.close_frame("inbox-1")
+    window.driver.close_frame("inbox-1")
     QApplication.processEvents()
     assert window.width() == before
 
@@ -43,7 +43,7 @@ def test_the_workspace_list_shortens_a_long_path_instead_of_scrolling_sideways_R
     make_app: AppFactory,
 ) -> None:
     app = make_app({LONG_PATH: "# Long\n", "notes/a.md": "# A\n"})
-    browser = app.window.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
+    browser = app.window.driver.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)
     assert isinstance(browser, WorkspaceBrowserFrame)
     app.qtbot.waitUntil(lambda: browser.list.count() == 2, timeout=LOAD_TIMEOUT_MS)
     QApplication.processEvents()

@@ -16,7 +16,9 @@ from tests.app.conftest import LOAD_TIMEOUT_MS, AppFactory
 
 
 def _layout(window: MainWindow) -> list[tuple[str, str, str]]:
-    return [(frame.frame_id, frame.path, frame.view) for frame in window.note_frames_in_order()]
+    return [
+        (frame.frame_id, frame.path, frame.view) for frame in window.driver.note_frames_in_order()
+    ]
 
 
 def test_switching_away_and_back_reopens_the_frames_views_active_frame_and_chat_R45(
@@ -25,21 +27,21 @@ def test_switching_away_and_back_reopens_the_frames_views_active_frame_and_chat_
     app = make_app()
     window = app.window
     app.mount_two()
-    window.frame("inbox-2").set_view("mindmap")  # type: ignore[attr-defined]
-    window.activate_frame("inbox-2")
+    window.driver.frame("inbox-2").set_view("mindmap")  # type: ignore[attr-defined]
+    window.driver.activate_frame("inbox-2")
     demo_assistant = window.assistant
     demo_conversation = demo_assistant.conversation
     app.send("summarise this")
 
     app.switch_workspace("personal")
-    assert window.inbox_frames() == []
+    assert window.driver.inbox_frames() == []
     assert window.assistant is not demo_assistant  # the chat shown belongs to "personal"
     assert window.assistant.records == [] and not demo_assistant.isVisible()
     shown = [banner.label.text() for banner in window.banners.banners]
     assert sum("has no" in text for text in shown) == 1
 
     app.switch_workspace(app.workspace_dir.name)
-    app.qtbot.waitUntil(lambda: all(frame.is_loaded for frame in window.inbox_frames()))
+    app.qtbot.waitUntil(lambda: all(frame.is_loaded for frame in window.driver.inbox_frames()))
     assert _layout(window) == [
         ("inbox-1", "notes/a.md", "edit"),
         ("inbox-2", "notes/b.md", "mindmap"),
@@ -57,8 +59,8 @@ def test_quitting_and_starting_again_restores_the_last_session_R45(
     app = make_app()
     window = app.window
     app.mount_two()
-    window.frame("inbox-1").set_view("todo")  # type: ignore[attr-defined]
-    window.activate_frame("inbox-2")
+    window.driver.frame("inbox-1").set_view("todo")  # type: ignore[attr-defined]
+    window.driver.activate_frame("inbox-2")
     conversation = window.assistant.conversation
     workspace_dir = app.workspace_dir
     app.quit()
@@ -66,7 +68,7 @@ def test_quitting_and_starting_again_restores_the_last_session_R45(
     assert saved["workspace"] == workspace_dir.name
 
     again = make_app(restart=app).window
-    for frame in again.inbox_frames():
+    for frame in again.driver.inbox_frames():
         if not frame.is_loaded:
             with app.qtbot.waitSignal(frame.loaded, timeout=LOAD_TIMEOUT_MS):
                 pass
@@ -91,7 +93,7 @@ def test_a_broken_state_file_is_set_aside_with_a_plain_message_R45(
     assert not any("Traceback" in text for text in texts)
     aside = list(app.data_dir.glob("layout.json.broken-*"))
     assert len(aside) == 1 and aside[0].read_text(encoding="utf-8").startswith('{"version"')
-    assert window.inbox_frames() == []
+    assert window.driver.inbox_frames() == []
 
 
 @pytest.mark.slow
@@ -140,4 +142,4 @@ def test_a_first_visit_says_the_notes_it_lacks_stay_open_where_they_were_R45(
     ]
     assert not any("closed" in text for text in shown)  # nothing was closed anywhere
     app.switch_workspace(home)
-    assert [frame.path for frame in window.inbox_frames()] == ["notes/a.md", "notes/b.md"]
+    assert [frame.path for frame in window.driver.inbox_frames()] == ["notes/a.md", "notes/b.md"]

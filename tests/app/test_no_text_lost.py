@@ -52,7 +52,7 @@ def test_closing_a_frame_whose_save_fails_keeps_its_text_and_restores_it(
     typed = frame.editor.toPlainText()
     autosave = app.session.autosave
     with app.qtbot.waitSignal(autosave.save_failed, timeout=SAVE_TIMEOUT_MS):
-        app.window.close_frame("inbox-1")
+        app.window.driver.close_frame("inbox-1")
     assert "inbox-1" not in app.window.frames
     assert _kept(app, "notes/a.md") == typed
     banner = _banner_with(app, "notes/a.md could not be saved")
@@ -60,7 +60,7 @@ def test_closing_a_frame_whose_save_fails_keeps_its_text_and_restores_it(
 
     _unblock_saves(folder)
     banner.buttons["Restore"].click()
-    restored = app.window.inbox_frames()[0]
+    restored = app.window.driver.inbox_frames()[0]
     app.qtbot.waitUntil(lambda: restored.editor.toPlainText() == typed)
     app.qtbot.waitUntil(lambda: restored.save_state == "saved", timeout=SAVE_TIMEOUT_MS)
     assert app.saved_text("notes/a.md") == typed
@@ -86,9 +86,9 @@ def test_a_switch_whose_save_fails_keeps_the_text_for_the_workspace_it_belongs_t
     _unblock_saves(folder)
     app.switch_workspace(home)
     offer = _banner_with(app, "could not be saved earlier is kept for notes/a.md")
-    app.qtbot.waitUntil(lambda: all(inbox.is_loaded for inbox in window.inbox_frames()))
+    app.qtbot.waitUntil(lambda: all(inbox.is_loaded for inbox in window.driver.inbox_frames()))
     offer.buttons["Restore"].click()
-    restored = window.frame("inbox-1")
+    restored = window.driver.frame("inbox-1")
     app.qtbot.waitUntil(lambda: restored.read_text() == typed)  # type: ignore[attr-defined]
     app.qtbot.waitUntil(lambda: app.saved_text("notes/a.md") == typed, timeout=SAVE_TIMEOUT_MS)
     app.qtbot.waitUntil(lambda: store.get(home, "notes/a.md") is None, timeout=SAVE_TIMEOUT_MS)
@@ -127,10 +127,10 @@ def test_kept_text_from_an_earlier_run_is_offered_when_its_workspace_opens(
     target = later.data_dir / RECOVERY_FOLDER
     for note in earlier.kept_for(workspace):
         RecoveryStore(target).keep(later.session.workspace, note.path, note.text, note.reason, 1)
-    later.window.offer_kept_notes()
+    later.window.driver.offer_kept_notes()
     offer = _banner_with(later, "kept for notes/a.md")
     offer.buttons["Restore"].click()
-    restored = later.window.inbox_frames()[0]
+    restored = later.window.driver.inbox_frames()[0]
     later.qtbot.waitUntil(lambda: restored.read_text() == typed)
     later.qtbot.waitUntil(lambda: later.saved_text("notes/a.md") == typed, timeout=SAVE_TIMEOUT_MS)
     later.qtbot.waitUntil(

@@ -28,7 +28,7 @@ def test_r63_a_note_over_the_limit_is_refused_and_the_frame_says_so(
     app = make_app()
     with (app.workspace_dir / "notes" / "huge.md").open("wb") as huge:
         huge.truncate(LIMIT_BYTES + 1)  # sparse: takes no disk
-    frame = app.window.mount_inbox("inbox-1", "notes/huge.md")
+    frame = app.window.driver.mount_inbox("inbox-1", "notes/huge.md")
     with app.qtbot.waitSignal(frame.load_failed, timeout=10_000) as failed:
         pass
     message = failed.args[0]
@@ -54,7 +54,7 @@ _OPEN_SCRIPT = textwrap.dedent(
     window = MainWindow(session, demo_layout=False)
     window.resize(1000, 700)
     window.show()
-    frame = window.mount_inbox("inbox-1", "notes/odd.md", "preview")
+    frame = window.driver.mount_inbox("inbox-1", "notes/odd.md", "preview")
     while not frame.is_loaded:
         app.processEvents()
     app.processEvents()

@@ -23,7 +23,7 @@ def test_with_no_note_open_the_middle_column_says_how_to_open_one(make_app: AppF
     assert window.no_note.isVisible()
     app.mount("inbox-1", "notes/a.md")
     assert window.inbox_area.currentWidget() is window.inbox_column
-    window.close_frame("inbox-1")
+    window.driver.close_frame("inbox-1")
     assert window.inbox_area.currentWidget() is window.no_note
     assert NO_NOTE_OPEN in [label.text() for label in window.no_note.findChildren(QLabel)]
 
@@ -57,7 +57,7 @@ def test_a_note_that_cannot_be_opened_is_badged_not_opened_rather_than_not_saved
     outside.write_text("secret", encoding="utf-8")
     app = make_app()
     os.symlink(outside, app.workspace_dir / "notes" / "link.md")
-    frame = app.window.mount_inbox("inbox-1", "notes/link.md")
+    frame = app.window.driver.mount_inbox("inbox-1", "notes/link.md")
     with app.qtbot.waitSignal(frame.load_failed, timeout=SAVE_TIMEOUT_MS):
         pass
     assert frame.title_bar.badge.text() == "Not opened"
@@ -112,10 +112,10 @@ def test_the_empty_notes_column_offers_new_note_and_quick_open_R47(make_app: App
     QTimer.singleShot(0, answer_the_prompt)  # the prompt is modal: answer it once it shows
     buttons["New note…"].click()
     app.qtbot.waitUntil(
-        lambda: [frame.path for frame in window.inbox_frames()] == ["ideas.md"],
+        lambda: [frame.path for frame in window.driver.inbox_frames()] == ["ideas.md"],
         timeout=SAVE_TIMEOUT_MS,
     )
-    window.close_frame(window.inbox_frames()[0].frame_id)
+    window.driver.close_frame(window.driver.inbox_frames()[0].frame_id)
     buttons["Quick open…"].click()
     dialogs = [d for d in window.findChildren(QuickOpenDialog) if d.isVisible()]
     assert len(dialogs) == 1

@@ -26,7 +26,7 @@ def test_popped_out_note_leaves_the_host_store_and_a_killed_child_leaves_the_hos
     second.type_text(" typed before pop-out", at="end")
     typed = second.editor.toPlainText()
 
-    with app.qtbot.waitSignal(window.popouts.popped_out, timeout=10_000) as popped:
+    with app.qtbot.waitSignal(window.session.popouts.popped_out, timeout=10_000) as popped:
         QTest.mouseClick(second.popout_button, Qt.MouseButton.LeftButton)
     handle = popped.args[0]
     output = bytearray()
@@ -52,7 +52,7 @@ def test_popped_out_note_leaves_the_host_store_and_a_killed_child_leaves_the_hos
     assert pointer is not None
     assert (pointer.frameId, pointer.path) == ("inbox-1", "notes/a.md")
 
-    with app.qtbot.waitSignal(window.popouts.return_offered, timeout=10_000) as offered:
+    with app.qtbot.waitSignal(window.session.popouts.return_offered, timeout=10_000) as offered:
         handle.process.kill()
     assert offered.args[0] is handle and handle.crashed
     assert handle.process.state() == QProcess.ProcessState.NotRunning
@@ -63,7 +63,7 @@ def test_popped_out_note_leaves_the_host_store_and_a_killed_child_leaves_the_hos
     assert record.error is None and record.capture.pointer is not None
     banner = window.banners.banners[-1]
     QTest.mouseClick(banner.buttons["Bring back"], Qt.MouseButton.LeftButton)
-    returned = window.frame("inbox-2")
+    returned = window.driver.frame("inbox-2")
     assert isinstance(returned, InboxFrame)
     app.qtbot.waitUntil(lambda: returned.is_loaded)
     assert returned.editor.toPlainText() == typed
@@ -74,7 +74,7 @@ def test_popped_out_note_leaves_the_host_store_and_a_killed_child_leaves_the_hos
 def test_quitting_the_host_ends_its_popped_out_children(make_app: AppFactory) -> None:
     app = make_app()
     frame = app.mount("inbox-1", "notes/a.md")
-    with app.qtbot.waitSignal(app.window.popouts.popped_out, timeout=10_000) as popped:
+    with app.qtbot.waitSignal(app.window.session.popouts.popped_out, timeout=10_000) as popped:
         frame.pop_out()
     handle = popped.args[0]
     output = bytearray()
@@ -94,11 +94,11 @@ def test_a_note_popped_out_at_quit_reopens_in_its_old_place_next_start_R45_R49(
 ) -> None:
     app = make_app()
     first, _second = app.mount_two()
-    with app.qtbot.waitSignal(app.window.popouts.popped_out, timeout=10_000) as popped:
+    with app.qtbot.waitSignal(app.window.session.popouts.popped_out, timeout=10_000) as popped:
         first.pop_out()
     handle = popped.args[0]
     assert handle.running
-    assert [frame.path for frame in app.window.inbox_frames()] == ["notes/b.md"]
+    assert [frame.path for frame in app.window.driver.inbox_frames()] == ["notes/b.md"]
     app.window.close()
     kept = json.loads((app.data_dir / "layout.json").read_text(encoding="utf-8"))
     notes = kept["workspaces"][kept["workspace"]]["notes"]

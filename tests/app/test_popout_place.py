@@ -55,10 +55,12 @@ def test_the_host_geometry_travels_as_one_argument_and_bad_values_are_plain_erro
 def test_the_host_asks_for_its_pop_out_beside_it(make_app: AppFactory) -> None:
     app = make_app()
     frame = app.mount("inbox-1", "notes/a.md")
-    handle = app.window.popouts.create("inbox-1", frame.path, "edit", "w", app.window.geometry())
+    handle = app.window.session.popouts.create(
+        "inbox-1", frame.path, "edit", "w", app.window.geometry()
+    )
     arguments = handle.process.arguments()
     assert arguments[arguments.index("--beside") + 1] == beside_argument(app.window.geometry())
-    app.window.popouts.forget(handle)
+    app.window.session.popouts.forget(handle)
 
 
 def test_the_pop_out_opens_beside_the_host_and_its_chip_says_this_note_R29(

@@ -29,7 +29,9 @@ def _pop_out_the_plan(app: AppUnderTest) -> PopoutHandle:
     plan = app.mount("inbox-2", PLAN)
     QTest.mouseClick(plan.activation_target(), Qt.MouseButton.LeftButton)
     assert app.window.store.resolve() is not None
-    with app.qtbot.waitSignal(app.window.popouts.popped_out, timeout=POPPED_TIMEOUT_MS) as popped:
+    with app.qtbot.waitSignal(
+        app.window.session.popouts.popped_out, timeout=POPPED_TIMEOUT_MS
+    ) as popped:
         QTest.mouseClick(plan.popout_button, Qt.MouseButton.LeftButton)
     handle: PopoutHandle = popped.args[0]
     return handle
@@ -104,7 +106,7 @@ def test_a_note_popped_out_when_it_was_not_this_note_needs_no_notice_R29(
     app.mount("inbox-2", PLAN)
     QTest.mouseClick(today.activation_target(), Qt.MouseButton.LeftButton)
     # Not through its ↗ button, whose click makes it "this note" first (as a QA step does).
-    with app.qtbot.waitSignal(app.window.popouts.popped_out, timeout=POPPED_TIMEOUT_MS):
+    with app.qtbot.waitSignal(app.window.session.popouts.popped_out, timeout=POPPED_TIMEOUT_MS):
         app.window.popout_host.pop_out("inbox-2")
     record = app.send("what's still open here?")
     assert record.fallback_notice is None

@@ -14,7 +14,7 @@ from tests.app.conftest import WORKSPACE_NOTES, AppFactory
 
 def test_mount_then_send_points_at_the_loaded_note(make_app: AppFactory) -> None:
     app = make_app()
-    frame = app.window.mount_inbox("inbox-1", "notes/a.md", "edit")
+    frame = app.window.driver.mount_inbox("inbox-1", "notes/a.md", "edit")
     assert not frame.is_loaded
     record = app.send()
     pointer = record.capture.pointer

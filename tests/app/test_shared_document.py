@@ -29,7 +29,7 @@ def test_r53_closing_the_first_frame_hands_the_document_and_its_save_to_the_othe
     app = make_app()
     app.mount("inbox-1", "notes/a.md")
     second = app.mount("inbox-2", "notes/a.md")
-    app.window.close_frame("inbox-1")
+    app.window.driver.close_frame("inbox-1")
     app.qtbot.waitUntil(lambda: "inbox-1" not in app.window.frames, timeout=SAVE_TIMEOUT_MS)
     second.type_text("after the close\n", at="end")
     assert app.session.autosave.is_dirty("inbox-2")
@@ -52,8 +52,8 @@ def test_r53_a_frame_opened_while_the_note_still_loads_shares_that_load(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    first = app.window.mount_inbox("inbox-1", "notes/a.md", "edit")
-    second = app.window.mount_inbox("inbox-2", "notes/a.md", "preview")
+    first = app.window.driver.mount_inbox("inbox-1", "notes/a.md", "edit")
+    second = app.window.driver.mount_inbox("inbox-2", "notes/a.md", "preview")
     assert not first.is_loaded  # the second came while the first still loaded
     app.qtbot.waitUntil(lambda: first.is_loaded and second.is_loaded, timeout=SAVE_TIMEOUT_MS)
     assert second.editor.document() is first.editor.document()
@@ -71,9 +71,9 @@ def test_r53_when_the_loading_frame_closes_first_the_waiting_one_loads_the_note(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    app.window.mount_inbox("inbox-1", "notes/a.md", "edit")
-    second = app.window.mount_inbox("inbox-2", "notes/a.md", "edit")
-    app.window.close_frame("inbox-1")
+    app.window.driver.mount_inbox("inbox-1", "notes/a.md", "edit")
+    second = app.window.driver.mount_inbox("inbox-2", "notes/a.md", "edit")
+    app.window.driver.close_frame("inbox-1")
     app.qtbot.waitUntil(lambda: second.is_loaded, timeout=SAVE_TIMEOUT_MS)
     assert second.owner is None and second.read_text() == app.saved_text("notes/a.md")
     second.type_text("after the close\n", at="end")

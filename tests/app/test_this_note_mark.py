@@ -30,9 +30,9 @@ def test_r80_the_mark_follows_activation_and_agrees_with_the_chip(make_app: AppF
     assert _marked(app) == ["inbox-1"] == [_chip_frame(app)]
     QTest.mouseClick(app.window.assistant.activation_target(), Qt.MouseButton.LeftButton)
     assert _marked(app) == ["inbox-1"] == [_chip_frame(app)]  # R5: the assistant keeps it
-    app.window.close_frame("inbox-1")
+    app.window.driver.close_frame("inbox-1")
     assert _marked(app) == ["inbox-2"] == [_chip_frame(app)]
-    app.window.close_frame("inbox-2")
+    app.window.driver.close_frame("inbox-2")
     assert _marked(app) == [] and app.window.assistant.chip.text() == "No note open"
 
 

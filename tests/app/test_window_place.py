@@ -85,5 +85,5 @@ def test_r80_a_broken_window_place_keeps_the_frames(make_app: AppFactory) -> Non
     saved["workspaces"][app.session.workspace]["window"] = "not base64 at all!"
     path.write_text(json.dumps(saved), "utf-8")
     again = make_app(restart=app, keep_place=True).window
-    assert [frame.frame_id for frame in again.inbox_frames()] == ["inbox-1"]
+    assert [frame.frame_id for frame in again.driver.inbox_frames()] == ["inbox-1"]
     assert again.size().width() == 1360  # the new window's size, nothing set aside

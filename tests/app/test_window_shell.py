@@ -52,7 +52,7 @@ def test_the_demo_window_renders_to_a_png_that_is_not_blank(
 ) -> None:
     app = make_app(demo=True)
     window = app.window
-    frames = window.inbox_frames()
+    frames = window.driver.inbox_frames()
     assert [frame.path for frame in frames] == ["inbox/today.md", "projects/launch-plan.md"]
     assert "workspace" in window.frames and "assistant" in window.frames
     app.qtbot.waitUntil(lambda: all(frame.is_loaded for frame in frames))
@@ -68,10 +68,10 @@ def test_a_folder_workspace_opens_with_the_browser_and_its_first_notes(
 ) -> None:
     app = make_app(demo_layout=True)
     window = app.window
-    app.qtbot.waitUntil(lambda: len(window.inbox_frames()) == 2)
-    assert [frame.path for frame in window.inbox_frames()] == ["notes/a.md", "notes/b.md"]
+    app.qtbot.waitUntil(lambda: len(window.driver.inbox_frames()) == 2)
+    assert [frame.path for frame in window.driver.inbox_frames()] == ["notes/a.md", "notes/b.md"]
     assert "workspace" in window.frames
-    app.qtbot.waitUntil(lambda: all(frame.is_loaded for frame in window.inbox_frames()))
+    app.qtbot.waitUntil(lambda: all(frame.is_loaded for frame in window.driver.inbox_frames()))
 
 
 def test_every_control_has_an_accessible_name(make_app: AppFactory) -> None:

@@ -63,7 +63,7 @@ class WiredApp:
     qtbot: QtBot
 
     def mount(self, frame_id: str, path: str) -> InboxFrame:
-        frame = self.window.mount_inbox(frame_id, path, "edit")
+        frame = self.window.driver.mount_inbox(frame_id, path, "edit")
         if not frame.is_loaded:
             with self.qtbot.waitSignal(frame.loaded, timeout=LOAD_TIMEOUT_MS):
                 pass
@@ -118,7 +118,7 @@ def test_r16_no_byte_of_the_note_is_in_any_header_or_turn_request(wired: WiredAp
     frame = wired.mount("inbox-1", "notes/plan.md")
     first = wired.send("summarise this")
     frame.type_text("\nTyped after the first send: 予算は据え置き。", at="end")
-    wired.window.activate_frame("assistant")
+    wired.window.driver.activate_frame("assistant")
     second = wired.send("what does this note say?")
     third = wired.send('/tool read_active_note {"maxBytes": 40}')
     assert all(turn.header_bytes > 0 for turn in (first, second, third))
@@ -175,7 +175,7 @@ def test_r9_r14_r17_the_header_on_the_wire_is_the_pointer_captured_and_stored(
 def test_a_send_right_after_mount_carries_the_loaded_note_never_an_empty_one(
     wired: WiredApp,
 ) -> None:
-    frame = wired.window.mount_inbox("inbox-1", "notes/plan.md", "edit")
+    frame = wired.window.driver.mount_inbox("inbox-1", "notes/plan.md", "edit")
     assert not frame.is_loaded  # the send below does not wait for the load itself
     record = wired.send("summarise this")
     pointer = record.capture.pointer

@@ -22,9 +22,9 @@ def test_the_has_no_banner_goes_once_a_note_is_created_in_the_new_workspace_R45(
     workspace = app.switch_workspace("personal")
     (said,) = _workspace_banners(app)
     assert said.startswith(f"Workspace “{workspace}” has no notes/a.md")
-    app.window.mount_provider("web", "web")  # a provider frame is not a note made here
+    app.window.driver.mount_provider("web", "web")  # a provider frame is not a note made here
     assert _workspace_banners(app) == [said]
-    creation = app.window.create_note("ideas")
+    creation = app.window.driver.create_note("ideas")
     with app.qtbot.waitSignal(creation.opened, timeout=WAIT_MS):
         pass
     app.qtbot.waitUntil(lambda: _workspace_banners(app) == [])

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app.scenario.expectations import ExpectStep
+from app.scenario.catalogue import ExpectStep
 from app.scenario.inline_steps import InlineAcceptStep, InlineRejectStep
 from app.scenario.model import load_scenario
 from app.scenario.problems import ScenarioFileError

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from app.scenario import cli
-from app.scenario.expectations import ExpectStep
+from app.scenario.catalogue import ExpectStep
 from app.scenario.model import load_all, load_scenario
 from app.scenario.problems import ScenarioFileError
 from app.scenario.step_fields import ASSISTANT_FRAME

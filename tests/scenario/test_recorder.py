@@ -42,7 +42,7 @@ def recording(make_app: AppFactory) -> Iterator[tuple[MainWindow, ScenarioRecord
 
 
 def mount(qtbot: QtBot, window: MainWindow, frame_id: str, path: str) -> InboxFrame:
-    frame = window.mount_inbox(frame_id, path)
+    frame = window.driver.mount_inbox(frame_id, path)
     qtbot.waitUntil(lambda: frame.is_loaded)
     return frame
 
@@ -69,19 +69,19 @@ def test_r2_r4_r8_r29_recorded_actions_replay_to_identical_pointers(
     window, recorder = recording
     first = mount(qtbot, window, "inbox-1", "notes/a.md")
     second = mount(qtbot, window, "inbox-2", "notes/b.md")
-    window.mount_provider("calendar", "calendar")
+    window.driver.mount_provider("calendar", "calendar")
     records: list[TurnRecord] = []
 
     # A real click activates a frame through the window's one activation path (R2).
-    QTest.mouseClick(window.frame("calendar").activation_target(), Qt.MouseButton.LeftButton)
-    window.activate_frame("inbox-1")
+    QTest.mouseClick(window.driver.frame("calendar").activation_target(), Qt.MouseButton.LeftButton)
+    window.driver.activate_frame("inbox-1")
     first.type_text(" more", at="end")
     first.type_text("!", at=0)
     first.select(2, 6)
-    window.activate_frame("assistant")
+    window.driver.activate_frame("assistant")
     records.append(send(qtbot, window, "summarise this"))
 
-    window.activate_frame("inbox-2")
+    window.driver.activate_frame("inbox-2")
     second.set_view("todo")
     records.append(send(qtbot, window, "summarise this"))
 
@@ -91,12 +91,12 @@ def test_r2_r4_r8_r29_recorded_actions_replay_to_identical_pointers(
     records.append(send(qtbot, window, "what does this note say?"))
     records.append(send(qtbot, window, "summarise this", include_ambient=False))
 
-    window.activate_frame("inbox-1")
+    window.driver.activate_frame("inbox-1")
     first.pop_out()
     qtbot.waitUntil(lambda: "inbox-1" not in window.frames)
     records.append(send(qtbot, window, "summarise this"))
-    window.close_frame("calendar")
-    window.switch_workspace("elsewhere")
+    window.driver.close_frame("calendar")
+    window.driver.switch_workspace("elsewhere")
     qtbot.waitUntil(lambda: not window.is_switching_workspace)
     records.append(send(qtbot, window, "summarise this"))
 
@@ -137,7 +137,8 @@ def test_typing_during_a_flush_is_recorded_under_the_send(
     frame = mount(qtbot, window, "inbox-1", "notes/a.md")
     window.assistant.flush_started.connect(lambda: frame.type_text("zz"))
     send(qtbot, window, "summarise this")
-    (send_step,) = [step["send"] for step in recorder.steps if "send" in step]
+    steps = recorder.scenario_data()["steps"]
+    (send_step,) = [step["send"] for step in steps if "send" in step]
     assert send_step["duringFlush"] == [{"type": {"frame": "inbox-1", "text": "zz", "at": 13}}]
 
 
@@ -167,10 +168,10 @@ def test_record_command_writes_what_was_done_in_the_window(
 
     def act() -> None:
         window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
-        frame = window.mount_inbox("inbox-1", "inbox/today.md")
+        frame = window.driver.mount_inbox("inbox-1", "inbox/today.md")
 
         def after_load() -> None:
-            window.activate_frame("inbox-1")
+            window.driver.activate_frame("inbox-1")
             frame.type_text("typed")
             window.close()
             done.append("closed")

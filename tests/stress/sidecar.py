@@ -200,7 +200,7 @@ def sidecar_attacks(folder: Path, *, idle: int = 500, diffs: int = 200) -> Figur
     ticker.setInterval(TICK_MS)
     ticker.timeout.connect(tick)
     try:
-        frame = window.mount_inbox("inbox-1", "notes/typed.md")
+        frame = window.driver.mount_inbox("inbox-1", "notes/typed.md")
         spin.waitUntil(lambda: frame.is_loaded, timeout=30_000)
         window.sharing.turn_on()
         server = window.sharing.server

@@ -69,7 +69,7 @@ def test_r60_a_note_no_frame_shows_is_reviewed_over_its_saved_copy(
     changed = NOTE_B + "added by a tool\n"
     client.call("openDiff", {"filePath": _absolute(app, "notes/b.md"), "newContent": changed})
     view = _review(app)
-    assert app.window.inbox_frames() == []  # no frame is opened for it
+    assert app.window.driver.inbox_frames() == []  # no frame is opened for it
     view.apply_button.click()
     app.qtbot.waitUntil(lambda: app.saved_text("notes/b.md") == changed, timeout=WAIT_MS)  # R53
     app.qtbot.waitUntil(lambda: bool(client.notifications("ide/diffAccepted")), timeout=WAIT_MS)

@@ -123,7 +123,7 @@ def test_r58_r60_the_gemini_cli_ide_client_connects_hears_context_and_reviews_di
             lambda: any(_active_path(e) == a_path for e in client.of("context")), timeout=WAIT_MS
         )
         app.mount("inbox-2", "notes/b.md")
-        app.window.activate_frame("inbox-2")
+        app.window.driver.activate_frame("inbox-2")
         app.qtbot.waitUntil(
             lambda: _active_path(client.of("context")[-1]) == b_path, timeout=WAIT_MS
         )

@@ -66,10 +66,10 @@ def test_r60_r3_r4_r11_get_active_note_is_captured_afresh_and_holds_no_text(
     assert body["path"] == "notes/a.md" and body["frameId"] == "inbox-1"  # R3
     assert body["absolutePath"] == str(app.workspace_dir.resolve() / "notes" / "a.md")
     second = app.mount("inbox-2", "notes/b.md")
-    app.window.activate_frame("inbox-2")
-    app.window.activate_frame("assistant")  # R5: the assistant does not change the choice
+    app.window.driver.activate_frame("inbox-2")
+    app.window.driver.activate_frame("assistant")  # R5: the assistant does not change the choice
     assert _body(client.call("get_active_note"))["frameId"] == "inbox-2"  # R4
-    app.window.activate_frame("inbox-1")
+    app.window.driver.activate_frame("inbox-1")
     first.type_text(" typed", at="end")
     first.select(0, 3)
     body = _body(client.call("get_active_note"))
@@ -139,7 +139,7 @@ def test_r60_context_updates_follow_activation_and_selection(
     assert first == {"workspaceState": {"openFiles": [], "isTrusted": True}}
     a = app.mount("inbox-1", "notes/a.md")
     app.mount("inbox-2", "notes/b.md")
-    app.window.activate_frame("inbox-1")
+    app.window.driver.activate_frame("inbox-1")
     a.select(2, 7)  # "A\nalp" → line 2, character 4 at the head (1-based)
     files = _settles(app, client, lambda f: bool(f) and f[0].get("selectedText") == "A\nalp")
     root = app.workspace_dir.resolve()
@@ -148,10 +148,10 @@ def test_r60_context_updates_follow_activation_and_selection(
     assert active["isActive"] is True and active["cursor"] == {"line": 2, "character": 4}
     assert "isActive" not in files[1] and files[0]["timestamp"] > files[1]["timestamp"]
     assert client.notifications("ide/contextUpdate")[-1]["workspaceState"]["isTrusted"] is True
-    app.window.activate_frame("inbox-2")
+    app.window.driver.activate_frame("inbox-2")
     files = _settles(app, client, lambda f: bool(f) and f[0]["path"].endswith("b.md"))
     assert files[0]["isActive"] is True and "cursor" in files[0] and "isActive" not in files[1]
-    app.window.close_frame("inbox-1")
+    app.window.driver.close_frame("inbox-1")
     assert [f["path"] for f in _settles(app, client, lambda f: len(f) == 1)] == [
         str(root / "notes/b.md")
     ]
@@ -160,9 +160,9 @@ def test_r60_context_updates_follow_activation_and_selection(
 def test_r29_a_popped_out_note_is_never_reported(shared: tuple[AppUnderTest, SdkClient]) -> None:
     app, client = shared
     app.mount_two()
-    app.window.activate_frame("inbox-2")
-    with app.qtbot.waitSignal(app.window.popouts.popped_out, timeout=WAIT_MS):
-        app.window.frame("inbox-2").pop_out()  # type: ignore[attr-defined]
+    app.window.driver.activate_frame("inbox-2")
+    with app.qtbot.waitSignal(app.window.session.popouts.popped_out, timeout=WAIT_MS):
+        app.window.driver.frame("inbox-2").pop_out()  # type: ignore[attr-defined]
     root = app.workspace_dir.resolve()
     files = _settles(app, client, lambda f: len(f) == 1)
     assert [f["path"] for f in files] == [str(root / "notes/a.md")]
@@ -195,7 +195,7 @@ def test_r4_r60_a_note_activated_before_sharing_began_is_the_newest(
 ) -> None:
     app = make_app()
     app.mount_two()
-    app.window.activate_frame("inbox-1")  # before sharing: the feed never saw it happen
+    app.window.driver.activate_frame("inbox-1")  # before sharing: the feed never saw it happen
     app.window.sharing.turn_on()
     server = app.window.sharing.server
     assert server is not None

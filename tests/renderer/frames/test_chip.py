@@ -150,7 +150,7 @@ def test_leave_out_is_off_with_no_note_open_and_does_not_outlive_the_note_R48(
     assert toggle.isEnabled()
     QTest.mouseClick(toggle, Qt.MouseButton.LeftButton)
     assert toggle.isChecked()
-    app.window.close_frame("inbox-1")
+    app.window.driver.close_frame("inbox-1")
     assert not toggle.isEnabled() and not toggle.isChecked()
     assert app.window.assistant.chip.text() == "No note open"
 
@@ -212,7 +212,7 @@ def test_the_chip_of_a_workspace_not_open_does_no_work_as_selections_change_R45(
     assert window.assistant is not first and not first.isVisible()
     updates = _count_updates(first.context_chip)
 
-    other = window.mount_inbox("inbox-1", "notes/a.md")
+    other = window.driver.mount_inbox("inbox-1", "notes/a.md")
     app.qtbot.waitUntil(lambda: other.is_loaded)
     other.type_text("one\ntwo\nthree\n")
     other.select(0, 8)
