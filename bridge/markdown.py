@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Final, NamedTuple
 
-
 from bridge.markdown_preview import preview_links, render_html, render_html_pieces
 from bridge.markdown_tokens import (
     TASK_MARKS,

@@ -6,10 +6,12 @@
   :func:`bridge.markdown.read_note`, as that heading's text content (entities
   decoded, emphasis, code and links reduced to their text), in order.
 - **The preview** (R39): :func:`bridge.markdown.render_html` renders each example as
-  the spec does (but for :data:`PREVIEW_EXCEPTIONS`, each with its reason), where the preview's documented choices do not apply: raw HTML is
+  the spec does, where the preview's documented choices do not apply: raw HTML is
   shown as text and images as their alt text (R62), and bare URLs, tables and
   strikethrough are on (GFM), so examples with raw HTML, images, ``|``, ``~~``,
-  URL-like or address-like text are left to the other tests.
+  URL-like or address-like text are left to the other tests (the GFM autolinks to
+  ``test_gfm_autolinks.py``). The few examples where cmark-gfm, which renders the
+  preview, differs are :data:`PREVIEW_EXCEPTIONS`, each with its reason.
 """
 
 from __future__ import annotations
