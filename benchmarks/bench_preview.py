@@ -35,11 +35,12 @@ LAID_OUT_SETTLE_SECONDS = 0.3
 
 
 def _laid_out(view: QTextEdit) -> bool:
-    """Whether the view's document has kept its laid-out height for a while: Qt's layout is done.
+    """Whether the view's scroll range has kept its height for a while: Qt's layout is done.
 
-    Qt lays a big document out from a timer; its laid-out height grows until it is done.
+    Qt lays a big document out from a timer, and the scroll range grows as it goes
+    (asking the layout for the document's size would finish the layout at once).
     """
-    height = view.document().documentLayout().documentSize().height()
+    height = float(view.verticalScrollBar().maximum())
     now = time.perf_counter()
     last = _heights.get(id(view))
     if last is None or last[0] != height:
