@@ -55,3 +55,44 @@ def test_the_collector_is_back_as_it_was_when_the_last_window_closes(qtbot: QtBo
     collector.release()
     assert gc.isenabled() == was_enabled
     collector.deleteLater()
+
+
+def _churn(collector: GuiThreadCollector, rounds: int, keep: list[object] | None = None) -> None:
+    """Allocate past the youngest threshold ``rounds`` times, checking the collector each time."""
+    for _ in range(rounds):
+        made = [[] for _ in range(gc.get_threshold()[0] + 1)]
+        if keep is not None:
+            keep += made
+        del made
+        collector.collect_if_due()
+
+
+def test_r67_the_whole_heap_is_walked_only_once_it_grew_by_a_quarter(qtbot: QtBot) -> None:
+    """CPython's rule for the oldest generation, kept by the GUI thread's collector.
+
+    A full collection walks every object of the process: in a long session it is the
+    longest stall the window has. Short-lived objects alone never call for one.
+    """
+    collector = GuiThreadCollector()
+    collector.hold()
+    full: list[int] = []
+
+    def on_collection(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            full.append(1)
+
+    gc.callbacks.append(on_collection)
+    kept: list[object] = []
+    try:
+        _churn(collector, 200, kept)  # the heap grows: a full collection is due
+        assert full
+        full.clear()
+        _churn(collector, 300)  # only garbage, freed young: the old heap is not walked
+        assert not full
+        before = len(gc.get_objects(generation=2))
+        _churn(collector, 200 + before // 600, kept)  # grown by more than a quarter
+        assert full
+    finally:
+        gc.callbacks.remove(on_collection)
+        collector.release()
+        collector.deleteLater()
