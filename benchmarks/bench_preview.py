@@ -4,7 +4,8 @@ The app's side: a real :class:`~app.main_window.MainWindow` (embedded backend), 
 note loaded in its frame, then the switch to its preview until it is drawn (the
 reading in the reading process, the drawing in slices), wall time; the longest gap
 of a 5 ms timer meanwhile, and while Qt lays the shown document out, is the preview's
-longest stall (target 100 ms). The floor:
+longest stall (target 100 ms); the view lays the document out after it is shown,
+as Qt does after ``setHtml``. The floor:
 the same note's HTML (:func:`bridge.markdown.render_html`, read beforehand) given to
 a bare ``QTextBrowser`` in one ``setHtml`` call, in the same process, pair by pair.
 Each app round types one character first, so the preview is drawn anew.
@@ -16,40 +17,15 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from benchmarks.bench_views import _longest_gap_ms, _mount, _start, _wait, _wait_saved, note_text
 from benchmarks.measure import Measurement, alternating_pairs, median, ratio
-
-if TYPE_CHECKING:
-    from PySide6.QtWidgets import QTextEdit
 
 PREVIEW_TARGET = 3.0
 STALL_TARGET_MS = 100.0
 PAIRS = 3
 MIB = 1024 * 1024
 PATH = "notes/5MiB.md"
-
-
-LAID_OUT_SETTLE_SECONDS = 0.3
-
-
-def _laid_out(view: QTextEdit) -> bool:
-    """Whether the view's scroll range has kept its height for a while: Qt's layout is done.
-
-    Qt lays a big document out from a timer, and the scroll range grows as it goes
-    (asking the layout for the document's size would finish the layout at once).
-    """
-    height = float(view.verticalScrollBar().maximum())
-    now = time.perf_counter()
-    last = _heights.get(id(view))
-    if last is None or last[0] != height:
-        _heights[id(view)] = (height, now)
-        return False
-    return now - last[1] >= LAID_OUT_SETTLE_SECONDS
-
-
-_heights: dict[int, tuple[float, float]] = {}
 
 
 def run() -> list[Measurement]:
@@ -77,12 +53,12 @@ def run() -> list[Measurement]:
                 def shown_and_laid_out() -> bool:
                     if not drawn and not frame.renders.busy:
                         drawn.append(time.perf_counter())
-                    return bool(drawn) and _laid_out(frame.preview)
+                    return bool(drawn) and not frame.preview.laying_out
 
                 started = time.perf_counter()
-                # The stall counts Qt's own layout of the shown document too, as a person
-                # waits through it; the time ends where one setHtml's does, at the drawn
-                # document, which Qt lays out after either the same way.
+                # The stall counts the layout of the shown document to its end too, as a
+                # person lives through it; the time ends where one setHtml's does, at the
+                # drawn document, which is laid out after it either way.
                 stalls.append(
                     _longest_gap_ms(lambda: frame.set_view("preview"), shown_and_laid_out)
                 )

@@ -57,6 +57,8 @@ REWRAP_SETTLE_MS: Final = 250
 RENDERING: Final = "Rendering this note…"
 DRAW_STEP_SECONDS: Final = 0.025
 """Work of one drawing step: well within the 100 ms a stall may last (R67), when busy too."""
+LAYOUT_STEP_SECONDS: Final = 0.008
+"""Laying out the shown document, in one go: it runs while the person types and scrolls."""
 EMPTY_SLICE_SECONDS: Final = 0.008
 """Emptying the documents shown before, in one go: well under a 16 ms frame."""
 FIRST_STEP_CHARACTERS: Final = 8192
@@ -175,16 +177,29 @@ class _TimedSteps:
     how busy it is now, size the steps, not a fixed count.
     """
 
-    def __init__(self, first: int) -> None:
+    def __init__(self, first: int, seconds: float = DRAW_STEP_SECONDS) -> None:
         self.size = first
+        self._seconds = seconds
 
     @contextmanager
     def timed(self, amount: int) -> Iterator[None]:
         started = time.perf_counter()
         yield
         seconds = max(time.perf_counter() - started, 1e-4)
-        pace = DRAW_STEP_SECONDS / seconds * max(amount, 1)
+        pace = self._seconds / seconds * max(amount, 1)
         self.size = max(1, min(int(pace), 2 * self.size))
+
+
+class _HeldLayoutTimer(QObject):
+    """Holds back the timer of a document's layout while the drawing lays it out itself.
+
+    Qt lays a big shown document out from a timer, in steps that grow to 200,000
+    characters: 50-130 ms each for a 5 MiB note, stalls of the window (R67), and
+    laid out after the drawing has ended they hold up the typing that follows.
+    """
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        return event.type() == QEvent.Type.Timer
 
 
 class PreviewView(InertBrowser):
@@ -210,6 +225,13 @@ class PreviewView(InertBrowser):
         self._settle.setInterval(REWRAP_SETTLE_MS)
         self._settle.timeout.connect(self._on_width_settled)
         self._place: _ScrollPlace | None = None
+        self._held_layout = _HeldLayoutTimer(self)
+        self._laying: Iterator[None] | None = None
+        # The shown document is laid out by a timer of the view's own, after the drawing:
+        # drawn, the note is there as after one setHtml, which Qt too lays out after.
+        self._laying_timer = QTimer(self)
+        self._laying_timer.setInterval(0)
+        self._laying_timer.timeout.connect(self._lay_out_slice)
         self._filling: QTextDocument | None = None
         """The document a drawing fills off the screen, until it is shown."""
         self._emptied: Iterator[None] | None = None
@@ -259,11 +281,12 @@ class PreviewView(InertBrowser):
 
         The note is drawn into a fresh document off the screen, in steps of as many
         pieces as :data:`DRAW_STEP_SECONDS` allows by the time the steps before took;
-        then it is shown, and Qt lays it out as after a ``setHtml``: from a timer, in
-        steps of at most 200,000 characters, the shown part first, the reader's scroll
-        place put back as soon as the layout reaches it. Filled while shown, the
-        document was laid out again by Qt at every step: that made the drawing about
-        three times one ``setHtml`` of the same HTML. The document shown before, and
+        then it is shown: drawn, as after one ``setHtml``. The view lays it out to its
+        end after, in steps of :data:`LAYOUT_STEP_SECONDS`, Qt's own layout timer held
+        back meanwhile (:class:`_HeldLayoutTimer`); the reader's scroll place is put
+        back as soon as the layout reaches it. Filled while shown, the
+        document was laid out by Qt at every step, in small pieces: the drawing took
+        about three times one ``setHtml`` of the same HTML. The document shown before, and
         one half filled by a cancelled drawing, is emptied a slice at a time once off the
         screen, where no layout follows it: freed at once, a big one stalls the window.
         """
@@ -291,12 +314,45 @@ class PreviewView(InertBrowser):
         if shown.parent() is self:  # Qt's first document is its own, deleted when replaced
             self._retired.append(shown)
         self._filling = None
+        fresh.documentLayout().installEventFilter(self._held_layout)  # before Qt's timer starts
         self.setDocument(fresh)
         # The view's own mode, which it gives every document it shows, and now this one.
         self.setWordWrapMode(self._wrap_mode)
-        self._place = None if place.restore() else place  # the rest as Qt lays it out
+        self._place = place
+        self._laying = self._lay_out(fresh, place)
+        self._laying_timer.start()
         if self._retired and not self._emptying.isActive():
             self._emptying.start()
+
+    @property
+    def laying_out(self) -> bool:
+        """Whether the document shown is still being laid out to its end."""
+        return self._laying is not None
+
+    def _lay_out(self, document: QTextDocument, place: _ScrollPlace) -> Iterator[None]:
+        """Lay the shown document out to its end, :data:`LAYOUT_STEP_SECONDS` at a time."""
+        layout = document.documentLayout()
+        end = document.characterCount()
+        steps = _TimedSteps(FIRST_STEP_CHARACTERS, LAYOUT_STEP_SECONDS)
+        position = 0
+        while position < end - 1:
+            block = document.findBlock(min(position + steps.size, end - 1))
+            with steps.timed(steps.size):
+                layout.blockBoundingRect(block)  # lays the document out up to this block
+            position = block.position() + block.length()
+            if self._place is place and place.restore():
+                self._place = None
+            yield
+        layout.removeEventFilter(self._held_layout)  # Qt's timer finds it all laid out
+
+    def _lay_out_slice(self) -> None:
+        try:
+            if self._laying is not None:
+                next(self._laying)
+                return
+        except StopIteration:
+            self._laying = None
+        self._laying_timer.stop()
 
     def _empty_retired(self) -> None:
         """Empty the documents shown before for up to a slice's time, then let the loop run."""
