@@ -231,7 +231,7 @@ class PreviewView(InertBrowser):
         # drawn, the note is there as after one setHtml, which Qt too lays out after.
         self._laying_timer = QTimer(self)
         self._laying_timer.setInterval(0)
-        self._laying_timer.timeout.connect(self._lay_out_slice)
+        self._laying_timer.timeout.connect(self._lay_out_step)
         self._filling: QTextDocument | None = None
         """The document a drawing fills off the screen, until it is shown."""
         self._emptied: Iterator[None] | None = None
@@ -318,18 +318,30 @@ class PreviewView(InertBrowser):
         self.setDocument(fresh)
         # The view's own mode, which it gives every document it shows, and now this one.
         self.setWordWrapMode(self._wrap_mode)
-        self._place = place
-        self._laying = self._lay_out(fresh, place)
-        self._laying_timer.start()
+        self._laying = self._lay_out(fresh)
         if self._retired and not self._emptying.isActive():
             self._emptying.start()
+        try:
+            if not place.restore():
+                # Laid out as far as the reader's place before the view paints again:
+                # until then it keeps showing what it showed, not the note's top.
+                self._place = place
+                self.setUpdatesEnabled(False)
+                while self._laying is not None and not place.restore():
+                    self._lay_out_step()
+                    yield
+                self._place = None
+        finally:
+            self.setUpdatesEnabled(True)
+            if self._laying is not None:
+                self._laying_timer.start()
 
     @property
     def laying_out(self) -> bool:
         """Whether the document shown is still being laid out to its end."""
         return self._laying is not None
 
-    def _lay_out(self, document: QTextDocument, place: _ScrollPlace) -> Iterator[None]:
+    def _lay_out(self, document: QTextDocument) -> Iterator[None]:
         """Lay the shown document out to its end, :data:`LAYOUT_STEP_SECONDS` at a time."""
         layout = document.documentLayout()
         end = document.characterCount()
@@ -338,14 +350,17 @@ class PreviewView(InertBrowser):
         while position < end - 1:
             block = document.findBlock(min(position + steps.size, end - 1))
             with steps.timed(steps.size):
-                layout.blockBoundingRect(block)  # lays the document out up to this block
+                bottom = layout.blockBoundingRect(block).bottom()  # laid out up to here
             position = block.position() + block.length()
-            if self._place is place and place.restore():
-                self._place = None
+            # Qt tells the scroll bars the laid-out height from the timer held back.
+            bar = self.verticalScrollBar()
+            reach = int(bottom) - self.viewport().height()
+            if reach > bar.maximum():
+                bar.setRange(0, reach)
             yield
         layout.removeEventFilter(self._held_layout)  # Qt's timer finds it all laid out
 
-    def _lay_out_slice(self) -> None:
+    def _lay_out_step(self) -> None:
         try:
             if self._laying is not None:
                 next(self._laying)
