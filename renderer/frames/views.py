@@ -55,7 +55,7 @@ REWRAP_LATER_CHARS: Final = 100_000
 REWRAP_SETTLE_MS: Final = 250
 """How long the width must stay put before a long preview is drawn again for it."""
 RENDERING: Final = "Rendering this note…"
-DRAW_STEP_SECONDS: Final = 0.025
+DRAW_STEP_SECONDS: Final = 0.016
 """Work of one drawing step: well within the 100 ms a stall may last (R67), when busy too."""
 LAYOUT_STEP_SECONDS: Final = 0.008
 """Laying out the shown document, in one go: it runs while the person types and scrolls."""
