@@ -30,6 +30,7 @@ PATH = "notes/5MiB.md"
 
 def run() -> list[Measurement]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication, QTextBrowser
 
     from bridge.markdown import render_html
@@ -74,6 +75,10 @@ def run() -> list[Measurement]:
                 seconds = time.perf_counter() - started
                 browser.close()
                 browser.deleteLater()
+                # Deleted now: waiting runs processEvents, which never deletes, and a
+                # browser left alive lays its 5 MiB out from Qt's timer through the app's
+                # next round, 50-130 ms at a time (a stall that was not the app's).
+                QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
                 return seconds
 
             app_seconds, floor_seconds = alternating_pairs(app_preview, one_set_html, repeat=PAIRS)
