@@ -29,14 +29,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Final, NamedTuple
 
-from markdown_it.token import Token
-
-from bridge.markdown_preview import render_html, render_html_pieces
+from bridge.markdown_preview import preview_links, render_html, render_html_pieces
 from bridge.markdown_tokens import (
     TASK_MARKS,
     full_parser,
     image_stand_in,
-    inline_text,
     is_task_paragraph,
     normalise_newlines,
     parse,
@@ -123,12 +120,10 @@ class NoteReading:
 
     @cached_property
     def links(self) -> list[Link]:
-        """The note's links, read only when asked for: they need the inline pass."""
-        found: list[Link] = []
-        for token in full_parser().parse("\n".join(self.lines)):
-            if token.type == "inline" and token.map is not None:
-                found += _links(token, token.map[0])
-        return found
+        """The links the preview shows, read only when asked for (R39: from its own HTML)."""
+        return [
+            Link(link.href, link.text, link.line) for link in preview_links("\n".join(self.lines))
+        ]
 
     @property
     def open_tasks(self) -> list[Task]:
@@ -151,23 +146,6 @@ def plain_text(content: str, env: dict[str, Any] | None = None) -> str:
     tokens = full_parser().parseInline(line, dict(env) if env else None)
     children = (tokens[0].children or []) if tokens else []
     return "".join(child.content for child in children if child.type in _PLAIN_TOKENS).strip()
-
-
-def _links(inline: Token, line: int) -> list[Link]:
-    links: list[Link] = []
-    children = inline.children or []
-    index = 0
-    while index < len(children):
-        child = children[index]
-        index += 1
-        if child.type != "link_open":
-            continue
-        start = index
-        while index < len(children) and children[index].type != "link_close":
-            index += 1
-        href = child.attrs.get("href")
-        links.append(Link(str(href or ""), inline_text(children[start:index]), line))
-    return links
 
 
 def read_note(text: str) -> NoteReading:

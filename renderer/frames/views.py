@@ -11,7 +11,9 @@ scroll place when it draws the same note again.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Final
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
@@ -53,6 +55,14 @@ REWRAP_LATER_CHARS: Final = 100_000
 REWRAP_SETTLE_MS: Final = 250
 """How long the width must stay put before a long preview is drawn again for it."""
 RENDERING: Final = "Rendering this note…"
+DRAW_STEP_SECONDS: Final = 0.016
+"""Work of one drawing step: well within the 100 ms a stall may last (R67), when busy too."""
+LAYOUT_STEP_SECONDS: Final = 0.008
+"""Laying out the shown document, in one go: it runs while the person types and scrolls."""
+EMPTY_SLICE_SECONDS: Final = 0.008
+"""Emptying the documents shown before, in one go: well under a 16 ms frame."""
+FIRST_STEP_CHARACTERS: Final = 8192
+"""HTML characters of a drawing's first step, before any step is timed."""
 _SEAM: Final = "<p>\u200b</p>"
 """Put before a piece of HTML appended to the preview, then deleted: see :meth:`_append`."""
 
@@ -126,10 +136,14 @@ class _ScrollPlace:
         self._bar = bar
         self._value = bar.value()
 
-    def restore(self) -> None:
-        """Put the place back if the view is long enough by now (again as it grows)."""
-        if self._value and self._bar.maximum() >= self._value:
-            self._bar.setValue(self._value)
+    def restore(self) -> bool:
+        """Put the place back if the view is long enough by now; whether it is back."""
+        if not self._value:
+            return True
+        if self._bar.maximum() < self._value:
+            return False
+        self._bar.setValue(self._value)
+        return True
 
 
 def _fresh_document(like: QTextDocument, parent: QWidget) -> QTextDocument:
@@ -155,6 +169,39 @@ def _empty(document: QTextDocument) -> Iterator[None]:
         yield
 
 
+class _TimedSteps:
+    """How much one step may take on, from how long the steps before took (R67).
+
+    Each step's size is the one that would have taken :data:`DRAW_STEP_SECONDS` at the
+    pace measured so far, at most twice the one before: the machine's own speed, and
+    how busy it is now, size the steps, not a fixed count.
+    """
+
+    def __init__(self, first: int, seconds: float = DRAW_STEP_SECONDS) -> None:
+        self.size = first
+        self._seconds = seconds
+
+    @contextmanager
+    def timed(self, amount: int) -> Iterator[None]:
+        started = time.perf_counter()
+        yield
+        seconds = max(time.perf_counter() - started, 1e-4)
+        pace = self._seconds / seconds * max(amount, 1)
+        self.size = max(1, min(int(pace), 2 * self.size))
+
+
+class _HeldLayoutTimer(QObject):
+    """Holds back the timer of a document's layout while the drawing lays it out itself.
+
+    Qt lays a big shown document out from a timer, in steps that grow to 200,000
+    characters: 50-130 ms each for a 5 MiB note, stalls of the window (R67), and
+    laid out after the drawing has ended they hold up the typing that follows.
+    """
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        return event.type() == QEvent.Type.Timer
+
+
 class PreviewView(InertBrowser):
     """The note rendered from Markdown, by the same reading as the other views (R39).
 
@@ -177,6 +224,24 @@ class PreviewView(InertBrowser):
         self._settle.setSingleShot(True)
         self._settle.setInterval(REWRAP_SETTLE_MS)
         self._settle.timeout.connect(self._on_width_settled)
+        self._place: _ScrollPlace | None = None
+        self._held_layout = _HeldLayoutTimer(self)
+        self._laying: Iterator[None] | None = None
+        # The shown document is laid out by a timer of the view's own, after the drawing:
+        # drawn, the note is there as after one setHtml, which Qt too lays out after.
+        self._laying_timer = QTimer(self)
+        self._laying_timer.setInterval(0)
+        self._laying_timer.timeout.connect(self._lay_out_step)
+        self._filling: QTextDocument | None = None
+        """The document a drawing fills off the screen, until it is shown."""
+        self._emptied: Iterator[None] | None = None
+        # Emptied by a timer of the view's own, not by the drawing: the note is drawn
+        # once its document is shown, and a new drawing need not wait for the old one's.
+        self._emptying = QTimer(self)
+        self._emptying.setInterval(0)
+        self._emptying.timeout.connect(self._empty_retired)
+        """The reader's place in the note drawn last, until the layout is long enough for it."""
+        self.verticalScrollBar().rangeChanged.connect(self._on_range_changed)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         """A long preview keeps its layout while the width changes, and is drawn again after.
@@ -214,25 +279,112 @@ class PreviewView(InertBrowser):
     def draw(self, pieces: list[str]) -> Iterator[None]:
         """Draw the HTML pieces :func:`~bridge.markdown.render_html_pieces` read.
 
-        The note is drawn into a fresh document; the one shown before is emptied a
-        slice at a time once it is off the screen, where no layout follows it (by
-        the next drawing, if this one is cancelled first).
+        The note is drawn into a fresh document off the screen, in steps of as many
+        pieces as :data:`DRAW_STEP_SECONDS` allows by the time the steps before took;
+        then it is shown: drawn, as after one ``setHtml``. The view lays it out to its
+        end after, in steps of :data:`LAYOUT_STEP_SECONDS`, Qt's own layout timer held
+        back meanwhile (:class:`_HeldLayoutTimer`); the reader's scroll place is put
+        back as soon as the layout reaches it. Filled while shown, the
+        document was laid out by Qt at every step, in small pieces: the drawing took
+        about three times one ``setHtml`` of the same HTML. The document shown before, and
+        one half filled by a cancelled drawing, is emptied a slice at a time once off the
+        screen, where no layout follows it: freed at once, a big one stalls the window.
         """
-        place = _ScrollPlace(self.verticalScrollBar())
+        place = self._place or _ScrollPlace(self.verticalScrollBar())
+        self._place = None
+        if self._filling is not None:  # a drawing cancelled half way: its document goes
+            self._retired.append(self._filling)
+        fresh = self._filling = _fresh_document(self.document(), self)
+        option = fresh.defaultTextOption()
+        option.setWrapMode(self._wrap_mode)  # set while empty: no layout to redo
+        fresh.setDefaultTextOption(option)
+        cursor = QTextCursor(fresh)
+        steps = _TimedSteps(FIRST_STEP_CHARACTERS)
+        index = 0
+        while index < len(pieces):
+            end, size = index, 0
+            while end < len(pieces) and (end == index or size < steps.size):
+                size += len(pieces[end])
+                end += 1
+            with steps.timed(size):
+                self._append(cursor, "".join(pieces[index:end]).rstrip(), first=index == 0)
+            index = end
+            yield
         shown = self.document()
         if shown.parent() is self:  # Qt's first document is its own, deleted when replaced
             self._retired.append(shown)
-        self.setDocument(_fresh_document(shown, self))
+        self._filling = None
+        fresh.documentLayout().installEventFilter(self._held_layout)  # before Qt's timer starts
+        self.setDocument(fresh)
         # The view's own mode, which it gives every document it shows, and now this one.
         self.setWordWrapMode(self._wrap_mode)
-        cursor = QTextCursor(self.document())
-        for index, piece in enumerate(pieces):
-            self._append(cursor, piece.rstrip(), first=index == 0)
-            place.restore()
+        self._laying = self._lay_out(fresh)
+        if self._retired and not self._emptying.isActive():
+            self._emptying.start()
+        try:
+            if not place.restore():
+                # Laid out as far as the reader's place before the view paints again:
+                # until then it keeps showing what it showed, not the note's top.
+                self._place = place
+                self.setUpdatesEnabled(False)
+                while self._laying is not None and not place.restore():
+                    self._lay_out_step()
+                    yield
+                self._place = None
+        finally:
+            self.setUpdatesEnabled(True)
+            if self._laying is not None:
+                self._laying_timer.start()
+
+    @property
+    def laying_out(self) -> bool:
+        """Whether the document shown is still being laid out to its end."""
+        return self._laying is not None
+
+    def _lay_out(self, document: QTextDocument) -> Iterator[None]:
+        """Lay the shown document out to its end, :data:`LAYOUT_STEP_SECONDS` at a time."""
+        layout = document.documentLayout()
+        end = document.characterCount()
+        steps = _TimedSteps(FIRST_STEP_CHARACTERS, LAYOUT_STEP_SECONDS)
+        position = 0
+        while position < end - 1:
+            block = document.findBlock(min(position + steps.size, end - 1))
+            with steps.timed(steps.size):
+                bottom = layout.blockBoundingRect(block).bottom()  # laid out up to here
+            position = block.position() + block.length()
+            # Qt tells the scroll bars the laid-out height from the timer held back.
+            bar = self.verticalScrollBar()
+            reach = int(bottom) - self.viewport().height()
+            if reach > bar.maximum():
+                bar.setRange(0, reach)
             yield
+        layout.removeEventFilter(self._held_layout)  # Qt's timer finds it all laid out
+
+    def _lay_out_step(self) -> None:
+        try:
+            if self._laying is not None:
+                next(self._laying)
+                return
+        except StopIteration:
+            self._laying = None
+        self._laying_timer.stop()
+
+    def _empty_retired(self) -> None:
+        """Empty the documents shown before for up to a slice's time, then let the loop run."""
+        deadline = time.perf_counter() + EMPTY_SLICE_SECONDS
         while self._retired:
-            yield from _empty(self._retired[-1])
+            if self._emptied is None:
+                self._emptied = _empty(self._retired[-1])
+            for _ in self._emptied:
+                if time.perf_counter() >= deadline:
+                    return
+            self._emptied = None
             self._retired.pop().deleteLater()
+        self._emptying.stop()
+
+    def _on_range_changed(self, _minimum: int, _maximum: int) -> None:
+        if self._place is not None and self._place.restore():
+            self._place = None
 
     @staticmethod
     def _append(cursor: QTextCursor, html: str, *, first: bool) -> None:

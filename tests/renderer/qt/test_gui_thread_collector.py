@@ -55,3 +55,53 @@ def test_the_collector_is_back_as_it_was_when_the_last_window_closes(qtbot: QtBo
     collector.release()
     assert gc.isenabled() == was_enabled
     collector.deleteLater()
+
+
+class _Young:
+    """A container object made afresh (lists come from a free list the counts skip)."""
+
+
+def _churn(collector: GuiThreadCollector, rounds: int, keep: list[object] | None = None) -> None:
+    """Allocate past the youngest threshold ``rounds`` times, checking the collector each time."""
+    for _ in range(rounds):
+        made = [_Young() for _ in range(gc.get_threshold()[0] + 1)]
+        if keep is not None:
+            keep += made
+        collector.collect_if_due()  # the young objects still alive, as in a running app
+        del made
+
+
+def test_r67_the_whole_heap_is_walked_only_once_it_grew_by_a_quarter(qtbot: QtBot) -> None:
+    """CPython's rule for the oldest generation, kept by the GUI thread's collector.
+
+    A full collection walks every object of the process: in a long session it is the
+    longest stall the window has. Short-lived objects alone never call for one.
+    """
+    collector = GuiThreadCollector()
+    collector.hold()
+    full: list[int] = []
+
+    def on_collection(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            full.append(1)
+
+    gc.callbacks.append(on_collection)
+    kept: list[object] = []
+    try:
+        for _ in range(1000):  # the heap grows until a full collection is due
+            _churn(collector, 1, kept)
+            if full:
+                break
+        assert full
+        full.clear()
+        # Only short-lived objects, well past the 121 rounds after which the oldest
+        # generation's count passes its threshold: the old heap is not walked.
+        _churn(collector, 150)
+        assert not full
+        before = len(gc.get_objects(generation=2))
+        _churn(collector, 200 + before // 500, kept)  # grown by more than a quarter
+        assert full
+    finally:
+        gc.callbacks.remove(on_collection)
+        collector.release()
+        collector.deleteLater()
