@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,8 +22,8 @@ from bridge.errors import BackendError  # noqa: E402
 if TYPE_CHECKING:
     from app.main_window import MainWindow
     from app.session import AppSession
+    from renderer.frames.inbox import InboxFrame
 
-READY_POLL_MS = 10
 WINDOW_SHOWN = "window"
 """Printed with --quit-when-ready once the starting window is painted (start-up timing)."""
 READY = "ready"
@@ -87,24 +88,27 @@ def show_starting_window() -> QWidget:
     return starting
 
 
-def when_first_note_shown(window: MainWindow, then: Callable[[], None]) -> QTimer:
-    """Call ``then()`` once an Inbox frame's text is painted, or at once with no note open."""
-    timer = QTimer(window)
-    timer.setInterval(READY_POLL_MS)
+def when_first_note_shown(window: MainWindow, then: Callable[[], None]) -> None:
+    """Call ``then()`` once an Inbox frame's text is painted, or soon with no note open."""
+    frames = window.inbox_frames()
+    called = False
 
-    def check() -> None:
-        frames = window.inbox_frames()
-        shown = [frame for frame in frames if frame.is_loaded]
-        if frames and not shown:
+    def shown(frame: InboxFrame | None) -> None:
+        nonlocal called
+        if called:
             return
-        timer.stop()
-        if shown:
-            shown[0].repaint()  # painted now, not at the event loop's next turn
+        called = True
+        if frame is not None:
+            frame.repaint()  # painted now, not at the event loop's next turn
         then()
 
-    timer.timeout.connect(check)
-    timer.start()
-    return timer
+    loaded = [frame for frame in frames if frame.is_loaded]
+    if not frames or loaded:
+        first = loaded[0] if loaded else None
+        QTimer.singleShot(0, window, lambda: shown(first))
+        return
+    for frame in frames:
+        frame.loaded.connect(partial(shown, frame))
 
 
 def quit_when_ready(window: QWidget) -> Callable[[], None]:

@@ -9,6 +9,8 @@ meanwhile takes the normal conflict path. A remote backend keeps today's path (R
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,6 +35,8 @@ ELSEWHERE = "# A\nchanged by another app meanwhile\n"
 TIMEOUT_MS = 15_000
 
 Begin = Callable[[], tuple[MainWindow, AppSession, Path]]
+HEAVY = ("workers.server", "fastapi", "starlette", "sqlalchemy", "uvicorn", "requests", "babel")
+"""What the GUI thread must not import before the first note (issue 33): the starting thread's."""
 
 
 def _threads() -> set[threading.Thread]:
@@ -159,3 +163,14 @@ def test_r16_a_remote_backend_keeps_todays_path(
             qtbot.waitUntil(lambda: done == ["ran"], timeout=TIMEOUT_MS)
         finally:
             session.close()
+
+
+def test_r67_the_window_and_its_frames_load_none_of_the_backends_web_stack() -> None:
+    probe = (
+        "import sys, app.__main__, app.main_window, app.session; "
+        f"print([name for name in {HEAVY!r} if name in sys.modules])"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    ).stdout.strip()
+    assert loaded == "[]"
