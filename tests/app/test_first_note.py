@@ -21,9 +21,9 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.main_window import MainWindow
-from app.session import AppSession
+from app.session import AppSession, SessionError
 from bridge.documents import etag_of
-from bridge.environment import DEVICE_TOKEN_ENV
+from bridge.environment import DEVICE_TOKEN_ENV, SWEEP_SECONDS_ENV
 from renderer.frames.assistant import STARTING_NAME
 from renderer.frames.inbox import InboxFrame
 from workers.server import EmbeddedServer
@@ -174,3 +174,23 @@ def test_r67_the_window_and_its_frames_load_none_of_the_backends_web_stack() -> 
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
     ).stdout.strip()
     assert loaded == "[]"
+
+
+def test_r77_a_backend_that_never_starts_says_why_and_keeps_what_was_typed(
+    qtbot: QtBot, begin_app: Begin, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(SWEEP_SECONDS_ENV, "0")  # settings the backend refuses at its start
+    window, session, workspace = begin_app()
+    frame = _shown_from_folder(qtbot, window, session)
+    frame.type_text("mine ", at=0)
+    session.autosave.save_now(frame.frame_id)
+    with qtbot.waitSignal(session.started.finished, timeout=TIMEOUT_MS):
+        session.start_backend()
+    assert isinstance(session.start_failure, SessionError)
+    assert SWEEP_SECONDS_ENV in str(session.start_failure)
+    assert not session.starting and session.server is None
+    # The save waiting for it fails the normal way: its text is kept in the recovery folder.
+    qtbot.waitUntil(lambda: session.recovery.get(session.workspace, NOTE) is not None)
+    kept = session.recovery.get(session.workspace, NOTE)
+    assert kept is not None and kept.text == "mine " + SAVED
+    assert (workspace / NOTE).read_text(encoding="utf-8") == SAVED
