@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -117,8 +118,8 @@ def test_r12_keys_typed_before_the_backend_answers_are_saved(
     window, session, workspace = begin_app()
     frame = _shown_from_folder(qtbot, window, session)
     frame.editor.moveCursor(frame.editor.textCursor().MoveOperation.End)
-    qtbot.keyClicks(frame.editor, "typed early")
-    qtbot.keyClick(frame.editor, Qt.Key.Key_Return)
+    QTest.keyClicks(frame.editor, "typed early")
+    QTest.keyClick(frame.editor, Qt.Key.Key_Return)
     session.autosave.save_now(frame.frame_id)  # queued: it waits for the backend, not dropped
     assert (workspace / NOTE).read_text(encoding="utf-8") == SAVED
     _start_backend(qtbot, session)
