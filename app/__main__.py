@@ -5,22 +5,31 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
-from bridge.errors import BackendError
+from renderer.qt.module_sources import check_sources_uncached
+
+# Before the app's own modules load: PySide6 would keep the source of each in memory.
+check_sources_uncached()
+
+from bridge.errors import BackendError  # noqa: E402
 
 if TYPE_CHECKING:
+    from app.main_window import MainWindow
     from app.session import AppSession
+    from renderer.frames.inbox import InboxFrame
 
-READY_POLL_MS = 10
 WINDOW_SHOWN = "window"
 """Printed with --quit-when-ready once the starting window is painted (start-up timing)."""
 READY = "ready"
-"""Printed with --quit-when-ready once the first note is shown."""
+"""Printed with --quit-when-ready once the first note's text is painted."""
+BACKEND_START_LATEST_MS = 1000
+"""The embedded backend starts once the first note is painted, and no later than this."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -79,22 +88,39 @@ def show_starting_window() -> QWidget:
     return starting
 
 
-def quit_when_ready(window: QWidget, first_note_shown: Callable[[], bool]) -> QTimer:
-    """Print ``ready`` once ``first_note_shown()``, then close ``window``."""
-    timer = QTimer(window)
-    timer.setInterval(READY_POLL_MS)
+def when_first_note_shown(window: MainWindow, then: Callable[[], None]) -> None:
+    """Call ``then()`` once an Inbox frame's text is painted, or soon with no note open."""
+    frames = window.driver.inbox_frames()
+    called = False
 
-    def check() -> None:
-        if first_note_shown():
-            timer.stop()
-            try:
-                print(READY, flush=True)
-            finally:  # a reader that went away must not keep the app running
-                window.close()
+    def shown(frame: InboxFrame | None) -> None:
+        nonlocal called
+        if called:
+            return
+        called = True
+        if frame is not None:
+            frame.repaint()  # painted now, not at the event loop's next turn
+        then()
 
-    timer.timeout.connect(check)
-    timer.start()
-    return timer
+    loaded = [frame for frame in frames if frame.is_loaded]
+    if not frames or loaded:
+        first = loaded[0] if loaded else None
+        QTimer.singleShot(0, window, lambda: shown(first))
+        return
+    for frame in frames:
+        frame.loaded.connect(partial(shown, frame))
+
+
+def quit_when_ready(window: QWidget) -> Callable[[], None]:
+    """What prints ``ready`` once the first note is shown, then closes ``window``."""
+
+    def ready() -> None:
+        try:
+            print(READY, flush=True)
+        finally:  # a reader that went away must not keep the app running
+            window.close()
+
+    return ready
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -129,7 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def start_session(args: argparse.Namespace) -> AppSession:
-    """The backend reached or started, and the workspace of the command line opened."""
+    """The backend reached (a remote one) or about to start, the command line's workspace chosen.
+
+    An embedded backend is started by :func:`run_window` once the first note shows.
+    """
     from app.demo import default_data_dir
     from app.layout_state import LayoutStore
     from app.session import AppSession
@@ -141,7 +170,7 @@ def start_session(args: argparse.Namespace) -> AppSession:
     if not args.workspace:
         # R45: without --workspace the app opens the workspace it was quit in.
         workspace_name = LayoutStore(args.data_dir or default_data_dir()).last_workspace()
-    return AppSession.start(
+    return AppSession.begin(
         backend_url=args.backend,
         workspace_dir=workspace_dir,
         data_dir=args.data_dir,
@@ -174,13 +203,37 @@ def run_window(
         sharing = window.sharing
         print(f"sharing the active note at {sharing.server_url} ({sharing.pointer_file})")
     starting.close()
-    if args.quit_when_ready:
-        quit_when_ready(window, lambda: any(f.is_loaded for f in window.driver.inbox_frames()))
+    failed = watch_backend_start(window, session)
+    ready = quit_when_ready(window) if args.quit_when_ready else None
+
+    def first_note_shown() -> None:
+        # Issue 33: the backend's imports and start come after the note, not before it.
+        session.start_backend()
+        if ready is not None:
+            ready()
+
+    when_first_note_shown(window, first_note_shown)
+    QTimer.singleShot(BACKEND_START_LATEST_MS, window, session.start_backend)
     if args.quit_after is not None:
         QTimer.singleShot(round(args.quit_after * 1000), window.close)
     code = application.exec()
     wake.stop()
-    return int(code)
+    return 1 if failed else int(code)
+
+
+def watch_backend_start(window: QWidget, session: AppSession) -> list[BaseException]:
+    """Close ``window`` saying why if the embedded backend does not start; the failure kept."""
+    failed: list[BaseException] = []
+
+    def finished() -> None:
+        error = session.start_failure
+        if error is not None:
+            failed.append(error)
+            print(f"Ambient Notes could not start: {error}", file=sys.stderr)
+            window.close()
+
+    session.started.finished.connect(finished)
+    return failed
 
 
 if __name__ == "__main__":

@@ -86,8 +86,10 @@ class MainWindow(QMainWindow):
         self.frameset.set_proportions()
         frames.update_inbox_area()
         self._compose_helpers(session, layouts, saved)
-        if session.assistant_problem:
-            self.banners.show_message(session.assistant_problem, tone="error")
+        if session.starting:  # issue 33: the saved assistant is applied once the backend runs
+            session.started.finished.connect(self._show_assistant_problem)
+        else:
+            self._show_assistant_problem()
         offer_font_advice(self.banners, session.runner)
         if layouts.set_aside_message is not None:
             self.banners.show_message(layouts.set_aside_message, tone="error", topic="layout-file")
@@ -147,6 +149,10 @@ class MainWindow(QMainWindow):
             self.kept_notes,
             self.popout_host,
         )
+
+    def _show_assistant_problem(self) -> None:
+        if self._session.assistant_problem:
+            self.banners.show_message(self._session.assistant_problem, tone="error")
 
     def window_place(self) -> str:
         """Size, place and maximised state, as Qt saves them (base64) for the layout (R80)."""

@@ -17,6 +17,8 @@ from app.window_frames import WindowFrames
 from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
 
+STILL_STARTING = "The assistant service is still starting: pop the note out in a moment."
+
 
 def popped_out_banner(path: str) -> str:
     """What is true of a popped-out note here (R29): not "this note", still readable by name."""
@@ -59,6 +61,9 @@ class PopoutHost:
         """What the frame's ↗ button asks for."""
         frame = self._registry.frames.get(frame_id)
         if not isinstance(frame, InboxFrame):
+            return
+        if not self._session.backend.answering:  # the child needs the backend's address
+            self._banners.show_message(STILL_STARTING, topic=_topic(frame_id))
             return
         path = frame.path
         position = self._frameset.inbox_column.indexOf(frame)

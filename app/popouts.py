@@ -21,6 +21,7 @@ from bridge.environment import DEVICE_TOKEN_ENV
 from bridge.pointer import View
 from renderer.frames.inbox_runtime import NoteFrame
 from renderer.qt.autosave import AutosaveCoordinator
+from renderer.qt.backend import BackendLink
 
 POPOUT_MODULE = "app.popout"
 _PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -69,14 +70,13 @@ class PopoutManager(QObject):
 
     def __init__(
         self,
-        backend_url: str,
-        device_token: str,
+        backend: BackendLink,
         autosave: AutosaveCoordinator,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self._backend_url = backend_url
-        self._device_token = device_token
+        # Read when a child is made: an embedded backend's address is known once it answers.
+        self._backend = backend
         self._autosave = autosave
         self._detach: Callable[[str], str] | None = None
         self.handles: list[PopoutHandle] = []
@@ -106,7 +106,7 @@ class PopoutManager(QObject):
         handle = PopoutHandle(frame_id, path, view, workspace, self)
         process = handle.process
         environment = QProcessEnvironment.systemEnvironment()
-        environment.insert(DEVICE_TOKEN_ENV, self._device_token)
+        environment.insert(DEVICE_TOKEN_ENV, self._backend.device_token)
         process.setProcessEnvironment(environment)
         process.setWorkingDirectory(str(_PROJECT_ROOT))
         process.setProgram(sys.executable)
@@ -115,7 +115,7 @@ class PopoutManager(QObject):
                 "-m",
                 POPOUT_MODULE,
                 "--backend",
-                self._backend_url,
+                self._backend.base_url,
                 "--workspace",
                 workspace,
                 "--path",

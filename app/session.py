@@ -1,14 +1,21 @@
 """One running app: the backend (embedded or remote), the workspace, the store and the workers.
 
 :meth:`AppSession.start` may block on the network: it runs before the window
-exists. Everything after that goes through :attr:`AppSession.runner` so the GUI
-thread never waits.
+exists. :meth:`AppSession.begin` does not wait for an embedded backend: the
+window shows the first note read from the workspace folder, and
+:meth:`AppSession.start_backend` then imports and starts the backend on a
+thread of its own (issue 33). Everything after that goes through
+:attr:`AppSession.runner` so the GUI thread never waits.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from app.assistant_settings import AssistantSettingsStore, apply_saved_assistant
 from app.demo import (
@@ -18,26 +25,53 @@ from app.demo import (
     workspace_id_for,
 )
 from app.popouts import PopoutManager
-from bridge.client import BackendClient
+from bridge.client import BackendClient, WireKeySession
+from bridge.documents import etag_of
 from bridge.environment import DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE
-from bridge.errors import BackendError
+from bridge.errors import BackendError, BackendUnreachable
 from bridge.paths import WORKSPACE_ID_INVALID, is_workspace_id
 from bridge.private_files import make_private_folder
 from renderer.ambient.store import AmbientStore
 from renderer.qt.autosave import AutosaveCoordinator
-from renderer.qt.backend import BackendLink, WorkspaceLink
+from renderer.qt.backend import BackendLink, FolderRead, WorkspaceLink
 from renderer.qt.recovery import RECOVERY_FOLDER, RecoveryStore
 from renderer.qt.tasks import TaskRunner
-from workers.server import EmbeddedServer
 from workers.settings import Settings
+
+if TYPE_CHECKING:
+    # Imported when the backend starts, on its own thread: FastAPI, SQLAlchemy and uvicorn
+    # are most of start-up and must not stand between the person and the first note.
+    from workers.server import EmbeddedServer
 
 DEFAULT_WORKSPACE = "notes"
 DEFAULT_CONVERSATION = "main"
 """The assistant's conversation in each workspace; kept by the backend across restarts (R34)."""
+NOT_STARTED = "The assistant service did not start: {reason}"
 
 
 class SessionError(RuntimeError):
     """The app could not start: the message says why in plain language."""
+
+
+class BackendStart(QObject):
+    """Tells the GUI thread once the embedded backend answers, or never will."""
+
+    finished = Signal()
+    """Emitted on the GUI thread once the start is over: read :attr:`AppSession.start_failure`."""
+    _over = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        # Queued: the starting thread reports, the GUI thread hears it from its event loop.
+        self._over.connect(self._relay, Qt.ConnectionType.QueuedConnection)
+
+    def report(self) -> None:
+        """Any thread: the start is over, one way or the other."""
+        self._over.emit()
+
+    @Slot()
+    def _relay(self) -> None:
+        self.finished.emit()
 
 
 class AppSession:
@@ -47,17 +81,17 @@ class AppSession:
         self,
         *,
         backend: BackendLink,
-        device_token: str,
         link: WorkspaceLink,
         data_dir: Path,
-        server: EmbeddedServer | None,
+        settings: Settings | None,
         demo: bool,
     ) -> None:
         self.backend = backend
-        self._device_token = device_token
         self.link = link
         self.data_dir = data_dir
-        self.server = server
+        self.server: EmbeddedServer | None = None
+        """The embedded backend once it runs (None before, and with a remote one)."""
+        self._settings = settings
         self.demo = demo
         self.store = AmbientStore()
         self.runner = TaskRunner()
@@ -67,11 +101,21 @@ class AppSession:
         # while the backend refuses a save loses nothing.
         self.recovery = RecoveryStore(data_dir / RECOVERY_FOLDER)
         self.autosave = AutosaveCoordinator(self.save_runner, recovery=self.recovery)
-        self.popouts = PopoutManager(backend.base_url, device_token, self.autosave)
+        self.popouts = PopoutManager(backend, self.autosave)
         self.assistant_settings = AssistantSettingsStore(data_dir)
         self.assistant_problem: str | None = None
         """Why the saved assistant settings could not be applied at start, if they could not."""
+        self.started = BackendStart()
+        self.start_failure: BaseException | None = None
+        """Why the embedded backend did not start, once :attr:`started` has finished."""
+        self._starter: threading.Thread | None = None
+        self._start_lock = threading.Lock()
         self._closed = False
+        if not backend.answering:
+            # Work that calls the backend waits GUI-side, leaving the workers free for
+            # notes read from the folder meanwhile (issue 33).
+            self.runner.hold()
+            self.started.finished.connect(self.runner.release)
 
     @classmethod
     def start(
@@ -88,7 +132,7 @@ class AppSession:
         model_base_url: str | None = None,
         model: str | None = None,
     ) -> AppSession:
-        """Start (or reach) the backend, open the workspace and a key session.
+        """Start (or reach) the backend, open the workspace and a key session; blocks until then.
 
         Without ``backend_url`` an embedded backend runs on loopback; with
         ``workspace_dir`` that folder is the workspace (named after it, or ``workspace``).
@@ -96,46 +140,147 @@ class AppSession:
         ``model_base_url`` and ``model`` choose the embedded backend's model as
         AMBIENT_MODEL_BASE_URL / AMBIENT_MODEL do (contract 7), which fill in what is not given.
         """
+        session = cls.begin(
+            backend_url=backend_url,
+            workspace_dir=workspace_dir,
+            data_dir=data_dir,
+            save_delay_seconds=save_delay_seconds,
+            load_delay_seconds=load_delay_seconds,
+            demo=demo,
+            workspace=workspace,
+            model_first_tool_choice=model_first_tool_choice,
+            model_base_url=model_base_url,
+            model=model,
+        )
+        session.start_backend()
+        session.wait_until_started()
+        session.runner.release()  # answering already: no need to wait for the event loop
+        return session
+
+    @classmethod
+    def begin(
+        cls,
+        *,
+        backend_url: str | None,
+        workspace_dir: Path | None,
+        data_dir: Path | None,
+        save_delay_seconds: float = 0.0,
+        load_delay_seconds: float = 0.0,
+        demo: bool = True,
+        workspace: str | None = None,
+        model_first_tool_choice: str = "auto",
+        model_base_url: str | None = None,
+        model: str | None = None,
+    ) -> AppSession:
+        """What :meth:`start` does, except that an embedded backend is not started yet.
+
+        The session is usable at once: its calls wait on worker threads until
+        :meth:`start_backend` has the backend answering, and notes read from the
+        workspace folder meanwhile (issue 33). A remote backend is reached here, as
+        :meth:`start` does.
+        """
         data_dir = (data_dir or default_data_dir()).resolve()
         make_private_folder(data_dir)  # R64: 0700, and every file in it 0600
         workspace_id, roots = _choose_workspace(workspace_dir, workspace, demo=demo)
         # The demo notes belong to the embedded backend's own folders only.
         demo = demo and workspace_dir is None and workspace_id == DEMO_WORKSPACE
-        server: EmbeddedServer | None = None
-        if backend_url is None:
-            settings = Settings(
-                data_dir=data_dir,
-                save_delay_seconds=save_delay_seconds,
-                load_delay_seconds=load_delay_seconds,
-                workspace_roots=roots,
-                model_first_tool_choice=model_first_tool_choice,
-                model_base_url=model_base_url,
-                model=model,
-            )
-            server = _start_embedded(settings, demo=demo)
-            backend_url, token = server.url, server.device_token
-        else:
+        if backend_url is not None:
             token = _remote_token(data_dir)
-        backend = BackendLink(backend_url, token)
-        link = _connect_or_stop(backend, server, workspace_id)
-        session = cls(
-            backend=backend,
-            device_token=token,
-            link=link,
+            backend = BackendLink(backend_url, token)
+            link = _connect_or_close(backend, workspace_id)
+            return cls(backend=backend, link=link, data_dir=data_dir, settings=None, demo=False)
+        settings = Settings(
             data_dir=data_dir,
-            server=server,
-            demo=demo and server is not None,
+            save_delay_seconds=save_delay_seconds,
+            load_delay_seconds=load_delay_seconds,
+            workspace_roots=roots,
+            model_first_tool_choice=model_first_tool_choice,
+            model_base_url=model_base_url,
+            model=model,
         )
-        if server is not None:  # the user's settings override the start ones (contract 7, R37)
-            session.assistant_problem = apply_saved_assistant(
-                backend.client(), session.assistant_settings
-            )
+        if demo:  # before the folder is read: the first note shown may be a demo note
+            install_demo_workspace(settings.workspaces_dir)
+        backend = BackendLink.starting()
+        reader = folder_reader(settings, workspace_id)
+        session: AppSession | None = None
+
+        def read_or_start(path: str) -> tuple[str, str] | None:
+            # A note the folder can't give waits for the backend: start it now, not later.
+            found = reader(path)
+            if found is None and session is not None:
+                session.start_backend()
+            return found
+
+        link = WorkspaceLink.opening(backend, workspace_id, read_or_start)
+        session = cls(backend=backend, link=link, data_dir=data_dir, settings=settings, demo=demo)
         return session
+
+    # -- the embedded backend's start (issue 33) -------------------------------------
+
+    def start_backend(self) -> None:
+        """Import and start the embedded backend on a thread of its own; once only, any thread.
+
+        The GUI thread keeps running meanwhile: it must not import the backend's modules
+        itself until :attr:`started` has finished (the import lock would hold it).
+        """
+        with self._start_lock:
+            if self._starter is not None or self._settings is None or self.backend.answering:
+                return
+            self._starter = threading.Thread(
+                target=self._run_backend, args=(self._settings,), name="backend-start", daemon=True
+            )
+            self._starter.start()
+
+    def wait_until_started(self) -> None:
+        """Block until the embedded backend answers; raise what stopped it (not on the GUI)."""
+        starter = self._starter
+        if starter is not None:
+            starter.join()
+        if self.start_failure is not None:
+            raise self.start_failure
+
+    @property
+    def starting(self) -> bool:
+        """True until the backend answers (or failed to): saves and loads wait meanwhile."""
+        return not self.backend.answering and self.start_failure is None
+
+    def _run_backend(self, settings: Settings) -> None:
+        """On the starting thread: the server, the user's assistant, the key session; then go."""
+        server: EmbeddedServer | None = None
+        try:
+            from workers.server import EmbeddedServer
+
+            server = EmbeddedServer(settings)
+            try:
+                server.start()
+            except ValueError as error:  # settings naming no usable assistant: plain words
+                raise SessionError(str(error)) from error
+            # One client of its own: the other threads' calls go ahead only once the
+            # user's assistant is applied and the key session held, so none sees less.
+            with BackendClient(server.url, server.device_token) as client:
+                # The user's settings override the start ones (contract 7, R37).
+                self.assistant_problem = apply_saved_assistant(client, self.assistant_settings)
+                key = _open_workspace(client, self.link.workspace)
+            self.server = server
+            self.backend.answers(server.url, server.device_token)
+            self.link.opened(key)
+        except BaseException as error:
+            self.start_failure = error
+            if server is not None:
+                server.stop()
+            reason = error.message if isinstance(error, BackendError) else str(error)
+            failure = BackendUnreachable(NOT_STARTED.format(reason=reason))
+            self.backend.failed(failure)
+            self.link.failed(failure)
+        finally:
+            self.started.report()
+
+    # -- what the rest of the app reads ------------------------------------------------
 
     @property
     def device_token(self) -> str:
         """The backend's device token, for the app's own helper processes (pop-outs, QA)."""
-        return self._device_token
+        return self.backend.device_token
 
     @property
     def workspace(self) -> str:
@@ -143,14 +288,10 @@ class AppSession:
 
     def workspace_folder(self) -> Path | None:
         """The open workspace's folder on this machine; None with a remote backend."""
-        server = self.server
-        if server is None:
+        settings = self._settings
+        if settings is None:
             return None
-        settings = server.settings
-        folder = settings.workspace_roots.get(
-            self.workspace, settings.workspaces_dir / self.workspace
-        )
-        return folder.resolve()
+        return workspace_root(settings, self.workspace).resolve()
 
     @property
     def backend_url(self) -> str:
@@ -167,12 +308,20 @@ class AppSession:
     def close(self) -> None:
         """Stop pop-outs, let running saves finish, close clients, stop the embedded server.
 
-        Saves still waiting behind a running one are kept in the recovery folder.
+        A backend still starting is waited for, so saves queued meanwhile land. Saves still
+        waiting behind a running one are kept in the recovery folder.
         """
         if self._closed:
             return
         self._closed = True
         self.popouts.close_all()
+        starter = self._starter
+        if starter is not None:
+            starter.join()
+        elif self.starting:  # never started: calls waiting for it give up
+            never = BackendUnreachable(NOT_STARTED.format(reason="the app closed first"))
+            self.backend.failed(never)
+            self.link.failed(never)
         self.autosave.keep_unsent()
         self.runner.shutdown()
         self.save_runner.shutdown()
@@ -181,19 +330,49 @@ class AppSession:
             self.server.stop()
 
 
+def workspace_root(settings: Settings, workspace: str) -> Path:
+    """The folder the embedded backend serves as ``workspace``."""
+    return settings.workspace_roots.get(workspace, settings.workspaces_dir / workspace)
+
+
+def folder_reader(settings: Settings, workspace: str) -> FolderRead:
+    """Reads a note of ``workspace`` as the backend's ``GET`` would: its text and ETag.
+
+    The backend's own :class:`workers.documents.Workspaces` reads it, with the same rules
+    (no link leads outside, R43; the size limit, R63), so what shows is what the backend
+    would have sent. Any refusal answers None: the backend is then asked, and says why.
+    """
+    from workers.documents import Workspaces  # light: the file rules, none of the web stack
+    from workers.errors import DocumentRefused
+
+    workspaces = Workspaces(settings)
+
+    def read(path: str) -> tuple[str, str] | None:
+        try:
+            data = workspaces.read(workspace, path).data
+            return data.decode("utf-8"), etag_of(data)
+        except (DocumentRefused, OSError, UnicodeDecodeError, ValueError):
+            return None
+
+    return read
+
+
 def connect_workspace(backend: BackendLink, workspace: str) -> WorkspaceLink:
     """Create the workspace if needed and open a key session for it (blocks: call off the GUI)."""
+    return WorkspaceLink(backend, _open_workspace(backend.client(), workspace))
+
+
+def _open_workspace(client: BackendClient, workspace: str) -> WireKeySession:
+    """Create the workspace if needed and open a key session for it (blocks)."""
     if not is_workspace_id(workspace):
         raise SessionError(invalid_workspace_message(workspace))
-    client = backend.client()
     try:
         client.create_workspace(workspace)
-        session = client.open_key_session(workspace)
+        return client.open_key_session(workspace)
     except BackendError as error:
         raise SessionError(
             f"The workspace “{workspace}” could not be opened: {error.message}"
         ) from error
-    return WorkspaceLink(backend, session)
 
 
 def invalid_workspace_message(name: str) -> str:
@@ -223,28 +402,12 @@ def _choose_workspace(
     return workspace_id, roots
 
 
-def _start_embedded(settings: Settings, *, demo: bool) -> EmbeddedServer:
-    """The embedded backend on loopback, with the demo notes installed first when asked."""
-    if demo:
-        install_demo_workspace(settings.workspaces_dir)
-    server = EmbeddedServer(settings)
-    try:
-        server.start()
-    except ValueError as error:  # settings naming no usable assistant: plain words
-        raise SessionError(str(error)) from error
-    return server
-
-
-def _connect_or_stop(
-    backend: BackendLink, server: EmbeddedServer | None, workspace: str
-) -> WorkspaceLink:
-    """A key session for ``workspace``; on any failure nothing started here is left running."""
+def _connect_or_close(backend: BackendLink, workspace: str) -> WorkspaceLink:
+    """A key session for ``workspace``; on any failure the link's clients are closed."""
     try:
         return connect_workspace(backend, workspace)
     except BaseException:
         backend.close()
-        if server is not None:
-            server.stop()
         raise
 
 

@@ -17,10 +17,13 @@ def close_on_signal(window: QWidget, *signums: signal.Signals) -> QTimer:
     """Close ``window`` (saves land first) on any of ``signums``; stop the timer after exec.
 
     Python runs signal handlers only between its own bytecodes, so while Qt waits in
-    its event loop a periodic no-op timer lets the handler run.
+    its event loop a periodic no-op timer lets the handler run. The handler closes the
+    window from the event loop, never at once: a signal taken before the loop runs
+    would close the last window while nothing could quit on it, and the app would
+    stay running with no window.
     """
     for signum in signums:
-        signal.signal(signum, lambda *_: window.close())
+        signal.signal(signum, lambda *_: QTimer.singleShot(0, window, window.close))
     wake = QTimer()
     wake.timeout.connect(lambda: None)
     wake.start(SIGNAL_POLL_MS)

@@ -4,7 +4,9 @@
    folder already made by an earlier start) against a bare Qt window shown by the same
    interpreter, wall time from spawning the process. Two targets of 6x: to the first
    note shown (its ``ready`` line), and to the app's first window shown (its
-   ``window`` line, R67's "shows its window").
+   ``window`` line, R67's "shows its window"). And a target of 3x (issue 33): to the
+   first note's text painted against a bare editor showing the same file (read,
+   ``QPlainTextEdit.setPlainText``, shown and painted), from spawn too.
 2. Memory: the resident memory a 5 MiB note adds once it has been shown in all
    four views of one Inbox frame (edit, preview, todo, mindmap), against a bare
    editor plus a bare preview (``QTextBrowser.setHtml``, its lazy layout let
@@ -21,16 +23,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.__main__ import READY, WINDOW_SHOWN
-from benchmarks.measure import Measurement, alternating_pairs, median, ratio
+from app.demo import DEMO_FRAMES, DEMO_WORKSPACE
+from benchmarks.measure import Measurement, alternating_pairs, median, pairs, ratio
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QTextBrowser
 
 STARTUP_TARGET = 6.0
+FIRST_NOTE_TARGET = 3.0
 MEMORY_TARGET = 1.5
 STARTUP_PAIRS = 5
 MEMORY_PAIRS = 2
@@ -48,25 +53,34 @@ application.processEvents()
 print({READY!r}, flush=True)
 """
 
+BARE_EDITOR = f"""
+import sys
+from pathlib import Path
+from PySide6.QtWidgets import QApplication, QPlainTextEdit
+application = QApplication([])
+editor = QPlainTextEdit()
+editor.setPlainText(Path(sys.argv[1]).read_text(encoding="utf-8"))
+editor.resize(1280, 800)
+editor.show()
+application.processEvents()
+print({READY!r}, flush=True)
+"""
+
 
 def run() -> list[Measurement]:
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as folder:
         data_dir = Path(folder) / "data"
         _time_until_ready(_app_command(data_dir))  # the first start makes the data folder
-        window_seconds: list[float] = []
-
-        def app_start() -> float:
-            shown, ready = _time_until_ready(_app_command(data_dir))
-            window_seconds.append(shown)
-            return ready
-
-        app_seconds, bare_seconds = alternating_pairs(
-            app_start,
+        note = data_dir / "workspaces" / DEMO_WORKSPACE / DEMO_FRAMES[0][1]
+        app_seconds, window_seconds, bare_seconds, editor_seconds = _rounds(
+            lambda: _time_until_ready(_app_command(data_dir)),
             lambda: _time_until_ready([sys.executable, "-c", BARE_WINDOW])[1],
-            repeat=STARTUP_PAIRS,
+            lambda: _time_until_ready([sys.executable, "-c", BARE_EDITOR, str(note)])[1],
+            repeat=min(pairs(), STARTUP_PAIRS),
         )
     startup = [ratio(a, b) for a, b in zip(app_seconds, bare_seconds, strict=True)]
     window = [ratio(a, b) for a, b in zip(window_seconds, bare_seconds, strict=True)]
+    first_note = [ratio(a, b) for a, b in zip(app_seconds, editor_seconds, strict=True)]
     app_bytes, floor_bytes = alternating_pairs(
         lambda: float(_child("memory-app")),
         lambda: float(_child("memory-floor")),
@@ -82,6 +96,16 @@ def run() -> list[Measurement]:
             details={
                 "app_seconds": round(median(app_seconds), 3),
                 "bare_window_seconds": round(median(bare_seconds), 3),
+            },
+        ),
+        Measurement(
+            name="first note shown / a bare editor showing the same file, from spawn",
+            median=median(first_note),
+            target=FIRST_NOTE_TARGET,
+            samples=first_note,
+            details={
+                "app_seconds": round(median(app_seconds), 3),
+                "bare_editor_seconds": round(median(editor_seconds), 3),
             },
         ),
         Measurement(
@@ -102,6 +126,40 @@ def run() -> list[Measurement]:
             },
         ),
     ]
+
+
+def _rounds(
+    app: Callable[[], tuple[float, float]],
+    bare_window: Callable[[], float],
+    bare_editor: Callable[[], float],
+    *,
+    repeat: int,
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Seconds to the app's note, to its window, to a bare window and to a bare editor.
+
+    One round runs each side once; the order turns round by round (as
+    :func:`alternating_pairs` does), so no side always runs first or on a warm cache.
+    """
+    notes: list[float] = []
+    windows: list[float] = []
+    bare: list[float] = []
+    editors: list[float] = []
+
+    def app_start() -> None:
+        shown, ready = app()
+        windows.append(shown)
+        notes.append(ready)
+
+    sides: list[Callable[[], None]] = [
+        app_start,
+        lambda: bare.append(bare_window()),
+        lambda: editors.append(bare_editor()),
+    ]
+    for index in range(repeat):
+        turn = index % len(sides)
+        for side in sides[turn:] + sides[:turn]:
+            side()
+    return notes, windows, bare, editors
 
 
 def _environment() -> dict[str, str]:

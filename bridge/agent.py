@@ -15,13 +15,16 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final, Generic, Literal, TypeVar, get_args
-
-import requests
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeVar, get_args
 
 from bridge import errors
 from bridge.errors import BackendError, BackendUnreachable
 from bridge.proposals import Proposal
+
+if TYPE_CHECKING:
+    # requests is imported where a call is made, on a worker thread: at start it would cost
+    # the GUI thread about 0.1 s before the first note shows (issue 33).
+    import requests
 
 
 @dataclass(frozen=True)
@@ -235,6 +238,8 @@ class TurnStream:
         return isinstance(event, DoneEvent | ErrorEvent)
 
     def __iter__(self) -> Iterator[TurnEvent]:
+        import requests  # loaded already: the response came from it
+
         try:
             lines = self._response.iter_lines(chunk_size=None)  # each piece as it arrives
             for name, data in parse_sse(lines):

@@ -8,10 +8,8 @@ turn carries the message and, at most, the ``X-Ambient-Note`` header built by
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
-
-import requests
 
 from bridge import errors
 from bridge.agent import (
@@ -48,6 +46,9 @@ from bridge.transport import (
     workspace_url,
 )
 
+if TYPE_CHECKING:
+    import requests
+
 __all__ = ["BackendClient", "WireKeySession", "turn_body"]
 
 HEALTH_TIMEOUT_SECONDS = 2.0
@@ -72,6 +73,8 @@ class BackendClient(Transport):
 
     def health(self) -> bool:
         """True when the backend answers its health check; never raises."""
+        import requests  # loaded already, by the transport
+
         try:
             response = self._http.get(
                 f"{self.base_url}/v1/health", timeout=(HEALTH_TIMEOUT_SECONDS,) * 2

@@ -7,13 +7,14 @@ the user reads the backend's words; otherwise the status picks a message of
 
 from __future__ import annotations
 
-from typing import Any
-
-import requests
+from typing import TYPE_CHECKING, Any
 
 from bridge import errors
 from bridge.agent import not_understood
 from bridge.errors import AccessRefused, BackendError, NotFound, RequestRejected
+
+if TYPE_CHECKING:
+    import requests
 
 
 def read_json(response: requests.Response) -> dict[str, Any]:

@@ -9,11 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import quote
-
-import requests
-from requests.adapters import HTTPAdapter
 
 from bridge import errors
 from bridge.errors import BackendError, BackendUnreachable, RequestRejected
@@ -21,12 +18,8 @@ from bridge.headers import KEY_SESSION_HEADER
 from bridge.paths import PATH_NOT_ALLOWED, WorkspacePathError, check_workspace_path
 from bridge.responses import error_for
 
-_BAD_ADDRESS = (
-    requests.exceptions.InvalidURL,
-    requests.exceptions.MissingSchema,
-    requests.exceptions.InvalidSchema,
-    requests.exceptions.URLRequired,
-)
+if TYPE_CHECKING:
+    import requests
 
 
 @dataclass(frozen=True)
@@ -51,6 +44,11 @@ class Transport:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self._timeout = (connect_timeout, read_timeout)
+        # Imported here, where a client is made (always on a worker thread in the app): at
+        # start it would cost the GUI thread about 0.1 s before the first note shows (issue 33).
+        import requests
+        from requests.adapters import HTTPAdapter
+
         self._http = requests.Session()
         # No automatic retries: a turn must not be posted twice behind the user's back.
         adapter = HTTPAdapter(pool_connections=1, pool_maxsize=8, max_retries=0)
@@ -88,6 +86,8 @@ class Transport:
         read_timeout: float | None = None,
         **kwargs: Any,
     ) -> requests.Response:
+        import requests  # loaded already, by __init__
+
         all_headers = dict(headers or {})
         if session is not None:
             all_headers[KEY_SESSION_HEADER] = session.key
@@ -100,7 +100,12 @@ class Transport:
                 allow_redirects=False,
                 **kwargs,
             )
-        except _BAD_ADDRESS as error:
+        except (
+            requests.exceptions.InvalidURL,
+            requests.exceptions.MissingSchema,
+            requests.exceptions.InvalidSchema,
+            requests.exceptions.URLRequired,
+        ) as error:
             raise BackendError(
                 f"The assistant service address '{self.base_url}' is not a usable web address."
             ) from error

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from functools import partial
+from typing import Final
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -73,6 +74,10 @@ class _Send:
         self.turn: StreamedTurn | None = None
         self.stop_requested = False
         self.fell_back_from: str | None = None
+
+
+STARTING_NAME: Final = "Starting…"
+"""The assistant's name while the embedded backend starts (issue 33)."""
 
 
 class AssistantFrame(FrameBase):
@@ -213,6 +218,8 @@ class AssistantFrame(FrameBase):
     def refresh_assistant(self) -> None:
         """Ask the backend which assistant answers (off the GUI thread), then show it."""
         # On failure the label keeps what it knew (turns still say it): the default path logs.
+        if not self._link().backend.answering:
+            self._show_assistant_name(STARTING_NAME)  # issue 33: until the backend answers
         self._runner.submit(
             partial(calls.fetch_assistant, self._link().backend), self.show_assistant
         )

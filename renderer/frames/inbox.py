@@ -388,6 +388,7 @@ class InboxFrame(FrameBase):
             lambda: fetch_note(link, path),
             on_done=lambda note: self._on_loaded(generation, note, new=False),
             on_error=lambda error: self._on_load_error(generation, error),
+            held=False,  # issue 33: read from the folder while the backend starts
         )
 
     def _on_loaded(self, generation: int, note: LoadedNote, *, new: bool) -> None:

@@ -23,7 +23,10 @@ def fetch_note(link: WorkspaceLink, path: str) -> LoadedNote:
     """The saved copy of ``path`` (blocks: call on a worker).
 
     The look for endless runs is linear in the note, about 30 ms for 5 MiB: here it
-    is done on the worker, not on the GUI thread.
+    is done on the worker, not on the GUI thread. While the embedded backend starts,
+    the note is read from its workspace folder, tagged with its bytes' ETag, so the
+    first note shows without waiting for the backend (issue 33).
     """
-    text, etag = link.call(lambda client, key: client.get_document_tagged(key, path))
+    early = link.read_while_opening(path)
+    text, etag = early or link.call(lambda client, key: client.get_document_tagged(key, path))
     return LoadedNote(text, etag, wrap_mode_for(text))

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
@@ -29,6 +30,11 @@ THREAD_NAME_PREFIX = "ambient-task"
 
 Done = Callable[[Any], None]
 Failed = Callable[[BaseException], None]
+
+
+def _pass_on(waiting: Future[object], done: Future[object]) -> None:
+    """What a held task's work returned, handed to the future :meth:`TaskRunner.submit` gave."""
+    waiting.set_result(done.result())  # ``run`` catches every failure: there is a result
 
 
 def log_failure(error: BaseException) -> None:
@@ -67,6 +73,7 @@ class TaskRunner(QObject):
         self._pending: set[Future[object]] = set()
         self._lock = threading.Lock()
         self._closed = False
+        self._held: list[tuple[Callable[[], object], Future[object]]] | None = None
         # Queued even when emitted from the owner thread, so callbacks never re-enter ``submit``.
         self._finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
 
@@ -75,10 +82,13 @@ class TaskRunner(QObject):
         work: Callable[[], object],
         on_done: Done | None = None,
         on_error: Failed | None = None,
+        *,
+        held: bool = True,
     ) -> Future[object] | None:
         """Run ``work`` on a worker thread; None when the runner is already shut down.
 
-        Without ``on_error`` a failure takes the runner's default failure path.
+        Without ``on_error`` a failure takes the runner's default failure path. While
+        the runner is held (:meth:`hold`), ``work`` waits its turn unless ``held`` is False.
         """
         if self._closed:
             return None
@@ -93,11 +103,32 @@ class TaskRunner(QObject):
             self._finished.emit(outcome)
             return outcome.value
 
-        future = self._pool.submit(run)
+        if self._held is not None and held:
+            future: Future[object] = Future()
+            self._held.append((run, future))
+        else:
+            future = self._pool.submit(run)
         with self._lock:
             self._pending.add(future)
         future.add_done_callback(self._forget)
         return future
+
+    def hold(self) -> None:
+        """Keep work submitted from now on back, in order, until :meth:`release` (GUI thread).
+
+        While the backend starts, work that calls it would wait on every worker; held
+        here, it leaves them free for what needs no backend (a note read from its
+        folder, issue 33), which is submitted with ``held=False``.
+        """
+        if self._held is None:
+            self._held = []
+
+    def release(self) -> None:
+        """Run the held work, in the order it was submitted, and stop holding (GUI thread)."""
+        held, self._held = self._held or [], None
+        for run, future in held:
+            if future.set_running_or_notify_cancel():  # not cancelled meanwhile
+                self._pool.submit(run).add_done_callback(partial(_pass_on, future))
 
     @property
     def busy(self) -> bool:
@@ -108,6 +139,7 @@ class TaskRunner(QObject):
     def shutdown(self) -> None:
         """Refuse new work; wait for submitted work (saves must land; calls are time-bounded)."""
         self._closed = True
+        self.release()
         self._pool.shutdown(wait=True, cancel_futures=False)
 
     def _forget(self, future: Future[object]) -> None:

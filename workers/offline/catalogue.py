@@ -15,9 +15,6 @@ from io import BytesIO
 from pathlib import Path
 from typing import Final
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-
 DOMAIN: Final = "offline"
 LOCALE_DIR: Final = Path(__file__).with_name("locale")
 
@@ -41,6 +38,11 @@ def translations(language: str, domain: str = DOMAIN) -> gettext.NullTranslation
     path = LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
     if not path.is_file():
         return gettext.NullTranslations()
+    # Babel is imported here, not at the top: only a language with a catalogue needs it,
+    # and at start it would cost the app's idle memory about 5 MiB (issue 33).
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     with path.open("rb") as source:
         catalog = read_po(source, locale=language, domain=domain)
     compiled = BytesIO()

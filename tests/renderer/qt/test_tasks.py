@@ -62,3 +62,32 @@ def test_the_default_path_logs_a_refusal_plainly_and_a_defect_with_its_traceback
     assert refused.levelno == logging.INFO and refused.exc_info is None
     assert "The backend said no." in refused.getMessage()
     assert failed.levelno == logging.ERROR and failed.exc_info is not None
+
+
+def test_r67_held_work_waits_in_order_and_leaves_the_worker_to_work_that_needs_no_backend(
+    runner: TaskRunner, qtbot: QtBot
+) -> None:
+    """Issue 33: while the backend starts, calls to it wait GUI-side, not on the one worker."""
+    done: list[str] = []
+    runner.hold()
+    first = runner.submit(lambda: "first", on_done=done.append)
+    second = runner.submit(lambda: "second", on_done=done.append)
+    runner.submit(lambda: "folder read", on_done=done.append, held=False)
+    qtbot.waitUntil(lambda: done == ["folder read"])
+    assert first is not None and second is not None and not first.done() and runner.busy
+    runner.release()
+    qtbot.waitUntil(lambda: done == ["folder read", "first", "second"])
+    assert first.result() == "first" and not runner.busy
+
+
+def test_a_held_task_cancelled_before_the_release_never_runs(
+    runner: TaskRunner, qtbot: QtBot
+) -> None:
+    ran: list[str] = []
+    runner.hold()
+    cancelled = runner.submit(lambda: ran.append("cancelled"))
+    runner.submit(lambda: ran.append("kept"))
+    assert cancelled is not None and cancelled.cancel()
+    runner.release()
+    qtbot.waitUntil(lambda: ran == ["kept"])
+    assert not runner.busy
