@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication
 
-from renderer.ambient.inline import TextSlices, build_context
+from bridge.contract import MAX_SELECTION_BYTES
+from bridge.inline import utf8_size
+from renderer.ambient.inline import SelectionTooLarge, TextSlices, build_context
 from renderer.qt.inline_slices import DocumentSlices
 
 LINES = st.lists(
@@ -34,11 +37,16 @@ def test_r69_r8_the_document_and_the_text_build_the_same_request(
     text = "\n".join(lines) + "\n"
     start = data.draw(st.integers(0, len(text)))
     end = data.draw(st.integers(start, min(len(text), start + 5000)))
-    expected = build_context(TextSlices(text), "a.md", "sort", start, end).request
     document = QTextDocument()
     document.setPlainText(text)
     # Qt counts UTF-16 units: the same selection, at its positions in units.
-    found = build_context(
-        DocumentSlices(document), "a.md", "sort", _units(text[:start]), _units(text[:end])
-    ).request
+    units = _units(text[:start]), _units(text[:end])
+    if utf8_size(text[start:end]) > MAX_SELECTION_BYTES:  # both refuse it (emoji: 4 bytes)
+        with pytest.raises(SelectionTooLarge):
+            build_context(TextSlices(text), "a.md", "sort", start, end)
+        with pytest.raises(SelectionTooLarge):
+            build_context(DocumentSlices(document), "a.md", "sort", *units)
+        return
+    expected = build_context(TextSlices(text), "a.md", "sort", start, end).request
+    found = build_context(DocumentSlices(document), "a.md", "sort", *units).request
     assert found == expected
