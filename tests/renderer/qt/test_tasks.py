@@ -76,8 +76,8 @@ def test_r67_held_work_waits_in_order_and_leaves_the_worker_to_work_that_needs_n
     qtbot.waitUntil(lambda: done == ["folder read"])
     assert first is not None and second is not None and not first.done() and runner.busy
     runner.release()
-    qtbot.waitUntil(lambda: done == ["folder read", "first", "second"])
-    assert first.result() == "first" and not runner.busy
+    qtbot.waitUntil(lambda: done == ["folder read", "first", "second"] and not runner.busy)
+    assert first.result() == "first"
 
 
 def test_a_held_task_cancelled_before_the_release_never_runs(
