@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
-
-from pydantic import ValidationError
 
 from app.scenario.inline_steps import (
     InlineAcceptStep,
@@ -25,7 +23,6 @@ from app.scenario.inline_steps import (
     InlineRejectStep,
 )
 from app.scenario.lookup import note_frame
-from app.scenario.problems import describe_pydantic
 from app.scenario.registry import (
     NOW,
     Checking,
@@ -37,7 +34,7 @@ from app.scenario.registry import (
     on_window,
 )
 from app.scenario.report import Mismatch, StepResult
-from app.scenario.steps import InlineStep
+from app.scenario.steps import InlineStep, parse_body, parse_nested
 from app.scenario.waiting import StepError, wait_until
 
 if TYPE_CHECKING:
@@ -187,25 +184,14 @@ def _check_inline(against: Checking, expected: InlineExpectation) -> list[Mismat
 
 
 def _parse_inline(parser: StepParser, body: object, step: str, where: str) -> InlineStep | None:
-    if not isinstance(body, Mapping):
-        parser.problem(
-            step, where, f"'{InlineStep.verb}' takes a mapping with 'frame' and 'instruction'"
-        )
+    shape = f"'{InlineStep.verb}' takes a mapping with 'frame' and 'instruction'"
+    parsed = parse_body(parser, body, step, where, InlineBody, shape)
+    if parsed is None:
         return None
-    try:
-        parsed = InlineBody.model_validate(dict(body))
-    except ValidationError as error:
-        for field_name, message in describe_pydantic(error, where):
-            parser.problem(step, field_name, message)
-        return None
-    during: list[Step] = []
-    for index, raw in enumerate(parsed.during, start=1):
-        inner = parser.parse(raw, f"{step}.{index}", f"{where}.during[{index}]", True)
-        if inner is not None:
-            during.append(inner)
+    during = parse_nested(parser, parsed.during, step, f"{where}.during")
     select = parsed.select
     chosen = (select[0], select[1]) if isinstance(select, list) else select
-    return InlineStep(parsed.frame, chosen, parsed.instruction, tuple(during))
+    return InlineStep(parsed.frame, chosen, parsed.instruction, during)
 
 
 def _run_inline(replay: Replay, step: InlineStep, outcome: StepResult) -> None:

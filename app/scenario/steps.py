@@ -7,11 +7,11 @@ are declared in :mod:`app.scenario.catalogue`. Nothing here touches Qt or the ap
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from app.scenario.problems import describe_pydantic
 from app.scenario.registry import Step, StepParser, step_data
@@ -284,27 +284,47 @@ class ShareStep(StepBody):
         return self.state == "on"
 
 
+BodyT = TypeVar("BodyT", bound=BaseModel)
+"""A verb value's pydantic model."""
+
+
 def parse_send(parser: StepParser, body: object, step: str, where: str) -> SendStep | None:
     """``send``'s value: a message, or a mapping whose ``duringFlush`` holds further steps."""
     if isinstance(body, str):
         body = {"message": body}
+    shape = f"'{SendStep.verb}' takes a message or a mapping with 'message'"
+    parsed = parse_body(parser, body, step, where, SendBody, shape)
+    if parsed is None:
+        return None
+    during = parse_nested(parser, parsed.duringFlush, step, f"{where}.duringFlush")
+    return SendStep(parsed.message, during, parsed.includeAmbient)
+
+
+def parse_body(
+    parser: StepParser, body: object, step: str, where: str, model: type[BodyT], shape: str
+) -> BodyT | None:
+    """A verb's mapping value read into ``model``; each problem reported where it is."""
     if not isinstance(body, Mapping):
-        parser.problem(
-            step, where, f"'{SendStep.verb}' takes a message or a mapping with 'message'"
-        )
+        parser.problem(step, where, shape)
         return None
     try:
-        parsed = SendBody.model_validate(dict(body))
+        return model.model_validate(dict(body))
     except ValidationError as error:
         for field_name, message in describe_pydantic(error, where):
             parser.problem(step, field_name, message)
         return None
+
+
+def parse_nested(
+    parser: StepParser, raws: Sequence[object], step: str, where: str
+) -> tuple[Step, ...]:
+    """The steps a verb's value holds (``duringFlush``, ``during``), each parsed in place."""
     during: list[Step] = []
-    for index, raw in enumerate(parsed.duringFlush, start=1):
-        inner = parser.parse(raw, f"{step}.{index}", f"{where}.duringFlush[{index}]", True)
+    for index, raw in enumerate(raws, start=1):
+        inner = parser.parse(raw, f"{step}.{index}", f"{where}[{index}]", True)
         if inner is not None:
             during.append(inner)
-    return SendStep(parsed.message, tuple(during), parsed.includeAmbient)
+    return tuple(during)
 
 
 def parse_restart(parser: StepParser, body: object, step: str, where: str) -> RestartStep | None:
