@@ -8,6 +8,7 @@ This is layout only: which frames exist and their ids are the
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from PySide6.QtCore import QChildEvent, QEvent, Qt
 from PySide6.QtWidgets import (
@@ -94,6 +95,10 @@ class _ProvidersColumn(QSplitter):
             self.setVisible(self.count() > 0)
 
 
+FOLD_FROM_NOTES: Final = 4
+"""From this many open notes, all but the active one fold to their title bars."""
+
+
 class Frameset(QWidget):
     """The central widget: a banner area over the columns, side by side in a splitter."""
 
@@ -137,6 +142,32 @@ class Frameset(QWidget):
     def show_notes(self, has_notes: bool) -> None:
         """The notes column when a note is open, else the page that says how to open one."""
         self.inbox_area.setCurrentWidget(self.inbox_column if has_notes else self.no_note)
+
+    def fold_notes(self, active: str | None) -> None:
+        """With many notes open, fold all but the active one to their title bars (R84).
+
+        The active note gets the column's height; a fold opens again when its frame is
+        activated (a click on its title, Ctrl+number, F6).
+        """
+        column = self.inbox_column
+        frames = [
+            widget
+            for index in range(column.count())
+            if isinstance(widget := column.widget(index), FrameBase)
+        ]
+        many = len(frames) >= FOLD_FROM_NOTES
+        unfolded = active if any(frame.frame_id == active for frame in frames) else None
+        if many and unfolded is None and frames:
+            # The assistant (or nothing) is active: the note open now stays open.
+            open_now = [frame.frame_id for frame in frames if not frame.folded]
+            unfolded = open_now[-1] if open_now else frames[-1].frame_id
+        for frame in frames:
+            frame.fold(many and frame.frame_id != unfolded)
+        if many:
+            total = sum(column.sizes())
+            folded = [frame.maximumHeight() if frame.folded else 0 for frame in frames]
+            rest = max(0, total - sum(folded))
+            column.setSizes([height if height else rest for height in folded])
 
     def column_frames(self) -> list[FrameBase]:
         """The frames as laid out: providers top to bottom, then notes top to bottom."""

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import QMainWindow, QWidget
 from app.font_banner import offer_font_advice
 from app.frame_registry import FrameRegistry
 from app.frameset import Frameset
-from app.inline_menu import add_edit_menu, inbox_to_ask
 from app.kept_notes import KeptNotes
 from app.layout_state import LayoutStore, SavedState
 from app.menus import WindowMenus
@@ -127,9 +126,7 @@ class MainWindow(QMainWindow):
             self, session, registry, frames, banners, self.note_commands, self.switcher.switch
         )
         self.frameset.no_note.offer(self.menus.ask_new_note, self.menus.quick_open)
-        self.ask_ai_action = add_edit_menu(
-            self, lambda: inbox_to_ask(registry), before=self.menus.frames_menu
-        )
+        self.ask_ai_action = self.menus.actions["edit.ask-ai"]
         registry.when_changed(self.frames_changed.emit)
         # R58: the sidecar, off unless the person turned it on (kept in the data folder).
         self.sharing = ActiveNoteSharing(session, registry, frames.proposals, self)

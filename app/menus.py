@@ -1,33 +1,59 @@
-"""The window's menus and shortcuts, and the small prompts behind them.
+"""The window's menus and shortcuts, built from the declarations, and the prompts behind them.
 
-The Frames menu names the real frames ("Focus inbox/today.md"), refreshed
-whenever frames come and go and each time the menu opens.
+Every item comes from :data:`app.actions.ACTIONS`; this class is the
+:class:`~app.actions.ActionHost` their handlers call. The Frames menu names the
+real frames ("Focus inbox/today.md"), refreshed whenever frames come and go and
+each time the menu opens.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QInputDialog,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QPlainTextEdit,
+    QTextEdit,
+)
 
+from app.actions import (
+    ACTIONS,
+    MAX_FRAME_SHORTCUTS,
+    MENU_TITLES,
+    MENUS,
+    ActionDeclaration,
+    EditCommand,
+    MenuName,
+)
 from app.assistant_dialog import AssistantSettingsDialog
 from app.banner import Banners
 from app.finding import QuickOpenDialog, WorkspacePickerDialog, open_dialog
 from app.folders import show_workspace_folder
 from app.frame_registry import FrameRegistry
+from app.help import about_dialog, assistant_help_dialog, open_help, shortcuts_dialog
+from app.inline_menu import inbox_to_ask
 from app.note_commands import NoteCommands, NoteCreation
 from app.session import AppSession
 from app.window_frames import WindowFrames
 from app.workspace_switch import BROWSER_FRAME_ID
 from bridge.frames import ASSISTANT_FRAME_ID
+from renderer.frames.assistant import AssistantFrame
+from renderer.frames.inbox import InboxFrame
 from renderer.frames.providers import WORKSPACE_PROVIDER
-
-MAX_FRAME_SHORTCUTS = 9
 
 
 class WindowMenus:
-    """Builds File, Frames and Assistant on ``window``; owns the actions the shortcuts hang on."""
+    """Builds the menus on ``window`` from :data:`app.actions.ACTIONS`; the :class:`ActionHost`.
+
+    ``actions`` holds each declared action's QAction by id: the shortcuts hang on them,
+    and ``window.driver.trigger(id)`` triggers them as the menu item does.
+    """
 
     def __init__(
         self,
@@ -46,55 +72,54 @@ class WindowMenus:
         self._banners = banners
         self._notes = notes
         self._switch_workspace = switch_workspace
-        self._build_file_menu()
-        self._build_frames_menu()
-        self.assistant_menu = assistant_menu = window.menuBar().addMenu("&Assistant")
-        self._add(assistant_menu, "Assistant &settings…", "", self.open_assistant_settings)
-        self._add(
-            assistant_menu, "&Clear conversation", "", lambda: frames.assistant.clear_conversation()
-        )
+        self.menus: dict[MenuName, QMenu] = {
+            name: window.menuBar().addMenu(MENU_TITLES[name]) for name in MENUS
+        }
+        self.actions: dict[str, QAction] = {}
+        for declaration in ACTIONS:
+            self.actions[declaration.id] = self._add(declaration)
+        for menu in self.menus.values():
+            menu.aboutToShow.connect(self.update_enabled)
+        self.frames_menu = self.menus["Frames"]
+        self.assistant_menu = self.menus["Assistant"]
+        self.focus_actions: list[QAction] = [
+            self.actions[f"frames.focus-{number}"] for number in range(1, MAX_FRAME_SHORTCUTS + 1)
+        ]
         self.frames_menu.aboutToShow.connect(self.name_frames)
         registry.when_changed(self.name_frames)
         self.name_frames()
 
-    def _build_file_menu(self) -> None:
-        window = self._window
-        file_menu = window.menuBar().addMenu("&File")
-        self._add(file_menu, "&New note…", "Ctrl+N", self.ask_new_note)
-        self._add(file_menu, "&Open note…", "Ctrl+O", self.ask_open_note)
-        self._add(file_menu, "&Quick open…", "Ctrl+P", self.quick_open)
-        self._add(file_menu, "&Switch workspace…", "Ctrl+Shift+O", self.ask_workspace)
-        self._add(
-            file_menu,
-            "Show &workspace folder",
-            "",
-            lambda: show_workspace_folder(self._session, self._banners),
-        )
-        file_menu.addSeparator()
-        self._add(file_menu, "&Quit", "Ctrl+Q", window.close)
+    def _add(self, declaration: ActionDeclaration) -> QAction:
+        menu = self.menus[declaration.menu]
+        if declaration.separator_before:
+            menu.addSeparator()
+        action = QAction(declaration.title, self._window)
+        action.setObjectName(declaration.id)
+        if declaration.shown_keys:
+            # Bound by the widget that owns it; the menu only names it.
+            action.setText(f"{declaration.title}\t{declaration.shown_keys}")
+        else:
+            action.setShortcuts(declaration.key_sequences())
+        handler = declaration.handler
+        enabled_when = declaration.enabled_when
 
-    def _build_frames_menu(self) -> None:
-        frames = self._frames
-        self.frames_menu = self._window.menuBar().addMenu("F&rames")
-        frames_menu = self.frames_menu
-        self._add(frames_menu, "Focus the &assistant", "Ctrl+L", frames.focus_assistant)
-        self._add(frames_menu, "&Next frame", "F6", lambda: frames.focus_next_frame(1))
-        self._add(frames_menu, "&Previous frame", "Shift+F6", lambda: frames.focus_next_frame(-1))
-        self.focus_actions: list[QAction] = [
-            self._add(
-                frames_menu,
-                f"Focus note frame &{number}",
-                f"Ctrl+{number}",
-                lambda _checked=False, n=number: frames.focus_frame_number(n),
-            )
-            for number in range(1, MAX_FRAME_SHORTCUTS + 1)
-        ]
-        self._add(frames_menu, "Focus the &workspace browser", "Ctrl+Shift+E", self._focus_browser)
-        self._add(frames_menu, "Add a &workspace browser", "", self._add_browser)
-        frames_menu.addSeparator()
-        self._add(frames_menu, "Move frame &up", "Ctrl+Shift+Up", lambda: self._move_active(-1))
-        self._add(frames_menu, "Move frame &down", "Ctrl+Shift+Down", lambda: self._move_active(1))
-        self._add(frames_menu, "&Close frame", "Ctrl+W", self._close_active)
+        def run(_checked: bool = False) -> None:
+            if enabled_when is None or enabled_when(self):
+                handler(self)
+
+        action.triggered.connect(run)
+        menu.addAction(action)
+        return action
+
+    def trigger(self, action_id: str) -> None:
+        """Do what the menu item ``action_id`` (or its shortcut) does."""
+        self.actions[action_id].trigger()
+
+    def update_enabled(self) -> None:
+        """Grey out what cannot be done now (each declaration's ``enabled_when``)."""
+        for declaration in ACTIONS:
+            if declaration.enabled_when is not None:
+                self.actions[declaration.id].setEnabled(declaration.enabled_when(self))
 
     def name_frames(self) -> None:
         """One "Focus PATH" entry per note frame, top to bottom; the unused ones hidden."""
@@ -108,13 +133,80 @@ class WindowMenus:
             else:
                 action.setVisible(False)
 
-    def _add(self, menu: QMenu, title: str, shortcut: str, slot: Callable[..., object]) -> QAction:
-        action = QAction(title, self._window)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
+    # -- File ----------------------------------------------------------------------
+
+    def show_workspace_folder(self) -> None:
+        show_workspace_folder(self._session, self._banners)
+
+    def save_now(self) -> None:
+        """Ctrl+S: save every pending edit now (autosave goes on as before)."""
+        self._session.autosave.flush()
+
+    def quit(self) -> None:
+        self._window.close()
+
+    # -- Edit ----------------------------------------------------------------------
+
+    def edit_focused(self, command: EditCommand) -> None:
+        """Undo, Redo, Cut, Copy, Paste or Select all, on the widget with keyboard focus."""
+        focused = QApplication.focusWidget()
+        if isinstance(focused, QLineEdit | QPlainTextEdit | QTextEdit):
+            getattr(focused, command)()
+
+    def _find_frame(self) -> InboxFrame | AssistantFrame | None:
+        """The conversation when the assistant has focus, else the note Ask AI is about."""
+        focused = QApplication.focusWidget()
+        assistant = self._frames.assistant
+        if focused is not None and assistant.isAncestorOf(focused):
+            return assistant
+        return inbox_to_ask(self._registry)
+
+    def has_note(self) -> bool:
+        return self._find_frame() is not None
+
+    def find(self, *, replace: bool) -> None:
+        """Ctrl+F and Ctrl+H: the find bar of the focused note (or of the conversation)."""
+        frame = self._find_frame()
+        if frame is not None:
+            frame.open_find(replace=replace)
+
+    def find_again(self, step: int) -> None:
+        """F3 and Shift+F3."""
+        frame = self._find_frame()
+        if frame is not None:
+            frame.find_bar.find_next(step)
+
+    def ask_ai(self) -> None:
+        frame = inbox_to_ask(self._registry)
+        if frame is not None:
+            frame.ask_ai()
+
+    # -- Frames --------------------------------------------------------------------
+
+    def focus_assistant(self) -> None:
+        self._frames.focus_assistant()
+
+    def focus_next_frame(self, step: int) -> None:
+        self._frames.focus_next_frame(step)
+
+    def focus_frame_number(self, number: int) -> None:
+        self._frames.focus_frame_number(number)
+
+    # -- Assistant -----------------------------------------------------------------
+
+    def clear_conversation(self) -> None:
+        self._frames.assistant.clear_conversation()
+
+    # -- Help ----------------------------------------------------------------------
+
+    def show_shortcuts(self) -> QDialog:
+        return open_help(shortcuts_dialog(self._window))
+
+    def show_assistant_help(self) -> QDialog:
+        return open_help(assistant_help_dialog(self._window))
+
+    def show_about(self) -> QDialog:
+        return open_help(about_dialog(self._window, self._session))
 
     # -- prompts -------------------------------------------------------------------
 
@@ -179,21 +271,25 @@ class WindowMenus:
 
     # -- frames --------------------------------------------------------------------
 
-    def _move_active(self, offset: int) -> None:
+    def move_active(self, offset: int) -> None:
         active = self._registry.active_frame_id
         if active is not None:
             self._frames.move_frame(active, offset)
 
-    def _close_active(self) -> None:
+    def can_close_active(self) -> bool:
         active = self._registry.active_frame_id
-        if active is not None and active != ASSISTANT_FRAME_ID:
+        return active is not None and active != ASSISTANT_FRAME_ID
+
+    def close_active(self) -> None:
+        active = self._registry.active_frame_id
+        if active is not None and self.can_close_active():
             self._frames.close_frame(active)
 
-    def _focus_browser(self) -> None:
+    def focus_browser(self) -> None:
         browsers = self._registry.browsers()
         if browsers:
             self._frames.focus_frame(browsers[0])
 
-    def _add_browser(self) -> None:
+    def add_browser(self) -> None:
         if BROWSER_FRAME_ID not in self._registry.frames:
             self._frames.mount_provider(BROWSER_FRAME_ID, WORKSPACE_PROVIDER)

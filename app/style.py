@@ -109,4 +109,8 @@ QFrame#banner { background: #fff9db; border: 1px solid #ffe8a1; border-radius: 8
 QFrame#banner[tone="error"] { background: #fff5f5; border-color: #ffc9c9; }
 QFrame#banner[tone="info"] { background: #edf2ff; border-color: #c5d3ff; }
 QSplitter::handle { background: transparent; }
+QToolButton:focus { border: 1px solid #4c6ef5; border-radius: 4px; }
+QLineEdit:focus { border: 1px solid #4c6ef5; }
+QFrame#findBar { border-bottom: 1px solid #e1e4ec; }
+QLabel#findCount { color: #4c5577; }
 """

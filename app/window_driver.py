@@ -68,6 +68,10 @@ class WindowDriver:
 
     # -- what the user does ----------------------------------------------------------
 
+    def trigger(self, action_id: str) -> None:
+        """The menu item (or its keys) declared as ``action_id`` in :mod:`app.actions`."""
+        self.menus.trigger(action_id)
+
     def mount_inbox(
         self, frame_id: str, path: str, view: View = "edit", *, position: int | None = None
     ) -> InboxFrame:

@@ -158,6 +158,7 @@ class WindowFrames:
     def update_inbox_area(self) -> None:
         """The notes column while a note is open, else the page that says how to open one."""
         self._frameset.show_notes(bool(self._registry.inbox_frames()))
+        self._frameset.fold_notes(self._session.store.last_activated_frame)
 
     def on_save_state(self, workspace: str, path: str, state: str) -> None:
         # R47: a note the app just saved for the first time appears in the list by itself.
@@ -192,6 +193,8 @@ class WindowFrames:
             store.activate(frame_id)
             for other in frames.values():
                 other.set_active(other.frame_id == frame_id)
+        if isinstance(frames[frame_id], InboxFrame):
+            self._frameset.fold_notes(frame_id)
 
     def mark_this_note(self) -> None:
         """Mark the frame the store resolves "this note" to, and only that one (R80)."""
@@ -201,6 +204,8 @@ class WindowFrames:
             frame.set_this_note(frame.frame_id == chosen)
 
     def focus_frame(self, frame: FrameBase) -> None:
+        if isinstance(frame, InboxFrame):
+            self._frameset.fold_notes(frame.frame_id)  # a folded note opens before its focus
         frame.focus_target().setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.activate_frame(frame.frame_id)
 

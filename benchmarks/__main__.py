@@ -41,6 +41,7 @@ BENCHMARKS: Final = (
     "bench_edits",
     "bench_sidecar",
     "bench_inline",
+    "bench_find",
 )
 
 

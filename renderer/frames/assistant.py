@@ -35,14 +35,17 @@ from renderer.ambient.store import AmbientStore
 from renderer.frames import assistant_calls as calls
 from renderer.frames.base import FrameBase, busy_bar, tool_button
 from renderer.frames.chip import ContextChip
+from renderer.frames.conversation_find import ConversationTarget
+from renderer.frames.find_bar import FindBar
 from renderer.frames.kept_records import KeptConversation, KeptRecords, load_kept_conversation
-from renderer.frames.message_input import MessageInput
+from renderer.frames.message_input import INPUT_KEYS, MessageInput
 from renderer.frames.outcome_reports import OutcomeReports
 from renderer.frames.proposal_view import ProposalView
 from renderer.frames.transcript import Transcript
 from renderer.frames.turn_text import assistant_name
 from renderer.frames.turn_view import TurnView
 from renderer.frames.turns import TurnRecord
+from renderer.qt.announce import ANSWERING, Announcer, first_sentence
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.tasks import TaskRunner
@@ -138,13 +141,20 @@ class AssistantFrame(FrameBase):
         self.chip = self.context_chip.label
         self.exclude_toggle = self.context_chip.exclude_toggle
         input_row = self._build_input_row()
+        found_in = ConversationTarget(self.transcript_view, self.transcript)
+        self.find_bar = FindBar(lambda: found_in, self.body)  # R84: find in the conversation
+        self.body_layout.addWidget(self.find_bar)
         self.body_layout.addWidget(self.transcript_view, 1)
         self.body_layout.addWidget(self.busy)
         self.body_layout.addWidget(self.context_chip)
         self.body_layout.addLayout(input_row)
 
+        # R85: a screen reader says which note a send would point at, on the input itself.
+        self.context_chip.text_changed.connect(self.input.setAccessibleDescription)
         self._unsubscribe = self.context_chip.follow(store)
+        self.input.setAccessibleDescription(self.chip.text())
         self.refresh_assistant()
+        self.announcer = Announcer(self, source=self.transcript_view)
 
     def _build_title_controls(self) -> None:
         """The assistant's name and the Clear button, in the title bar."""
@@ -176,10 +186,13 @@ class AssistantFrame(FrameBase):
         self.stop_button = QPushButton("Stop", self.body)
         self.stop_button.setObjectName("stopButton")
         self.stop_button.setAccessibleName("Stop the reply")
-        self.stop_button.setToolTip("Stop the reply (Esc)")
+        self.stop_button.setToolTip(f"Stop the reply ({INPUT_KEYS.stop})")
         self.stop_button.setVisible(False)
         self.stop_button.clicked.connect(self.stop)
-        for keys, slot in (("Ctrl+Return", self.send_from_input), ("Escape", self.stop)):
+        for keys, slot in (
+            (INPUT_KEYS.send_also, self.send_from_input),
+            (INPUT_KEYS.stop, self.stop),
+        ):
             shortcut = QShortcut(QKeySequence(keys), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
@@ -191,6 +204,10 @@ class AssistantFrame(FrameBase):
         return input_row
 
     # -- frame -----------------------------------------------------------------
+
+    def open_find(self, *, replace: bool = False) -> None:
+        """Ctrl+F here finds in the conversation (read only: Replace is not offered)."""
+        self.find_bar.open(replace=replace)
 
     def activation_target(self) -> QWidget:
         return self.input.viewport()
@@ -341,6 +358,7 @@ class AssistantFrame(FrameBase):
             return
         message, include = self._queue.popleft()
         self._set_busy(True)
+        self.announcer.announce(ANSWERING)  # R85: once when it starts, never per token
         send = _Send(
             message,
             self.transcript_view.add_turn(message),
@@ -414,6 +432,7 @@ class AssistantFrame(FrameBase):
         if self._kept is not None:  # R45: shown as it was after a restart
             self._kept.remember(self._link().workspace, record, self._runner.submit)
         send.view.show_record(record)
+        self.announcer.announce(_spoken_end(reply, message, stopped=outcome is None))
         if reply is not None:
             self._show_assistant_name(assistant_name(reply.assistant_kind, reply.assistant_model))
             self._show_proposals(send, reply)
@@ -431,6 +450,8 @@ class AssistantFrame(FrameBase):
             view.settled.connect(self._report_outcome)
             send.view.add_proposal(view)
         self.latest_proposals = views
+        if views:  # R85: the buttons under the reply are said once, with what they change
+            self.announcer.announce(proposals_spoken(views))
         if views:
             self.proposals_shown.emit(views)
 
@@ -452,6 +473,27 @@ class AssistantFrame(FrameBase):
         self._busy = busy
         self.busy.setVisible(busy)
         self.busy_changed.emit(busy)
+
+
+STOPPED_SPOKEN: Final = "The reply was stopped."
+NO_REPLY_SPOKEN: Final = "The assistant did not answer."
+
+
+def _spoken_end(reply: TurnReply | None, failure: str | None, *, stopped: bool) -> str:
+    """What a screen reader says when an answer ends: its first sentence, or why there is none."""
+    if reply is not None:
+        return first_sentence(reply.reply) or NO_REPLY_SPOKEN
+    if failure:
+        return failure
+    return STOPPED_SPOKEN if stopped else NO_REPLY_SPOKEN
+
+
+def proposals_spoken(views: list[ProposalView]) -> str:
+    """What a screen reader says of a reply's proposals: how many, what, and the buttons."""
+    first = views[0].proposal
+    what = first.summary or first.path
+    count = "One change is proposed" if len(views) == 1 else f"{len(views)} changes are proposed"
+    return f"{count}: {what}. Apply or Discard, under the reply."
 
 
 def plain_failure(error: BaseException) -> str:

@@ -37,6 +37,8 @@ from renderer.frames.path_text import shorten_path
 
 _KEY_RECEIVERS = (QPlainTextEdit, QTextEdit, QLineEdit, QAbstractSpinBox)
 _ELIDED_MIN_WIDTH = 60
+_UNLIMITED = 16_777_215
+"""Qt's QWIDGETSIZE_MAX: no maximum height."""
 
 
 def _on_typing_path(widget: QWidget) -> bool:
@@ -219,6 +221,19 @@ class FrameBase(QFrame):
     @property
     def is_this_note(self) -> bool:
         return bool(self.title_bar.property("thisNote"))
+
+    @property
+    def folded(self) -> bool:
+        return bool(self.property("folded"))
+
+    def fold(self, folded: bool) -> None:
+        """Show only the title bar (many notes open, R84), or the whole frame again."""
+        if self.folded == folded:
+            return
+        self.setProperty("folded", folded)
+        self.body.setVisible(not folded)
+        self.setMaximumHeight(self.title_bar.sizeHint().height() if folded else _UNLIMITED)
+        self.title_bar.setToolTip("Folded: Ctrl+number or F6 unfolds it" if folded else "")
 
     def set_title(self, title: str) -> None:
         self.title_bar.title.set_full_text(title)

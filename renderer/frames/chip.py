@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QPainter, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
@@ -112,6 +112,9 @@ class ChipLabel(QLabel):
 
 class ContextChip(QWidget):
     """The chip and its "Leave out" toggle, in one row of fixed geometry."""
+
+    text_changed = Signal(str)
+    """The chip's whole text, each time it changes (the input's accessible description, R85)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -246,7 +249,10 @@ class ContextChip(QWidget):
                 (_PREFIX, path, lines + left_out_short),
                 ("", path, lines + left_out_short),
             ]
+        changed = label.text() != whole
         label.set_layouts(whole, layouts)
+        if changed:
+            self.text_changed.emit(whole)
         if restyle:  # the stylesheet reads these properties; polishing again is not cheap
             label.style().unpolish(label)
             label.style().polish(label)

@@ -19,6 +19,7 @@ from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
+from renderer.frames.find_bar import FindBar, TextWidgetTarget
 from renderer.frames.inbox_conflict import ConflictBar
 from renderer.frames.inbox_controls import (
     BADGES,
@@ -126,6 +127,13 @@ class InboxFrame(FrameBase):
             parent=self.body,
         )
         self.body_layout.addWidget(self.conflict)
+        # Find and Replace (R84): over the editor, or over the preview's text when it shows.
+        self._find_targets = {
+            "edit": TextWidgetTarget(self.editor),
+            "preview": TextWidgetTarget(self.preview),
+        }
+        self.find_bar = FindBar(lambda: self._find_targets.get(self._view), self.body)
+        self.body_layout.addWidget(self.find_bar)
         self.body_layout.addWidget(self.stack, 1)
         self.link_offer = LinkOffer(self.body)
         self.body_layout.addWidget(self.link_offer)
@@ -141,6 +149,12 @@ class InboxFrame(FrameBase):
         self.editor.addAction(self.ask_ai_action)
         self.editor.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.editor.customContextMenuRequested.connect(self._show_editor_menu)
+
+    def open_find(self, *, replace: bool = False) -> None:
+        """Ctrl+F or Ctrl+H: the find bar over this view (todo and map find in the edit view)."""
+        if self._view not in self._find_targets:
+            self.set_view("edit")
+        self.find_bar.open(replace=replace)
 
     def ask_ai(self) -> bool:
         """Open the inline prompt at the selection or cursor (R68)."""
@@ -302,6 +316,8 @@ class InboxFrame(FrameBase):
             return
         self._view = view
         self._show_view()
+        if self.find_bar.isVisible():
+            self.find_bar.refresh()
         self._store.runtime_changed(self.frame_id)
 
     def open_path(self, path: str) -> None:

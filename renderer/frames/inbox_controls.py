@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut
@@ -61,6 +62,11 @@ VIEW_LABELS: dict[View, str] = {
 }
 
 
+VIEW_KEY_MODIFIER: Final = "Alt"
+VIEW_KEYS: Final = f"{VIEW_KEY_MODIFIER}+1…{len(VIEWS)}"
+"""How Help names the view keys: Alt+1 edit, Alt+2 preview, Alt+3 todo, Alt+4 map."""
+
+
 class ViewSwitcher:
     """One checkable button per view in the title bar, and Alt+1…4 for the same views."""
 
@@ -75,7 +81,7 @@ class ViewSwitcher:
             button = tool_button(
                 label,
                 f"{label} view of {frame_id}",
-                f"Show this note as {label.lower()} (Alt+{number})",
+                f"Show this note as {label.lower()} ({VIEW_KEY_MODIFIER}+{number})",
                 title_bar,
             )
             button.setCheckable(True)
@@ -84,7 +90,7 @@ class ViewSwitcher:
             self._group.addButton(button)
             self.buttons[view] = button
             title_bar.add_control(button)
-            shortcut = QShortcut(QKeySequence(f"Alt+{number}"), frame)
+            shortcut = QShortcut(QKeySequence(f"{VIEW_KEY_MODIFIER}+{number}"), frame)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda v=view: choose(v))
 

@@ -50,6 +50,7 @@ from bridge.inline import (
 from bridge.pointer import View
 from renderer.ambient.inline import SelectionTooLarge, build_context
 from renderer.frames.inline_review import REMOVED_COLOUR, review_html
+from renderer.qt.announce import Announcer
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.inline_selection import TrackedSelection
 from renderer.qt.inline_slices import DocumentSlices
@@ -74,6 +75,7 @@ MARGIN: Final = 8
 REVIEW_MAX_HEIGHT: Final = 220
 
 State = Literal["closed", "asking", "running", "review", "said"]
+REVIEW_SPOKEN: Final = "{summary} Review the change: Accept (Enter), Reject (Esc) or Try again."
 Outcome = Literal["accepted", "rejected", "refused"]
 
 
@@ -149,6 +151,13 @@ class InlinePrompt(QFrame):
         self.reject_button.setToolTip("Keep the note as it is (Esc)")
         self.retry_button = QPushButton("Try again", self)
         self.retry_button.setToolTip("Edit the instruction and ask again")
+        self.accept_button.setAccessibleName("Accept the change")
+        self.reject_button.setAccessibleName("Reject the change")
+        self.retry_button.setAccessibleName("Try again with another instruction")
+        self.ask_button.setAccessibleName("Ask the assistant")
+        self.history_button.setAccessibleName("Inline request history")
+        self.review.setAccessibleName("Proposed change to the selection")
+        self.status.setAccessibleName("Inline command status")
         for button in (self.accept_button, self.reject_button, self.retry_button):
             button.setAutoDefault(False)
             buttons.addWidget(button)
@@ -187,6 +196,8 @@ class InlineCommand(QObject):
         self._document: QTextDocument | None = None
         self._tracked: TrackedSelection | None = None
         self._stream: StreamedInline | None = None
+        self.announcer = Announcer(self, source=host.editor)
+        """R85: the review's buttons, a refusal or a failure, said once each."""
 
     @property
     def prompt(self) -> InlinePrompt:
@@ -200,6 +211,7 @@ class InlineCommand(QObject):
             prompt.retry_button.clicked.connect(self.try_again)
             prompt.history_menu.aboutToShow.connect(self.load_history)
             self._prompt = prompt
+            self.announcer.source = prompt
         return self._prompt
 
     # -- what a person does ----------------------------------------------------
@@ -370,6 +382,7 @@ class InlineCommand(QObject):
                 self._fit_review()
                 self._status(outcome.summary)
                 self._show("review")
+                self.announcer.announce(REVIEW_SPOKEN.format(summary=outcome.summary))
                 if self._prompt_has_focus():
                     self.prompt.accept_button.setFocus()  # Enter accepts (R71)
             self._place()
@@ -402,6 +415,7 @@ class InlineCommand(QObject):
 
     def _say(self, text: str) -> None:
         """A refusal or a failure: said in plain words; Try again or close."""
+        self.announcer.announce(text)
         self._status(text)
         self._show("said")
         self._unstrike()
