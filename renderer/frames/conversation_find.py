@@ -1,9 +1,9 @@
 """Find in the assistant's conversation: the transcript's selectable texts as one text (R84).
 
 The messages and replies are rich-text labels; their text as the screen shows it
-(what a person searches for) is joined, one label a line, and a match selects
-the words in its label and scrolls the transcript to it. The conversation is
-read only, so the bar offers no Replace here.
+(what a person searches for) is joined, one label a line, each time a count
+starts, and a match selects the words in its label and scrolls the transcript
+to it. The conversation is read only, so the bar offers no Replace here.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ class ConversationTarget:
         self._labels: list[QLabel] = []
         self._starts: list[int] = []
         self._selected: tuple[int, int] = (0, 0)
+        self._text = ""
+        """The transcript as last read: a count reads it afresh first (``length``)."""
 
     def _searchable(self) -> list[QLabel]:
         return [
@@ -43,7 +45,14 @@ class ConversationTarget:
             and label.isVisibleTo(self._content)
         ]
 
-    def text(self) -> str:
+    def length(self) -> int:
+        self._text = self._read_labels()
+        return len(self._text)
+
+    def read(self, start: int, end: int) -> str:
+        return self._text[start:end]
+
+    def _read_labels(self) -> str:
         self._labels = sorted(
             self._searchable(),
             key=lambda label: label.mapTo(self._content, label.rect().topLeft()).y(),
@@ -62,8 +71,6 @@ class ConversationTarget:
         return self._selected
 
     def select(self, start: int, end: int) -> None:
-        if not self._labels:
-            self.text()
         index = bisect_right(self._starts, start) - 1
         if index < 0:
             return

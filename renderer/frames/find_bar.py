@@ -1,20 +1,19 @@
 """Find and Replace over a note's editor, its preview or the conversation (R84).
 
-The bar counts the matches a slice at a time on the GUI thread's timer (a few
-milliseconds each), so a 5 MiB note never holds the window longer than a slice;
-moving to the next or previous match is one search of the text from the cursor
-(C speed, linear). Matching ignores case, character by character, so a match is
-as long as what was typed and positions stay exact.
-
-Positions in Qt's documents count UTF-16 units, Python's strings code points:
-:class:`TextWidgetTarget` converts at its edge.
+The bar never reads a whole note at once (a 5 MiB note's text takes the GUI
+thread hundreds of milliseconds to copy): it counts the matches a slice at a
+time on the event loop's timer, a few milliseconds each, keeping where each one
+starts; F3 and Shift+F3 then move through those places, and Replace all replaces
+them. Matching ignores case character by character, so a match is as long as
+what was typed. Positions are the target's own (UTF-16 units in Qt's documents).
 """
 
 from __future__ import annotations
 
 import re
 import time
-from bisect import bisect_left
+from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from typing import Final, NamedTuple, Protocol
 
@@ -32,9 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bridge.markdown import utf16_length
 from renderer.qt.edits import utf16_positions
-
-BLOCK_SEPARATOR: Final = "\u2029"
+from renderer.qt.inline_slices import DocumentSlices
 
 
 class FindKeys(NamedTuple):
@@ -50,21 +49,21 @@ class FindKeys(NamedTuple):
 
 FIND_KEYS: Final = FindKeys()
 
-SLICE_CHARACTERS: Final = 64 * 1024
-"""Characters one counting step scans at most, before it checks the clock."""
-SLICE_SECONDS: Final = 0.008
+SLICE_UNITS: Final = 64 * 1024
+"""Positions one counting slice reads and scans, before the step checks the clock."""
+STEP_SECONDS: Final = 0.008
 """A counting step yields to the event loop after this long (a margin under R67's 100 ms)."""
-KEPT_POSITIONS: Final = 1_000_000
-"""Past this many matches the bar says the count without "n of": positions stop being kept."""
-BACKWARD_WINDOW: Final = 64 * 1024
+WAIT_SECONDS: Final = 0.03
+"""F3 while the count runs finishes it on the spot for this long (a small note at once)."""
 MANY_SPANS: Final = 1000
 """Past this many matches Replace all puts the whole new text in at once (still one undo step)."""
 
 
 class FindTarget(Protocol):
-    """What the bar searches: a text, a selection in it, and (when editable) a way to change it."""
+    """What the bar searches: a text read in slices, a selection, maybe a way to change it."""
 
-    def text(self) -> str: ...
+    def length(self) -> int: ...
+    def read(self, start: int, end: int) -> str: ...
     def selection(self) -> tuple[int, int]: ...
     def select(self, start: int, end: int) -> None: ...
     def editable(self) -> bool: ...
@@ -73,61 +72,46 @@ class FindTarget(Protocol):
     def watch_changes(self, changed: Callable[[], None]) -> None: ...
 
 
-def _to_code_points(text: str, units: int) -> int:
-    """The code-point offset of the UTF-16 offset ``units`` in ``text``."""
-    if text.isascii():
-        return min(units, len(text))
-    encoded = text.encode("utf-16-le", "surrogatepass")[: 2 * units]
-    return len(encoded.decode("utf-16-le", "surrogatepass"))
-
-
 class TextWidgetTarget:
     """A QPlainTextEdit or QTextEdit as a :class:`FindTarget` (the note's editor or preview)."""
 
     def __init__(self, widget: QPlainTextEdit | QTextEdit) -> None:
         self.widget = widget
-        self._text: str | None = None
         self._document: QTextDocument | None = None
         self._watching: list[Callable[[], None]] = []
 
-    def _follow_document(self) -> QTextDocument:
+    def _current(self) -> QTextDocument:
         """The widget's document now: a shared note (R53) or a new preview drawing swaps it."""
         document = self.widget.document()
         if document is not self._document:
             if self._document is not None and shiboken6.isValid(self._document):
-                self._document.contentsChanged.disconnect(self._forget)
+                self._document.contentsChanged.disconnect(self._changed)
             self._document = document
-            self._text = None
-            document.contentsChanged.connect(self._forget)
+            document.contentsChanged.connect(self._changed)
         return document
 
-    def _forget(self) -> None:
-        self._text = None
+    def _changed(self) -> None:
         for changed in self._watching:
             changed()
 
     def watch_changes(self, changed: Callable[[], None]) -> None:
+        self._current()
         self._watching.append(changed)
 
-    def text(self) -> str:
-        document = self._follow_document()
-        if self._text is None:
-            self._text = document.toRawText().replace(BLOCK_SEPARATOR, "\n")
-        return self._text
+    def length(self) -> int:
+        return DocumentSlices(self._current()).length()
+
+    def read(self, start: int, end: int) -> str:
+        return DocumentSlices(self._current()).read(start, end)
 
     def selection(self) -> tuple[int, int]:
         cursor = self.widget.textCursor()
-        text = self.text()
-        return (
-            _to_code_points(text, cursor.selectionStart()),
-            _to_code_points(text, cursor.selectionEnd()),
-        )
+        return cursor.selectionStart(), cursor.selectionEnd()
 
     def select(self, start: int, end: int) -> None:
-        first, last = utf16_positions(self.text(), [start, end])
-        cursor = QTextCursor(self.widget.document())
-        cursor.setPosition(first)
-        cursor.setPosition(last, QTextCursor.MoveMode.KeepAnchor)
+        cursor = QTextCursor(self._current())
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         self.widget.setTextCursor(cursor)
         self.widget.ensureCursorVisible()
 
@@ -135,27 +119,27 @@ class TextWidgetTarget:
         return not self.widget.isReadOnly()
 
     def replace_spans(self, spans: list[tuple[int, int]], replacement: str) -> None:
-        """Replace each span (code points, in order) as one undo step."""
-        text = self.text()
-        cursor = QTextCursor(self.widget.document())
-        if len(spans) > MANY_SPANS:
-            # One insertion instead of thousands: each would lay the document out again.
-            pieces: list[str] = []
-            previous = 0
-            for start, end in spans:
-                pieces.extend((text[previous:start], replacement))
-                previous = end
-            pieces.append(text[previous:])
-            cursor.select(QTextCursor.SelectionType.Document)
-            cursor.insertText("".join(pieces))
-            return
-        units = utf16_positions(text, [value for span in spans for value in span])
+        """Replace each span (in order, not overlapping) as one undo step."""
+        cursor = QTextCursor(self._current())
         cursor.beginEditBlock()
         try:
+            if len(spans) > MANY_SPANS:
+                # One insertion instead of thousands, each laying the document out again.
+                text = self.read(0, self.length())
+                indices = _unit_indices(text, [value for span in spans for value in span])
+                pieces: list[str] = []
+                previous = 0
+                for index in range(0, len(indices), 2):
+                    pieces.extend((text[previous : indices[index]], replacement))
+                    previous = indices[index + 1]
+                pieces.append(text[previous:])
+                cursor.select(QTextCursor.SelectionType.Document)
+                cursor.insertText("".join(pieces))
+                return
             # From the last to the first: an earlier span's positions stay where they were.
-            for index in range(len(spans) - 1, -1, -1):
-                cursor.setPosition(units[2 * index])
-                cursor.setPosition(units[2 * index + 1], QTextCursor.MoveMode.KeepAnchor)
+            for start, end in reversed(spans):
+                cursor.setPosition(start)
+                cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
                 cursor.insertText(replacement)
         finally:
             cursor.endEditBlock()
@@ -164,34 +148,31 @@ class TextWidgetTarget:
         self.widget.setFocus(Qt.FocusReason.OtherFocusReason)
 
 
+def _unit_indices(text: str, units: list[int]) -> list[int]:
+    """Each UTF-16 position (ascending) in ``text`` as an index of its code points."""
+    if utf16_length(text) == len(text):
+        return units
+    found: list[int] = []
+    index = counted = 0
+    for unit in units:
+        while counted < unit and index < len(text):
+            counted += 2 if ord(text[index]) > 0xFFFF else 1
+            index += 1
+        found.append(index)
+    return found
+
+
 def literal_pattern(query: str) -> re.Pattern[str]:
     """What the person typed, matched literally, case ignored character by character."""
     return re.compile(re.escape(query), re.IGNORECASE)
 
 
-def last_match(pattern: re.Pattern[str], text: str, stop: int) -> tuple[int, int] | None:
-    """The last match ending at or before ``stop``, looked for a window at a time backwards.
-
-    Each window overlaps the next by less than a match, so a match across a window's
-    start is found in the one before it; the whole walk is linear in ``stop``.
-    """
-    overlap = min(len(pattern.pattern), BACKWARD_WINDOW // 2)
-    window_end = stop
-    while window_end > 0:
-        window_start = max(0, window_end - BACKWARD_WINDOW)
-        last: re.Match[str] | None = None
-        for match in pattern.finditer(text, window_start, window_end):
-            last = match
-        if last is not None:
-            return last.span()
-        if window_start == 0:
-            return None
-        window_end = window_start + overlap
-    return None
-
-
 class MatchCount(QObject):
-    """Counts the matches of a pattern in a text, a bounded slice per turn of the event loop."""
+    """Counts the matches in a target, a bounded slice per turn of the event loop.
+
+    ``starts`` keeps where each match starts (the target's positions), so moving to
+    the next one is a binary search.
+    """
 
     progressed = Signal()
     finished = Signal()
@@ -202,22 +183,24 @@ class MatchCount(QObject):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._step)
         self._steps: Iterator[None] | None = None
-        self.count = 0
+        self.starts: array[int] = array("q")
+        self.length = 0
+        """A match's length in the target's positions."""
         self.done = True
-        self.starts: list[int] = []
-        """Where each match starts, up to :data:`KEPT_POSITIONS` of them."""
-        self.complete_positions = True
 
-    def start(self, pattern: re.Pattern[str] | None, text: str) -> None:
+    @property
+    def count(self) -> int:
+        return len(self.starts)
+
+    def start(self, pattern: re.Pattern[str] | None, query: str, target: FindTarget) -> None:
         self.stop()
-        self.count = 0
-        self.starts = []
-        self.complete_positions = True
+        self.starts = array("q")
+        self.length = utf16_length(query)
         if pattern is None:
             self.finished.emit()
             return
         self.done = False
-        self._steps = self._scan(pattern, text)
+        self._steps = self._scan(pattern, target)
         self._timer.start()
 
     def stop(self) -> None:
@@ -225,47 +208,72 @@ class MatchCount(QObject):
         self._steps = None
         self.done = True
 
-    def _scan(self, pattern: re.Pattern[str], text: str) -> Iterator[None]:
+    def _scan(self, pattern: re.Pattern[str], target: FindTarget) -> Iterator[None]:
+        total = target.length()
+        reach = max(0, self.length - 1)
         position = 0
-        length = len(text)
-        deadline = time.perf_counter() + SLICE_SECONDS
-        while position < length:
-            end = min(length, position + SLICE_CHARACTERS)
+        deadline = time.perf_counter() + STEP_SECONDS
+        while position < total:
+            end = min(total, position + SLICE_UNITS)
             # A match may start in this slice and end past it: it is this slice's.
-            reach = min(length, end + len(pattern.pattern) * 2)
-            last_end = end
-            for match in pattern.finditer(text, position, reach):
-                if match.start() >= end:
+            text = target.read(position, min(total, end + reach))
+            offsets = [match.start() for match in pattern.finditer(text)]
+            if offsets and utf16_length(text) != len(text):
+                offsets = utf16_positions(text, offsets)
+            limit = end - position
+            for offset in offsets:
+                if offset >= limit:
                     break
-                self.count += 1
-                if len(self.starts) < KEPT_POSITIONS:
-                    self.starts.append(match.start())
-                else:
-                    self.complete_positions = False
-                last_end = max(end, match.end())
-            position = last_end
+                if self.starts and position + offset < self.starts[-1] + self.length:
+                    continue  # overlaps the match before, across the slices' seam
+                self.starts.append(position + offset)
+            position = end
             if time.perf_counter() >= deadline:
                 yield
-                deadline = time.perf_counter() + SLICE_SECONDS
+                deadline = time.perf_counter() + STEP_SECONDS
 
     def _step(self) -> None:
-        steps = self._steps
-        if steps is None:
+        if self._steps is None:
             return
         try:
-            next(steps)
+            next(self._steps)
         except StopIteration:
-            self._timer.stop()
-            self._steps = None
-            self.done = True
-            self.finished.emit()
+            self._finish()
             return
         self.progressed.emit()
 
-    def index_of(self, start: int) -> int | None:
-        """The 1-based number of the match starting at ``start``, when known."""
-        if not self.done or not self.complete_positions:
+    def _finish(self) -> None:
+        self._timer.stop()
+        self._steps = None
+        self.done = True
+        self.finished.emit()
+
+    def finish_within(self, seconds: float) -> bool:
+        """Count on now for up to ``seconds``; whether the count is complete."""
+        deadline = time.perf_counter() + seconds
+        while self._steps is not None and time.perf_counter() < deadline:
+            try:
+                next(self._steps)
+            except StopIteration:
+                self._finish()
+        return self.done
+
+    def after(self, position: int) -> int | None:
+        """The first match starting at or after ``position``, else the first (wrapping)."""
+        if not self.starts:
             return None
+        found = bisect_left(self.starts, position)
+        return self.starts[found if found < len(self.starts) else 0]
+
+    def before(self, position: int) -> int | None:
+        """The last match ending at or before ``position``, else the last (wrapping)."""
+        if not self.starts:
+            return None
+        found = bisect_right(self.starts, position - self.length) - 1
+        return self.starts[found]  # -1: the last one
+
+    def index_of(self, start: int) -> int | None:
+        """The 1-based number of the match starting at ``start``, if one does."""
         found = bisect_left(self.starts, start)
         if found < len(self.starts) and self.starts[found] == start:
             return found + 1
@@ -296,6 +304,8 @@ class _FindField(QLineEdit):
 
 
 NO_MATCHES: Final = "No matches"
+MAX_QUERY_FROM_SELECTION: Final = 200
+"""A selection up to this long becomes the query when the bar opens."""
 
 
 class FindBar(QFrame):
@@ -312,6 +322,7 @@ class FindBar(QFrame):
         self._watched: set[int] = set()
         self._pattern: re.Pattern[str] | None = None
         self._current: int | None = None
+        self._pending_step = 0
         self.counter = MatchCount(self)
         self.counter.progressed.connect(self._show_count)
         self.counter.finished.connect(self._show_count)
@@ -377,8 +388,8 @@ class FindBar(QFrame):
             return
         self._watch(target)
         start, end = target.selection()
-        if end > start:
-            selected = target.text()[start:end]
+        if 0 < end - start <= MAX_QUERY_FROM_SELECTION:
+            selected = target.read(start, end)
             if "\n" not in selected:
                 self.find_field.setText(selected)
         self._show_replace(replace and target.editable())
@@ -428,7 +439,8 @@ class FindBar(QFrame):
         target = self._target()
         if target is None or not self.isVisible():
             return
-        self.counter.start(self._pattern, target.text())
+        self._watch(target)
+        self.counter.start(self._pattern, self.find_field.text(), target)
         self._show_count()
 
     def _show_count(self) -> None:
@@ -447,71 +459,73 @@ class FindBar(QFrame):
         self.count_label.setAccessibleDescription(text)
         if counter.done:
             self.count_shown.emit(text)
+            step, self._pending_step = self._pending_step, 0
+            if step:
+                self.find_next(step)
 
-    # -- moving -------------------------------------------------------------------
+    # -- moving ---------------------------------------------------------------------
 
     def find_next(self, step: int = 1) -> bool:
-        """F3 (``step`` 1) or Shift+F3 (-1): select the next or previous match, wrapping around."""
+        """F3 (``step`` 1) or Shift+F3 (-1): select the next or previous match, wrapping around.
+
+        While a long note is still being counted, the move happens when the count ends.
+        """
         target = self._target()
-        pattern = self._pattern
-        if target is None or pattern is None:
-            if target is not None and not self.isVisible():
-                self.open()
+        if target is None:
             return False
-        text = target.text()
+        if not self.isVisible():
+            self.open()
+        if self._pattern is None:
+            return False
+        counter = self.counter
+        if not counter.finish_within(WAIT_SECONDS):
+            self._pending_step = step
+            return False
         start, end = target.selection()
-        found = (
-            self._search_forward(pattern, text, end)
-            if step > 0
-            else self._search_backward(pattern, text, start)
-        )
+        found = counter.after(end) if step > 0 else counter.before(start)
         if found is None:
             self._current = None
             self._show_count()
             return False
-        target.select(*found)
-        self._current = found[0]
+        target.select(found, found + counter.length)
+        self._current = found
         self._show_count()
         return True
 
-    @staticmethod
-    def _search_forward(
-        pattern: re.Pattern[str], text: str, position: int
-    ) -> tuple[int, int] | None:
-        """The first match from ``position``, else the first one (wrapping)."""
-        match = pattern.search(text, position) or pattern.search(text, 0, position)
-        return None if match is None else match.span()
-
-    @staticmethod
-    def _search_backward(
-        pattern: re.Pattern[str], text: str, position: int
-    ) -> tuple[int, int] | None:
-        """The last match ending at or before ``position``, else the last one (wrapping)."""
-        return last_match(pattern, text, position) or last_match(pattern, text, len(text))
-
-    # -- replacing ----------------------------------------------------------------
+    # -- replacing ------------------------------------------------------------------
 
     def replace_one(self) -> bool:
         """Replace the selected match, then move to the next one."""
         target = self._target()
-        pattern = self._pattern
-        if target is None or pattern is None or not target.editable():
+        if target is None or self._pattern is None or not target.editable():
+            return False
+        if not self.counter.finish_within(WAIT_SECONDS):
             return False
         start, end = target.selection()
-        text = target.text()
-        if end > start and pattern.fullmatch(text, start, end):
+        selected_is_a_match = (
+            end - start == self.counter.length and self.counter.index_of(start) is not None
+        )
+        if end > start and selected_is_a_match:
             target.replace_spans([(start, end)], self.replace_field.text())
+            self.counter.finish_within(WAIT_SECONDS)  # the text changed: counted anew
         return self.find_next(1)
 
     def replace_all(self) -> int:
-        """Replace every match as one undo step; how many were replaced."""
+        """Replace every match as one undo step; how many were replaced.
+
+        It waits for the count to finish (linear in the note): the person asked for
+        the whole note to change.
+        """
         target = self._target()
-        pattern = self._pattern
-        if target is None or pattern is None or not target.editable() or not self.replacing:
+        if target is None or self._pattern is None or not target.editable() or not self.replacing:
             return 0
-        spans = [match.span() for match in pattern.finditer(target.text())]
+        counter = self.counter
+        counter.finish_within(float("inf"))
+        spans = [(start, start + counter.length) for start in counter.starts]
         if spans:
             target.replace_spans(spans, self.replace_field.text())
         self._current = None
+        counter.finish_within(WAIT_SECONDS)
         self.count_label.setText(f"Replaced {len(spans)}")
+        self.count_label.setAccessibleDescription(f"Replaced {len(spans)}")
         return len(spans)
