@@ -15,11 +15,8 @@ from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QInputDialog,
-    QLineEdit,
     QMainWindow,
     QMenu,
-    QPlainTextEdit,
-    QTextEdit,
 )
 
 from app.actions import (
@@ -150,8 +147,10 @@ class WindowMenus:
     def edit_focused(self, command: EditCommand) -> None:
         """Undo, Redo, Cut, Copy, Paste or Select all, on the widget with keyboard focus."""
         focused = QApplication.focusWidget()
-        if isinstance(focused, QLineEdit | QPlainTextEdit | QTextEdit):
-            getattr(focused, command)()
+        # Text widgets have all six; a list has selectAll; anything else does nothing.
+        method = getattr(focused, command, None) if focused is not None else None
+        if callable(method):
+            method()
 
     def _find_frame(self) -> InboxFrame | AssistantFrame | None:
         """The conversation when the assistant has focus, else the note Ask AI is about."""

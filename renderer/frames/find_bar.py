@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Final, NamedTuple, Protocol
 
 import shiboken6
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QFrame,
@@ -366,15 +366,29 @@ class FindBar(QFrame):
         layout.addWidget(self.replace_button, 1, 1)
         layout.addWidget(self.replace_all_button, 1, 2, 1, 3)
         layout.setColumnStretch(0, 1)
-        for keys, slot in (
-            (QKeySequence.StandardKey.Cancel, self.close_bar),
-            (QKeySequence(FIND_KEYS.replace_all), self.replace_all),
-        ):
-            shortcut = QShortcut(keys, self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(slot)
+        replace_all = QShortcut(QKeySequence(FIND_KEYS.replace_all), self)
+        replace_all.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        replace_all.activated.connect(self.replace_all)
         self._show_replace(False)
         self.hide()
+
+    def event(self, event: QEvent) -> bool:
+        # Esc belongs to the bar while it has the keyboard: the assistant's own Esc (Stop)
+        # around it would otherwise make the key ambiguous, and neither would act.
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Escape
+        ):
+            event.accept()
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.close_bar()
+            return
+        super().keyPressEvent(event)
 
     # -- opening and closing ------------------------------------------------------
 

@@ -120,4 +120,8 @@ def test_find_in_the_conversation(make_app: AppFactory) -> None:
     QTest.keyClicks(bar.find_field, "summarise")
     app.qtbot.waitUntil(lambda: bar.counter.done and bar.counter.count >= 1)
     QTest.keyClick(bar.find_field, Qt.Key.Key_Return)
-    assert assistant.transcript_view.turns()[0].message.selectedText().lower() == "summarise"  # type: ignore[attr-defined]
+    turn = assistant.transcript_view.turns()[0]
+    assert turn.message.selectedText().lower() == "summarise"  # type: ignore[attr-defined]
+    _key(app, Qt.Key.Key_Tab)  # to ↑: Esc closes from any control of the bar
+    _key(app, Qt.Key.Key_Escape)
+    assert not bar.isVisible()
