@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QProcess
 
+from app.actions import ACTIONS_BY_ID
 from app.scenario.lookup import frame, note_frame
 from app.scenario.note_steps import new_note, quick_open
 from app.scenario.registry import Verb, on_window
 from app.scenario.steps import (
     ActivateStep,
+    CommandStep,
     MountStep,
     NewNoteStep,
     OpenStep,
@@ -81,6 +83,14 @@ def _quick_open(window: MainWindow, step: QuickOpenStep) -> None:
     opened = quick_open(window, step)
     if opened is not None:
         wait_loaded(window, opened)
+
+
+def _command(window: MainWindow, step: CommandStep) -> None:
+    if step.action not in ACTIONS_BY_ID:
+        raise StepError(
+            f"no command is called {step.action!r}; the commands are listed in app/actions.py"
+        )
+    window.driver.trigger(step.action)
 
 
 def _unmount(window: MainWindow, step: UnmountStep) -> None:
@@ -225,6 +235,17 @@ VERBS: tuple[Verb[Any], ...] = (
         (("`popout: ID`", "pops the frame out into its own window, a separate process."),),
     ),
     Verb(UnmountStep, on_window(_unmount), (("`unmount: ID`", "closes the frame."),)),
+    Verb(
+        CommandStep,
+        on_window(_command),
+        (
+            (
+                "`command: ID`",
+                "gives a menu command as its menu item or keys do, by the id it is declared "
+                "with in `app/actions.py` (`frames.focus-2`, `frames.next`, `file.save`).",
+            ),
+        ),
+    ),
     Verb(
         SwitchWorkspaceStep,
         on_window(lambda window, step: switch_workspace(window, step.workspace)),

@@ -144,6 +144,15 @@ class UnmountStep(StepBody):
     frame: FrameId
 
 
+class CommandStep(StepBody):
+    """A menu command or its keys, by its declared id (``app/actions.py``, R84)."""
+
+    verb: ClassVar[str] = "command"
+    scalar: ClassVar[str | None] = "action"
+    summary: ClassVar[str] = "command {action}"
+    action: str = Field(min_length=1)
+
+
 class SwitchWorkspaceStep(StepBody):
     """Cross the workspace boundary into another workspace (R7)."""
 
