@@ -8,7 +8,6 @@ catalogue in the person's language (English when the catalogue has none).
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
 from typing import Final
 
 from PySide6.QtCore import QLocale, Qt
@@ -95,6 +94,9 @@ def assistant_help_dialog(parent: QWidget, language: str | None = None) -> QDial
 
 
 def app_version() -> str:
+    # Imported here: importlib.metadata is not needed before About opens (start-up, issue 33).
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version(PACKAGE)
     except PackageNotFoundError:  # run from a checkout that was never installed
