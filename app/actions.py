@@ -98,6 +98,9 @@ class ActionDeclaration:
     """False for the members of a family Help names in one row (Ctrl+2…9 under Ctrl+1's)."""
     help_row: tuple[str, str] | None = None
     """(keys, what it does) when Help names a family in this one's row."""
+    recorded: bool = False
+    """The recorder writes a ``command`` step for it: what it does is seen nowhere else
+    (activation, typing and frames are recorded as themselves)."""
 
     @property
     def plain_title(self) -> str:
@@ -147,7 +150,9 @@ ACTIONS: Final[tuple[ActionDeclaration, ...]] = (
     ActionDeclaration(
         "file.quick-open", "&Quick open…", "File", lambda h: h.quick_open(), ("Ctrl+P",)
     ),
-    ActionDeclaration("file.save", "&Save now", "File", lambda h: h.save_now(), (Standard.Save,)),
+    ActionDeclaration(
+        "file.save", "&Save now", "File", lambda h: h.save_now(), (Standard.Save,), recorded=True
+    ),
     ActionDeclaration(
         "file.switch-workspace",
         "&Switch workspace…",
@@ -270,6 +275,7 @@ ACTIONS: Final[tuple[ActionDeclaration, ...]] = (
         lambda h: h.move_active(-1),
         ("Ctrl+Shift+Up",),
         separator_before=True,
+        recorded=True,
     ),
     ActionDeclaration(
         "frames.move-down",
@@ -277,6 +283,7 @@ ACTIONS: Final[tuple[ActionDeclaration, ...]] = (
         "Frames",
         lambda h: h.move_active(1),
         ("Ctrl+Shift+Down",),
+        recorded=True,
     ),
     ActionDeclaration(
         "frames.close",

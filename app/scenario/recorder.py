@@ -3,7 +3,9 @@
 The recorder only listens: frame mounts and closes (``frames_changed``), the one
 activation path and runtime changes (it observes the store's ``activate`` and
 ``runtime_changed`` calls the window makes), typing (each editor's
-``contentsChange``), pop-outs, workspace switches, and the assistant's sends.
+``contentsChange``), pop-outs, workspace switches, the assistant's sends, and
+the menu commands declared ``recorded`` in ``app/actions.py`` (Save now, Move
+frame up and down), as ``command`` steps.
 Each finished send becomes a ``send`` step followed by an ``expect`` holding the
 pointer it carried (all fields but ``capturedAt``), the drop reason and the
 tools called. Deleting text has no scenario verb, so a deletion is noted in
@@ -24,12 +26,14 @@ import yaml
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QTextCursor
 
+from app.actions import ACTIONS
 from app.scenario.catalogue import ExpectStep
 from app.scenario.expectations import NO_DROP, ExpectBody
 from app.scenario.registry import Step, step_data
 from app.scenario.steps import (
     ActivateStep,
     CaptionStep,
+    CommandStep,
     MountStep,
     OpenStep,
     PopoutStep,
@@ -109,6 +113,14 @@ class ScenarioRecorder:
             setattr(store, method, self._observer(method, original))
         self._connect(window.frames_changed, self._on_frames_changed)
         self._connect(window.workspace_switched, self._on_workspace_switched)
+        for declaration in ACTIONS:  # R84: commands whose effect nothing else records
+            if declaration.recorded:
+                self._connect(
+                    window.menus.actions[declaration.id].triggered,
+                    lambda _checked=False, action=declaration.id: self._record(
+                        CommandStep(action=action)
+                    ),
+                )
         self._hook_assistant()
         for frame_id, frame in window.frames.items():
             self._adopt(frame_id, frame, record=False)

@@ -142,6 +142,25 @@ def test_typing_during_a_flush_is_recorded_under_the_send(
     assert send_step["duringFlush"] == [{"type": {"frame": "inbox-1", "text": "zz", "at": 13}}]
 
 
+def test_declared_commands_are_recorded_by_their_ids_and_replay(
+    qtbot: QtBot, recording: tuple[MainWindow, ScenarioRecorder]
+) -> None:
+    window, recorder = recording
+    mount(qtbot, window, "inbox-1", "notes/a.md")
+    second = mount(qtbot, window, "inbox-2", "notes/b.md")
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    second.editor.setFocus()
+    qtbot.waitUntil(lambda: window.store.last_activated_frame == "inbox-2")
+    modifiers = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    QTest.keyClick(second.editor, Qt.Key.Key_Up, modifiers)  # Frames ▸ Move frame up
+    QTest.keyClick(second.editor, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    steps = recorder.scenario_data()["steps"]
+    assert {"command": "frames.move-up"} in steps
+    assert steps[-1] == {"command": "file.save"}
+    assert window.driver.note_frames_in_order() == [second, window.driver.frame("inbox-1")]
+
+
 def test_a_deletion_is_reported_as_not_recorded(
     qtbot: QtBot, recording: tuple[MainWindow, ScenarioRecorder]
 ) -> None:
