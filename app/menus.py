@@ -51,7 +51,7 @@ class WindowMenus:
         self.assistant_menu = assistant_menu = window.menuBar().addMenu("&Assistant")
         self._add(assistant_menu, "Assistant &settings…", "", self.open_assistant_settings)
         self._add(
-            assistant_menu, "&Clear conversation", "", lambda: frames.assistant.clear_conversation()
+            assistant_menu, "&Clear conversation", "", lambda: frames.assistant.ask_to_clear()
         )
         self.frames_menu.aboutToShow.connect(self.name_frames)
         registry.when_changed(self.name_frames)
