@@ -243,3 +243,31 @@ def test_focus_qt_moves_on_its_own_is_never_an_activation_R81(make_app: AppFacto
     app.qtbot.waitUntil(window.isActiveWindow, timeout=TIMEOUT_MS)
     _type(window, "kept")
     assert _this_note(window) == "inbox-1" and "kept" in one.editor.toPlainText()
+
+
+def test_a_tick_in_the_todo_view_and_a_click_in_the_map_move_both_R81(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    window = app.window
+    editing = app.mount("inbox-1", "notes/a.md")
+    ticking = app.mount("inbox-2", "notes/a.md", "todo")
+    mapping = app.mount("inbox-3", "notes/b.md", "mindmap")
+    window.activateWindow()
+    app.qtbot.waitUntil(window.isActiveWindow, timeout=TIMEOUT_MS)
+    app.qtbot.waitUntil(lambda: ticking.todo.list.count() == 2, timeout=TIMEOUT_MS)
+    app.qtbot.waitUntil(lambda: mapping.mindmap.node_count > 0, timeout=TIMEOUT_MS)
+    _use(app, editing, "typed ")
+
+    row = ticking.todo.list.visualItemRect(ticking.todo.list.item(0))
+    box = QPoint(row.left() + row.height() // 2, row.center().y())
+    QTest.mouseClick(ticking.todo.list.viewport(), Qt.MouseButton.LeftButton, pos=box)
+    assert _this_note(window) == _frame_with_keys(window) == "inbox-2"
+    assert "- [x] first task" in editing.editor.toPlainText()  # one document (R53)
+
+    QTest.mouseClick(mapping.mindmap.viewport(), Qt.MouseButton.LeftButton)
+    assert _this_note(window) == _frame_with_keys(window) == "inbox-3"
+
+    # Closing the map's frame: back to the list ticked in just before.
+    QTest.keyClick(_keys_target(window), Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    assert _this_note(window) == _frame_with_keys(window) == "inbox-2"
