@@ -188,13 +188,10 @@ def run_window(
 ) -> int:
     """Show the main window in place of the starting one and run until it closes."""
     from app.main_window import MainWindow
-    from app.popout_place import fit_to_screen
     from app.shutdown import QUIT_SIGNALS, close_on_signal
 
     window = MainWindow(session, demo_layout=True)
-    if not window.isMaximized():  # a maximised window kept (R80) fills its screen already
-        fit_to_screen(window)  # R46: all of it on a 1280×800 screen
-    window.show()
+    show_main_window(window)
     # Ctrl+C or SIGTERM closes the window the normal way (saves land first, shared
     # files go); set before sharing is announced, so a signal after it is handled.
     wake = close_on_signal(window, *QUIT_SIGNALS)
@@ -219,6 +216,15 @@ def run_window(
     code = application.exec()
     wake.stop()
     return 1 if failed else int(code)
+
+
+def show_main_window(window: QWidget) -> None:
+    """Show the main window where it was kept (R80), all of it on its screen (R46)."""
+    from app.popout_place import fit_to_screen
+
+    if not window.isMaximized():  # a maximised window kept (R80) fills its screen already
+        fit_to_screen(window)
+    window.show()
 
 
 def watch_backend_start(window: QWidget, session: AppSession) -> list[BaseException]:

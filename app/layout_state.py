@@ -1,8 +1,9 @@
 """What a person set up, per workspace, kept across switches and restarts (R45).
 
 Each workspace remembers its Inbox frames (id, path, view, in column order), its
-provider frames, the active frame, its conversation id and the window's size,
-place and maximised state (R80). The whole state is
+provider frames, the active frame and the order the frames were last used in
+(R81: after a restart "this note" falls back as it would have), its conversation
+id and the window's size, place and maximised state (R80). The whole state is
 one small JSON file in the app's data folder, written atomically. A file that
 cannot be read is set aside under another name (never deleted: it may be the
 only copy of a layout someone wants back) and the app starts with its default
@@ -32,6 +33,8 @@ from bridge.private_files import (
 LAYOUT_FILE = "layout.json"
 MAX_WINDOW_PLACE = 1024
 """Characters of a saved window place: Qt's saved geometry takes about 90."""
+MAX_RECENT = 256
+"""Frame ids kept in a layout's most-recently-used order; older ones are dropped."""
 _VERSION = 1
 
 
@@ -60,6 +63,8 @@ class WorkspaceLayout:
     conversation: str | None = None
     window: str | None = None
     """The window's size, place and maximised state as Qt saves them, in base64 (R80)."""
+    recent: list[str] = field(default_factory=list)
+    """The frames in the order they were last used, least recent first (R81)."""
 
 
 @dataclass
@@ -118,7 +123,26 @@ def _layout_from_json(raw: object) -> WorkspaceLayout:
         not isinstance(conversation, str) or not 1 <= len(conversation) <= 128
     ):
         raise LayoutFileError("the conversation id is not 1-128 characters")
-    return WorkspaceLayout(notes, providers, active, conversation, _window_place(raw.get("window")))
+    return WorkspaceLayout(
+        notes,
+        providers,
+        active,
+        conversation,
+        _window_place(raw.get("window")),
+        _recent(raw.get("recent")),
+    )
+
+
+def _recent(value: object) -> list[str]:
+    """The saved most-recently-used order; an order that is not a list of ids is forgotten.
+
+    Like the window place, a broken order is no reason to set the frames aside with it:
+    "this note" then falls back to the layout's active frame.
+    """
+    if not isinstance(value, list):
+        return []
+    ids = [item for item in value[-MAX_RECENT:] if isinstance(item, str) and item.strip()]
+    return list(dict.fromkeys(ids))
 
 
 def _window_place(value: object) -> str | None:
@@ -168,6 +192,7 @@ def state_to_json(state: SavedState) -> dict[str, Any]:
                     for provider in layout.providers
                 ],
                 "active": layout.active,
+                "recent": layout.recent[-MAX_RECENT:],
                 "conversation": layout.conversation,
                 **({"window": layout.window} if layout.window else {}),
             }

@@ -194,7 +194,7 @@ class WindowMenus:
     # -- Assistant -----------------------------------------------------------------
 
     def clear_conversation(self) -> None:
-        self._frames.assistant.clear_conversation()
+        self._frames.assistant.ask_to_clear()
 
     # -- Help ----------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from bridge.errors import BackendError
 from bridge.pointer import VIEWS, View
 from renderer.ambient.store import AmbientStore
 from renderer.frames.assistant import AssistantFrame
+from renderer.frames.focus_keeper import FocusKeeper
 from renderer.frames.inbox import InboxFrame
 from renderer.qt import collector
 from renderer.qt.autosave import AutosaveCoordinator
@@ -100,6 +101,9 @@ class PopoutWindow(QMainWindow):
         )
         self.frame.activated.connect(self.store.activate)
         self.assistant.activated.connect(self.store.activate)
+        members = {frame.frame_id: frame for frame in (self.frame, self.assistant)}
+        # R81: here too the keys go into the frame last used, never where Qt moved them.
+        self.focus = FocusKeeper(self.store, self, lambda: members, self.store.activate)
         self._lay_out(centre)
         self.ask_ai_action = add_edit_menu(self, lambda: self.frame)  # R68: here too
         self.frame.loaded.connect(lambda: print(READY_LINE, flush=True))
@@ -139,6 +143,7 @@ class PopoutWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._may_close:
+            self.focus.stop()
             self.frame.teardown()
             self.assistant.teardown()
             super().closeEvent(event)

@@ -105,6 +105,8 @@ class PopoutHost:
             return None
         free = registry.is_free_id(handle.frame_id)
         frame_id = handle.frame_id if free else registry.free_inbox_id()
-        return self._frames.mount_inbox(
+        frame = self._frames.mount_inbox(
             frame_id, handle.path, handle.view, position=handle.position
         )
+        self._frames.focus_frame(frame)  # R81: the note brought back is "this note" again
+        return frame

@@ -67,7 +67,13 @@ def _within(value: int, low: int, high: int) -> int:
 
 
 def fit_to_screen(window: QWidget) -> None:
-    """Cut ``window`` to its screen's available area and keep it on that screen."""
+    """Cut ``window`` to its screen's available area and keep it on that screen.
+
+    A window already within the area is not moved: before it is first shown Qt knows
+    no frame around it, so ``x()``/``y()`` give the place of its contents while
+    ``move()`` places its frame, and a window restored to its kept place would come
+    back one title bar lower at every start (R80).
+    """
     screen = window.screen()
     if screen is None:
         return
@@ -77,4 +83,5 @@ def fit_to_screen(window: QWidget) -> None:
         window.resize(width, height)
     left = _within(window.x(), area.left(), area.right() - width + 1)
     top = _within(window.y(), area.top(), area.bottom() - height + 1)
-    window.move(left, top)
+    if (left, top) != (window.x(), window.y()):
+        window.move(left, top)

@@ -4,14 +4,14 @@ Frames are mounted only by :meth:`WindowFrames.mount_inbox` and
 :meth:`WindowFrames.mount_provider`, and every unmount (close, pop-out, switch,
 quit) tears the frame down the same way, its pending save queued first.
 :meth:`WindowFrames.activate_frame` is the one activation path into the store
-(R2, R5). Which frames exist and their ids (R49) are kept in the
-:class:`app.frame_registry.FrameRegistry`; where they stand, in the
-:class:`app.frameset.Frameset`.
+(R2, R5), and its :class:`~renderer.frames.focus_keeper.FocusKeeper` keeps the
+keyboard focus in the frame the store names (R81). Which frames exist and their
+ids (R49) are kept in the :class:`app.frame_registry.FrameRegistry`; where they
+stand, in the :class:`app.frameset.Frameset`.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from app.assistants import WorkspaceAssistants
@@ -24,6 +24,7 @@ from bridge.paths import check_workspace_path
 from bridge.pointer import VIEWS, View
 from renderer.frames.assistant import AssistantFrame
 from renderer.frames.base import FrameBase
+from renderer.frames.focus_keeper import FocusKeeper
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.providers import (
     WORKSPACE_PROVIDER,
@@ -51,6 +52,14 @@ class WindowFrames:
         )
         # R80: the frame "this note" means is marked, by the resolution the chip shows.
         self._stop_marking = session.store.subscribe(lambda _resolution: self.mark_this_note())
+        # R81: the keys go into the frame the store names, whoever changed it.
+        self.focus = FocusKeeper(
+            session.store,
+            frameset.window(),
+            lambda: registry.frames,
+            self.activate_frame,
+            paused=lambda: registry.switching,
+        )
 
     @property
     def assistant(self) -> AssistantFrame:
@@ -184,17 +193,19 @@ class WindowFrames:
     # -- activation (R2, R5) and focus -----------------------------------------------
 
     def activate_frame(self, frame_id: str) -> None:
-        """The one activation path: tell the store, then show which frame is active."""
+        """The one activation path: tell the store, show which frame is active, focus it (R81)."""
         frames = self._registry.frames
         if frame_id not in frames:
             raise KeyError(f"No frame is called “{frame_id}”.")
         store = self._session.store
+        if isinstance(frames[frame_id], InboxFrame):
+            self._frameset.fold_notes(frame_id)  # a folded note opens before the keeper focuses it
         if store.last_activated_frame != frame_id:
-            store.activate(frame_id)
             for other in frames.values():
                 other.set_active(other.frame_id == frame_id)
-        if isinstance(frames[frame_id], InboxFrame):
-            self._frameset.fold_notes(frame_id)
+            store.activate(frame_id)  # the focus keeper hears of it and moves the focus
+        else:
+            self.focus.settle()  # already active: the focus may still be elsewhere
 
     def mark_this_note(self) -> None:
         """Mark the frame the store resolves "this note" to, and only that one (R80)."""
@@ -204,9 +215,7 @@ class WindowFrames:
             frame.set_this_note(frame.frame_id == chosen)
 
     def focus_frame(self, frame: FrameBase) -> None:
-        if isinstance(frame, InboxFrame):
-            self._frameset.fold_notes(frame.frame_id)  # a folded note opens before its focus
-        frame.focus_target().setFocus(Qt.FocusReason.ShortcutFocusReason)
+        """A frame shortcut, or the app choosing a frame: it is activated and takes the keys."""
         self.activate_frame(frame.frame_id)
 
     def focus_frame_number(self, number: int) -> None:
@@ -240,6 +249,7 @@ class WindowFrames:
     def shutdown_frames(self) -> None:
         """Unmount every frame (pending saves are queued) and end popped-out children."""
         self._stop_marking()
+        self.focus.stop()
         self._session.popouts.close_all()
         for frame in list(self._registry.frames.values()):
             if not isinstance(frame, AssistantFrame):

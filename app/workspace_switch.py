@@ -101,6 +101,10 @@ class WorkspaceSwitch:
             elif isinstance(frame, PlaceholderProviderFrame):
                 layout.providers.append(ProviderFrameSpec(frame.frame_id, frame.provider))
         layout.active = self._registry.active_frame_id
+        frames = self._registry.frames
+        layout.recent = [
+            frame_id for frame_id in self._session.store.activation_history if frame_id in frames
+        ]
         layout.window = self.window_place()
         return layout
 
@@ -148,7 +152,7 @@ class WorkspaceSwitch:
                 if self._registry.is_free_id(spec.frame_id):
                     self._frames.mount_provider(spec.frame_id, spec.provider)
         self._mount_notes(layout.notes, None)
-        self._focus(layout.active)
+        self._resume(layout)
 
     def open_starting_layout(self) -> None:
         """The browser and two notes: the demo's, or the first two the workspace lists."""
@@ -158,7 +162,7 @@ class WorkspaceSwitch:
             for frame_id, path in DEMO_FRAMES:
                 frames.mount_inbox(frame_id, path)
             # Start where a person would: typing in the first note, which is "this note".
-            registry.frame(DEMO_FRAMES[0][0]).focus_target().setFocus()
+            frames.focus_frame(registry.frame(DEMO_FRAMES[0][0]))
             return
         assert isinstance(browser, WorkspaceBrowserFrame)
 
@@ -167,7 +171,7 @@ class WorkspaceSwitch:
                 if registry.is_free_id(f"inbox-{index}") and not self.switching:
                     frames.mount_inbox(f"inbox-{index}", info.path)
             if "inbox-1" in registry.frames:
-                registry.frame("inbox-1").focus_target().setFocus()
+                frames.focus_frame(registry.frame("inbox-1"))
 
         browser.listed_once(open_first)
 
@@ -252,12 +256,27 @@ class WorkspaceSwitch:
         self._mount_notes(layout.notes, existing, carried_from)
         for browser in self._registry.browsers():
             browser.refresh()
-        self._focus(layout.active)
+        self._resume(layout)
 
-    def _focus(self, frame_id: str | None) -> None:
+    def _resume(self, layout: WorkspaceLayout) -> None:
+        """Use the frames again in the order they were last used; the keys go to "this note".
+
+        R81: after a restart or a switch back, closing the active note falls back to
+        the note used before it, as it would have before. Ids the layout names that
+        are gone are skipped; when none is left, the top note is "this note".
+        """
         frames = self._registry.frames
-        if frame_id is not None and frame_id in frames:
-            self._frames.focus_frame(frames[frame_id])
+        used = [frame_id for frame_id in layout.recent if frame_id in frames]
+        if not used and layout.active in frames:
+            used = [layout.active]  # a layout written before the order was kept
+        notes = self._frames.note_frames_in_order()
+        if not used and (layout.recent or layout.active) and notes:
+            used = [notes[0].frame_id]  # what it named is gone: start at the top
+        for frame_id in used:
+            self._frames.activate_frame(frame_id)
+        resolution = self._session.store.resolve()
+        if resolution is not None:  # the keys go to the note the chip names, not the assistant
+            self._frames.focus_frame(frames[resolution.frame_id])
 
     def _mount_notes(
         self,

@@ -22,7 +22,7 @@ from typing import Final
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QPushButton, QWidget
 
 from bridge.agent import AssistantInfo, TurnReply
 from bridge.contract import FLUSH_LIMIT_SECONDS
@@ -167,7 +167,9 @@ class AssistantFrame(FrameBase):
             "Clear", "Clear the conversation", "Forget this workspace's conversation", self
         )
         self.clear_button.setObjectName("clearButton")
-        self.clear_button.clicked.connect(self.clear_conversation)
+        self.clear_button.clicked.connect(self.ask_to_clear)
+        self.clear_question: QMessageBox | None = None
+        """Clear's question while it is open (it asks before anything is forgotten)."""
         self.title_bar.add_control(self.assistant_label)
         self.title_bar.add_control(self.clear_button)
 
@@ -289,8 +291,49 @@ class AssistantFrame(FrameBase):
             on_error=failed,
         )
 
+    def ask_to_clear(self) -> QMessageBox | None:
+        """Clear (the button and the menu): ask first, in the frame's window, unless it is empty.
+
+        Clearing forgets the conversation on the backend and its kept records for good,
+        so the person confirms it; Cancel, Esc and closing the question keep everything.
+        """
+        turns = len(self.transcript_view.turns())
+        if not turns and not self._queue and self._current is None:
+            self.clear_conversation()  # nothing shown: nothing a question would protect
+            return None
+        if self.clear_question is not None:
+            self.clear_question.raise_()
+            return self.clear_question
+        question = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Clear the conversation?",
+            f"Clear this conversation ({turns} message{'s' if turns != 1 else ''})?",
+            QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        question.setInformativeText(
+            "The assistant forgets it, and it is not shown again after a restart. "
+            "Your notes are not changed. This cannot be undone."
+        )
+        clear = question.addButton("Clear", QMessageBox.ButtonRole.DestructiveRole)
+        question.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        question.setEscapeButton(QMessageBox.StandardButton.Cancel)
+        question.setWindowModality(Qt.WindowModality.WindowModal)
+        question.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(button: object) -> None:
+            self.clear_question = None
+            if button is clear:
+                self.clear_conversation()
+
+        question.buttonClicked.connect(answered)
+        question.rejected.connect(lambda: setattr(self, "clear_question", None))
+        self.clear_question = question
+        question.open()
+        return question
+
     def clear_conversation(self) -> None:
-        """Clear: stop the reply, forget the conversation on the backend, empty the transcript."""
+        """Clear, once confirmed: stop the reply, forget the conversation, empty the transcript."""
         for message, _include in self._queue:  # not sent yet: back in the input, in order
             self.input.keep(message)
         self._queue.clear()
@@ -387,6 +430,7 @@ class AssistantFrame(FrameBase):
             self._finish(send, prepared, None)
             return
         capture = prepared.capture
+        send.view.note_left_out = capture.dropped == "excluded"  # its tool line says so (R81)
         send.fell_back_from = self.elsewhere().fell_back_from
         open_stream = partial(
             calls.open_turn_stream,

@@ -1,25 +1,27 @@
 """The frame every frameset member shares: a title bar, a body and the activation signal (R2).
 
-A click or keyboard focus anywhere inside a frame emits :attr:`FrameBase.activated`;
-the window routes it through its single activation path into the store.
+A click anywhere inside a frame emits :attr:`FrameBase.activated`; the window
+routes it through its single activation path into the store. Where the keyboard
+focus goes is the window's :class:`renderer.frames.focus_keeper.FocusKeeper`'s
+business (R81): it tells a person's focus move from Qt's own.
 
-Focus is seen through the application's ``focusChanged``. Clicks are seen by an
-event filter on the frame's leaf widgets (buttons, labels, editor viewports) and,
-for clicks nobody handled, by the frame's own ``mousePressEvent``. Text inputs and
-their ancestors get no filter: every keystroke reaches them (a key release climbs
-the whole parent chain), and typing must not pay for a Python call per event.
+Clicks are seen by an event filter on the frame's leaf widgets (buttons, labels,
+editor viewports) and, for clicks nobody handled, by the frame's own
+``mousePressEvent``. Text inputs and their ancestors get no filter: every
+keystroke reaches them (a key release climbs the whole parent chain), and typing
+must not pay for a Python call per event. A click on a part that takes no focus
+(the title, a margin, a button) focuses the frame, which hands the focus on to
+its editor: the keys typed next go where the click was (R81).
 """
 
 from __future__ import annotations
 
-import contextlib
 from typing import Final
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QFontMetrics, QMouseEvent, QResizeEvent, QShowEvent
+from PySide6.QtGui import QFocusEvent, QFontMetrics, QMouseEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
-    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -149,7 +151,7 @@ class FrameBase(QFrame):
     """A member of the frameset. Subclasses fill :attr:`body` and name their activation target."""
 
     activated = Signal(str)
-    """The frame id, when a click or focus lands anywhere inside the frame."""
+    """The frame id, when a click lands anywhere inside the frame."""
     close_requested = Signal(str)
 
     def __init__(
@@ -174,12 +176,10 @@ class FrameBase(QFrame):
         if closable:
             self.close_button = tool_button("✕", f"Close {title}", "Close this frame", self)
             self.close_button.clicked.connect(lambda: self.close_requested.emit(self.frame_id))
-        # A click on a part that takes no focus (title, label) focuses the frame itself.
+        # A click on a part that takes no focus (title, label, margin) focuses the frame
+        # itself, which hands the focus on to its editor (focusInEvent).
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self._watching = False
-        application = QApplication.instance()
-        if isinstance(application, QApplication):
-            application.focusChanged.connect(self._on_focus_changed)
 
     def add_close_control(self) -> None:
         """Put the close button last in the title bar (after the subclass's controls)."""
@@ -241,13 +241,6 @@ class FrameBase(QFrame):
 
     def teardown(self) -> None:
         """Release what the frame holds outside Qt's parent tree (subscriptions, runtimes)."""
-        self.release_focus_watch()
-
-    def release_focus_watch(self) -> None:
-        application = QApplication.instance()
-        if isinstance(application, QApplication):
-            with contextlib.suppress(RuntimeError, TypeError):
-                application.focusChanged.disconnect(self._on_focus_changed)
 
     # -- activation --------------------------------------------------------
 
@@ -272,9 +265,12 @@ class FrameBase(QFrame):
         self.activated.emit(self.frame_id)
         super().mousePressEvent(event)
 
-    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
-        if new is not None and (new is self or self.isAncestorOf(new)):
-            self.activated.emit(self.frame_id)
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        """The frame itself got the focus (a click on its title or margin): its editor takes it."""
+        super().focusInEvent(event)
+        target = self.focus_target()
+        if target is not self and target.isEnabled():
+            target.setFocus(event.reason())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()

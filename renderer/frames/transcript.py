@@ -89,7 +89,7 @@ class KeptTurnView(QFrame):
             layout.addWidget(view)
 
     def show_reply(self, message: ConversationMessage) -> None:
-        self.tools.setText(tools_html(message.tool_calls))
+        self.tools.setText(tools_html((name, args, None) for name, args in message.tool_calls))
         self.tools.setVisible(bool(message.tool_calls))
         self.reply.setText(markdown_html(message.text, self.reply.font()))  # as when it came
         self.reply.setVisible(True)

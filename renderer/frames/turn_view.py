@@ -57,6 +57,8 @@ class TurnView(QFrame):
         self.tools.setTextFormat(Qt.TextFormat.RichText)
         self.tools.setVisible(False)
         self._live_tools: list[WireToolCall] = []
+        self.note_left_out = False
+        """The person left the open note out of this turn (R48): a read of it says so."""
         self.reply = QLabel("…", self)
         self.reply.setObjectName("turnReply")
         self.reply.setTextFormat(Qt.TextFormat.RichText)
@@ -113,13 +115,13 @@ class TurnView(QFrame):
     def show_tool(self, call: WireToolCall) -> None:
         """A tool the assistant called while the reply streams: on the turn and in its details."""
         self._live_tools.append(call)
-        calls = [(c.name, c.arguments) for c in self._live_tools]
-        self._show_tools(calls)
+        self._show_tools(self._live_tools)
         self.details.show_tools(self._live_tools)  # the whole record replaces it when done
         self.details_button.setVisible(True)
 
-    def _show_tools(self, calls: list[tuple[str, dict[str, object]]]) -> None:
-        self.tools.setText(tools_html(calls))
+    def _show_tools(self, calls: list[WireToolCall]) -> None:
+        lines = [(call.name, call.arguments, call.result) for call in calls]
+        self.tools.setText(tools_html(lines, note_left_out=self.note_left_out))
         self.tools.setVisible(bool(calls))
 
     def show_record(self, record: TurnRecord) -> None:
@@ -134,7 +136,8 @@ class TurnView(QFrame):
                 assistant_name(record.reply.assistant_kind, record.reply.assistant_model)
             )
             self.answered_by.setVisible(True)
-            self._show_tools([(call.name, call.arguments) for call in record.reply.tool_calls])
+            self.note_left_out = record.dropped == "excluded"
+            self._show_tools(record.reply.tool_calls)
         elif record.stopped and not record.streamed:
             self.reply.setText(escape(STOPPED_EMPTY))
         self.reply.style().unpolish(self.reply)

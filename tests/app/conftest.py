@@ -17,6 +17,7 @@ from PySide6.QtCore import QProcess, QTimer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from app.__main__ import show_main_window
 from app.main_window import MainWindow
 from app.session import AppSession
 from renderer.frames.inbox import InboxFrame
@@ -137,7 +138,9 @@ def make_app(qtbot: QtBot, tmp_path: Path) -> Iterator[AppFactory]:
         window = MainWindow(session, demo_layout=demo_layout)
         if not keep_place:  # ``keep_place``: as the layout left it (R80)
             window.resize(1280, 800)
-        window.show()
+            window.show()
+        else:
+            show_main_window(window)  # as ``python -m app`` shows it
         under_test = AppUnderTest(window, session, workspace_dir, data_dir, qtbot)
         built.append(under_test)
         return under_test

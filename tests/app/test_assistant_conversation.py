@@ -7,6 +7,7 @@ from html import escape
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.main_window import MainWindow
 from renderer.frames.transcript import KeptTurnView
@@ -73,24 +74,61 @@ def test_each_workspace_shows_its_own_conversation_R34(make_app: AppFactory) -> 
     assert [message.text for message in kept if message.role == "user"] == ["summarise this"]
 
 
+def _answer_clear(app: AppUnderTest, button: str) -> None:
+    """Click ``button`` ("Clear" or "Cancel") in Clear's question, which must be open."""
+    question = app.window.assistant.clear_question
+    assert isinstance(question, QMessageBox) and question.isVisible()
+    assert question.defaultButton() is question.button(QMessageBox.StandardButton.Cancel)
+    chosen = next(b for b in question.buttons() if b.text().replace("&", "") == button)
+    QTest.mouseClick(chosen, Qt.MouseButton.LeftButton)
+
+
+def test_clear_asks_first_and_cancel_keeps_the_conversation_R34(make_app: AppFactory) -> None:
+    app = make_app()
+    app.mount("inbox-1", "notes/a.md")
+    app.send("summarise this")
+    assistant = app.window.assistant
+    QTest.mouseClick(assistant.clear_button, Qt.MouseButton.LeftButton)
+    question = assistant.clear_question
+    assert question is not None and "1 message" in question.text()
+    _answer_clear(app, "Cancel")
+    assert assistant.clear_question is None
+    assert len(assistant.transcript_view.turns()) == 1
+    # Esc answers Cancel too: the question's default is the safe answer.
+    QTest.mouseClick(assistant.clear_button, Qt.MouseButton.LeftButton)
+    question = assistant.clear_question
+    assert question is not None
+    app.qtbot.waitUntil(question.isActiveWindow, timeout=WAIT_MS)
+    focused = QApplication.focusWidget()
+    assert focused is not None and focused.window() is question
+    QTest.keyClick(focused, Qt.Key.Key_Escape)
+    app.qtbot.waitUntil(lambda: assistant.clear_question is None, timeout=WAIT_MS)
+    assert len(assistant.transcript_view.turns()) == 1
+    link = app.session.link
+    kept = link.call(lambda client, key: client.get_conversation(key, assistant.conversation))
+    assert [message.text for message in kept if message.role == "user"] == ["summarise this"]
+
+
 def test_clear_empties_the_view_and_forgets_the_conversation_R34(make_app: AppFactory) -> None:
     app = make_app()
     app.mount("inbox-1", "notes/a.md")
     app.send("summarise this")
     assistant = app.window.assistant
+    QTest.mouseClick(assistant.clear_button, Qt.MouseButton.LeftButton)
     with app.qtbot.waitSignal(assistant.conversation_cleared, timeout=WAIT_MS):
-        QTest.mouseClick(assistant.clear_button, Qt.MouseButton.LeftButton)
+        _answer_clear(app, "Clear")
     assert assistant.transcript_view.turns() == []
     assert assistant.welcome.isVisibleTo(assistant)
     link = app.session.link
     conversation = assistant.conversation
     kept = link.call(lambda client, key: client.get_conversation(key, conversation))
     assert kept == []
-    # The menu's Clear does the same.
+    # The menu's Clear asks the same question.
     app.send("hello")
     action = next(a for a in app.window.findChildren(QAction) if a.text() == "&Clear conversation")
+    action.trigger()
     with app.qtbot.waitSignal(assistant.conversation_cleared, timeout=WAIT_MS):
-        action.trigger()
+        _answer_clear(app, "Clear")
     assert assistant.transcript_view.turns() == []
     window = _reopen(make_app, app)
     with app.qtbot.waitSignal(window.assistant.conversation_loaded, timeout=WAIT_MS):

@@ -36,6 +36,8 @@ def _turn_view(app: AppUnderTest) -> TurnView:
 
 def _start(app: AppUnderTest, message: str = "summarise this") -> None:
     assistant = app.window.assistant
+    # A person clicks into the input first: the keys start in "this note" (R81).
+    QTest.mouseClick(assistant.input.viewport(), Qt.MouseButton.LeftButton)
     QTest.keyClicks(assistant.input, message)
     QTest.keyClick(assistant.input, Qt.Key.Key_Return)
 
