@@ -49,11 +49,12 @@ from bridge.inline import (
 )
 from bridge.pointer import View
 from renderer.ambient.inline import SelectionTooLarge, build_context
-from renderer.frames.inline_review import REMOVED_COLOUR, review_html
+from renderer.frames.inline_review import review_html
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.inline_selection import TrackedSelection
 from renderer.qt.inline_slices import DocumentSlices
 from renderer.qt.inline_stream import StreamedInline
+from renderer.qt.scheme import Scheme, scheme_of
 from renderer.qt.tasks import TaskRunner
 
 logger = logging.getLogger(__name__)
@@ -109,10 +110,7 @@ class InlinePrompt(QFrame):
         super().__init__(parent)
         self.setObjectName("inlinePrompt")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAutoFillBackground(True)
-        self.setStyleSheet(
-            "#inlinePrompt { background: #ffffff; border: 1px solid #8aa4c8; border-radius: 6px; }"
-        )
+        self.setAutoFillBackground(True)  # its colours and border are the app's stylesheet's
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(4)
@@ -134,7 +132,6 @@ class InlinePrompt(QFrame):
         layout.addLayout(row)
         self.sent = QLabel(self)
         self.sent.setObjectName("inlineSent")
-        self.sent.setStyleSheet("color: #555;")
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.status.setObjectName("inlineStatus")
@@ -349,7 +346,9 @@ class InlineCommand(QObject):
 
     def _on_text(self, text: str) -> None:
         if self.request is not None:
-            self.prompt.review.setHtml(review_html(self.request.selection, text, partial=True))
+            self.prompt.review.setHtml(
+                review_html(self.request.selection, text, partial=True, scheme=self._scheme())
+            )
             self.prompt.review.show()
             self._fit_review()
             self._place()
@@ -365,7 +364,9 @@ class InlineCommand(QObject):
                 self.prompt.review.hide()
             else:
                 assert self.request is not None
-                self.prompt.review.setHtml(review_html(self.request.selection, outcome.replacement))
+                self.prompt.review.setHtml(
+                    review_html(self.request.selection, outcome.replacement, scheme=self._scheme())
+                )
                 self.prompt.review.show()
                 self._fit_review()
                 self._status(outcome.summary)
@@ -466,9 +467,14 @@ class InlineCommand(QObject):
         marked.cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         style = QTextCharFormat()
         style.setFontStrikeOut(True)
-        style.setBackground(QColor(REMOVED_COLOUR))
+        removed = self._scheme().removed  # both sides of the pair, in the scheme shown (R82)
+        style.setBackground(QColor(removed.background))
+        style.setForeground(QColor(removed.text))
         marked.format = style
         self._host.editor.setExtraSelections([marked])
+
+    def _scheme(self) -> Scheme:
+        return scheme_of(self._host.editor.palette())
 
     def _unstrike(self) -> None:
         self._host.editor.setExtraSelections([])

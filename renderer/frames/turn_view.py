@@ -8,7 +8,9 @@ sent with the message.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from html import escape
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
@@ -114,11 +116,12 @@ class TurnView(QFrame):
         """A tool the assistant called while the reply streams: on the turn and in its details."""
         self._live_tools.append(call)
         calls = [(c.name, c.arguments) for c in self._live_tools]
-        self._show_tools(calls)
+        self.show_tools(calls)
         self.details.show_tools(self._live_tools)  # the whole record replaces it when done
         self.details_button.setVisible(True)
 
-    def _show_tools(self, calls: list[tuple[str, dict[str, object]]]) -> None:
+    def show_tools(self, calls: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+        """The "Used tool" lines; a kept turn's are restated with its proposals' summaries."""
         self.tools.setText(tools_html(calls))
         self.tools.setVisible(bool(calls))
 
@@ -134,7 +137,7 @@ class TurnView(QFrame):
                 assistant_name(record.reply.assistant_kind, record.reply.assistant_model)
             )
             self.answered_by.setVisible(True)
-            self._show_tools([(call.name, call.arguments) for call in record.reply.tool_calls])
+            self.show_tools([(call.name, call.arguments) for call in record.reply.tool_calls])
         elif record.stopped and not record.streamed:
             self.reply.setText(escape(STOPPED_EMPTY))
         self.reply.style().unpolish(self.reply)

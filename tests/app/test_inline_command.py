@@ -52,8 +52,11 @@ def test_r68_r71_r72_ctrl_i_enter_review_accept_and_one_undo(make_app: AppFactor
     assert prompt.geometry().top() >= frame.editor.cursorRect().top()
     answer = _ask(app, frame, "tick these")
     assert isinstance(answer, InlineAnswer) and answer.replacement == TICKED
-    # R69: what was sent, as the rule writes it; the whole small note fits.
-    assert prompt.sent.text() == f"Sent lines 1–5 of notes/a.md ({len(NOTE)} bytes)"
+    # R69: what was sent, the selected lines apart from the lines around them (issue 38);
+    # the whole small note fits.
+    assert prompt.sent.text() == (
+        f"Sent lines 3–4 (with 3 lines around them) of notes/a.md ({len(NOTE)} bytes)"
+    )
     # R71: shown as a change, nothing changed before Accept.
     assert frame.read_text() == NOTE
     html = prompt.review.toHtml()
