@@ -568,7 +568,10 @@ class InlineCommand(QObject):
         editor = self._host.editor
         bar = editor.verticalScrollBar()
         room = editor.viewport().height()
-        end = self._tracked.end_cursor
+        end = QTextCursor(self._tracked.end_cursor)
+        start_position = self._tracked.start_cursor.position()
+        if end.atBlockStart() and end.position() > start_position:
+            end.setPosition(end.position() - 1)  # a selection of whole lines ends on the last
         # QPlainTextEdit scrolls by block: start with the last line at the top, then move
         # up a block at a time while the block above still fits.
         bar.setValue(min(bar.maximum(), end.blockNumber()))
