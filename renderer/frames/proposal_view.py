@@ -62,6 +62,8 @@ class ProposalView(QFrame):
         self.conversation = conversation
         """The conversation whose reply made the proposal; "" when none keeps it."""
         self.base_text: str | None = None
+        self._diff_scheme: Scheme | None = None
+        """The scheme the diff was drawn in; None before it is."""
         self.state: ProposalState = "waiting"
         self.applied_to: str | None = None
         """The frame id whose editor took the change, or None for the saved copy."""
@@ -104,12 +106,21 @@ class ProposalView(QFrame):
 
     def _show_diff(self) -> None:
         if self.base_text is not None and self.state != "unavailable":
-            self.diff.setText(diff_html(self.base_text, self.proposal, scheme_of(self.palette())))
+            self._diff_scheme = scheme_of(self.palette())
+            self.diff.setText(diff_html(self.base_text, self.proposal, self._diff_scheme))
 
     def changeEvent(self, event: QEvent) -> None:
-        """The colour scheme changed while the card is shown: its diff takes the new colours."""
+        """The colour scheme changed while the card is shown: its diff takes the new colours.
+
+        Only a change of scheme draws it again: a palette event comes at every polish, and
+        a big change's diff is worth drawing once (R78).
+        """
         super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange:
+        if (
+            event.type() == QEvent.Type.PaletteChange
+            and self._diff_scheme is not None
+            and scheme_of(self.palette()) is not self._diff_scheme
+        ):
             self._show_diff()
 
     def show_unavailable(self) -> None:

@@ -488,6 +488,8 @@ class MindmapView(QGraphicsView):
         self._font = QFont(self.font())
         self._metrics = QFontMetricsF(self._font)
         self.node_count = 0
+        self._scheme = scheme_of(self.palette())
+        """The scheme the map is drawn in (R82)."""
         self._items: list[QGraphicsItem] = []
         """Every item drawn, kept so the next drawing can take them away in slices."""
 
@@ -539,7 +541,7 @@ class MindmapView(QGraphicsView):
         node.setData(_PART, part)
         label.setData(_PART, f"{part} label")
         self._items += (node, label)
-        self._colour((node, label), scheme_of(self.palette()))
+        self._colour((node, label), self._scheme)
         bounds = label.boundingRect()
         label.setPos(
             rect.center().x() - bounds.width() / 2, rect.center().y() - bounds.height() / 2
@@ -556,13 +558,15 @@ class MindmapView(QGraphicsView):
         item = self.scene().addPath(edge)
         item.setData(_PART, "edge")
         self._items.append(item)
-        self._colour((item,), scheme_of(self.palette()))
+        self._colour((item,), self._scheme)
 
     def changeEvent(self, event: QEvent) -> None:
         """The colour scheme changed: the map drawn takes its colours (R82)."""
         super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange:
-            self._colour(self._items, scheme_of(self.palette()))
+        scheme = scheme_of(self.palette())
+        if event.type() == QEvent.Type.PaletteChange and scheme is not self._scheme:
+            self._scheme = scheme  # only a new scheme: a palette event comes at every polish
+            self._colour(self._items, scheme)
 
     @staticmethod
     def _colour(items: Iterable[QGraphicsItem], scheme: Scheme) -> None:
