@@ -1,5 +1,6 @@
 # The whole set-up is `make run` or `make test`: each creates .venv when it is missing.
 PYTHON ?= python3
+SHELL := /bin/bash  # PIPESTATUS: a failed install fails the target through the filters
 VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
@@ -15,10 +16,16 @@ NPM_CI := npm ci --ignore-scripts --omit=optional --no-audit --no-fund --logleve
 
 .PHONY: bytecode run test test-postgres test-model test-mcp-clients run-model lint bench stress demo qa screenshots clean
 
+# The first run installs for a minute or two: say so, and show pip's lines as it goes.
 $(INSTALLED): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,postgres]'
-	touch $(INSTALLED)
+	@echo "Setting up Ambient Notes in $(VENV): the first time takes a minute or two (later runs skip this)."
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@PYTHONUNBUFFERED=1 $(PY) -m pip install --disable-pip-version-check --progress-bar off -e '.[dev,postgres]' \
+		| grep --line-buffered -E '^(Collecting|Installing collected|Successfully installed)' \
+		| sed -u -e 's/^Collecting \([^ ]*\).*/  getting \1/' -e 's/^Installing collected.*/  installing…/' \
+			-e 's/^Successfully installed.*/  installed./'; test $${PIPESTATUS[0]} -eq 0
+	@touch $(INSTALLED)
+	@echo "Set up."
 
 # llama-cpp-python has no binary wheel: pip builds it once (about 11 minutes on 2 cores)
 # and reuses the built wheel from its cache afterwards. Portable: no -march=native.
@@ -77,9 +84,11 @@ run-model: $(MODEL_INSTALLED) bytecode
 	$(PY) -m app.system_packages
 	$(MODEL_SERVER) $(PY) -m app --model-base-url '{base_url}' --model '{model}'
 
-# The README's pictures of the offline assistant, made offscreen from the demo workspace.
+# The README's pictures of the offline assistant, made offscreen from the demo workspace,
+# the main window in the light and the dark colour scheme (R82).
 screenshots: $(INSTALLED)
-	$(PY) -m app.screenshot docs/screenshot.png
+	$(PY) -m app.screenshot docs/screenshot.png --scheme light
+	$(PY) -m app.screenshot docs/screenshot-dark.png --scheme dark
 	$(PY) -m app.screenshot docs/offline-assistant.png --part assistant --size 1360x1000 \
 		--no-details --message "what's still open here?" \
 		--message "where do I mention the dentist?" --message "やることは何が残ってる？" \

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QTimer
-from PySide6.QtWidgets import QApplication, QLabel, QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 from renderer.qt.module_sources import check_sources_uncached
 
@@ -78,16 +78,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def show_starting_window() -> QWidget:
-    """A window at once, before the backend has loaded: the app is seen to start (R67)."""
-    starting = QLabel("Opening Ambient Notes…")
-    starting.setWindowTitle("Ambient Notes")
-    starting.setMargin(40)
-    starting.show()
-    QApplication.processEvents()  # painted now: what follows keeps the thread busy a while
-    return starting
-
-
 def when_first_note_shown(window: MainWindow, then: Callable[[], None]) -> None:
     """Call ``then()`` once an Inbox frame's text is painted, or soon with no note open."""
     frames = window.driver.inbox_frames()
@@ -136,20 +126,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     application = QApplication.instance() or QApplication(sys.argv[:1])
     application.setApplicationName("Ambient Notes")
-    starting = show_starting_window()
-    if args.quit_when_ready:
-        print(WINDOW_SHOWN, flush=True)
-    # The backend and the frames load after the window is up: they take most of start-up.
+    # No window before the main one (issue 38: a small blank window flashed for half a
+    # second): the main window is the first, and the backend loads after it is up.
     from app.session import SessionError
 
     try:
         session = start_session(args)
     except (SessionError, BackendError, OSError) as error:
-        starting.close()
         print(f"Ambient Notes could not start: {error}", file=sys.stderr)
         return 1
     try:
-        return run_window(application, session, args, starting)
+        return run_window(application, session, args)
     finally:
         session.close()
 
@@ -184,14 +171,15 @@ def run_window(
     application: QCoreApplication,
     session: AppSession,
     args: argparse.Namespace,
-    starting: QWidget,
 ) -> int:
-    """Show the main window in place of the starting one and run until it closes."""
+    """Show the main window and run until it closes."""
     from app.main_window import MainWindow
     from app.shutdown import QUIT_SIGNALS, close_on_signal
 
     window = MainWindow(session, demo_layout=True)
     show_main_window(window)
+    if args.quit_when_ready:
+        print(WINDOW_SHOWN, flush=True)
     # Ctrl+C or SIGTERM closes the window the normal way (saves land first, shared
     # files go); set before sharing is announced, so a signal after it is handled.
     wake = close_on_signal(window, *QUIT_SIGNALS)
@@ -199,7 +187,6 @@ def run_window(
         window.sharing.turn_on()
         sharing = window.sharing
         print(f"sharing the active note at {sharing.server_url} ({sharing.pointer_file})")
-    starting.close()
     failed = watch_backend_start(window, session)
     ready = quit_when_ready(window) if args.quit_when_ready else None
 

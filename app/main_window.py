@@ -29,7 +29,7 @@ from app.popout_host import PopoutHost
 from app.session import AppSession
 from app.sidecar.controls import SharingControls
 from app.sidecar.sharing import ActiveNoteSharing
-from app.style import STYLESHEET
+from app.style import follow_system_scheme
 from app.unsaved_text import UnsavedText
 from app.window_driver import WindowDriver
 from app.window_frames import WindowFrames
@@ -60,7 +60,7 @@ class MainWindow(QMainWindow):
         self._session = session
         self._closed = False
         self.show_workspace_title(session.workspace)
-        self.setStyleSheet(STYLESHEET)
+        follow_system_scheme()  # R82: light or dark as the system is, and as it changes
         self.resize(1360, 820)
         layouts = LayoutStore(session.data_dir)
         saved = layouts.load()
@@ -130,7 +130,12 @@ class MainWindow(QMainWindow):
         registry.when_changed(self.frames_changed.emit)
         # R58: the sidecar, off unless the person turned it on (kept in the data folder).
         self.sharing = ActiveNoteSharing(session, registry, frames.proposals, self)
-        self.sharing_controls = SharingControls(self.sharing, self.menus.assistant_menu, self)
+        self.sharing_controls = SharingControls(
+            self.sharing,
+            self.menus.assistant_menu,
+            self,
+            lambda text: banners.show_message(text, tone="info", topic="sharing-explained"),
+        )
         self.sharing.problem.connect(
             lambda text: banners.show_message(text, tone="error", topic=f"sharing:{text[:40]}")
         )

@@ -28,7 +28,7 @@ from app.popout_place import parse_beside, placement
 from app.popouts import CLOSE_SAVE_WAIT_MS
 from app.session import SessionError, connect_workspace
 from app.shutdown import close_on_signal
-from app.style import STYLESHEET
+from app.style import follow_system_scheme
 from bridge.environment import DEVICE_TOKEN_ENV
 from bridge.errors import BackendError
 from bridge.pointer import VIEWS, View
@@ -64,7 +64,7 @@ class PopoutWindow(QMainWindow):
     ) -> None:
         super().__init__()
         self.setWindowTitle(f"{path} — Ambient Notes (popped out)")
-        self.setStyleSheet(STYLESHEET)
+        follow_system_scheme()  # R82: light or dark as the system is, and as it changes
         self.resize(980, 680)
         self.link = link
         self.store = AmbientStore()

@@ -116,6 +116,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--model-base-url", metavar="URL")
     parser.add_argument("--model", metavar="NAME")
     parser.add_argument("--first-tool", default="auto", metavar="NAME")
+    parser.add_argument(
+        "--scheme",
+        choices=["light", "dark"],
+        help="the colour scheme to draw in (default: the system's, light offscreen)",
+    )
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -123,6 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from app.main_window import MainWindow
     from app.session import AppSession
+    from app.style import follow_system_scheme
 
     shot = Shot(
         messages=args.message or [DEFAULT_MESSAGE],
@@ -132,6 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         size=args.size,
     )
     application = QApplication.instance() or QApplication(sys.argv[:1])
+    if args.scheme is not None:
+        follow_system_scheme().choose(args.scheme)  # R82: the window as a dark desktop shows it
     with tempfile.TemporaryDirectory(prefix="ambient-screenshot-") as folder:
         session = AppSession.start(
             backend_url=None,

@@ -69,6 +69,10 @@ def format_lines(first: int, last: int) -> str:
     return str(first) if first == last else f"{first}–{last}"
 
 
+def _lines_word(first: int, last: int) -> str:
+    return f"line {first}" if first == last else f"lines {format_lines(first, last)}"
+
+
 @dataclass(frozen=True)
 class InlineRequest:
     """What one inline request sends (contract 13): the instruction and a bounded slice.
@@ -90,12 +94,26 @@ class InlineRequest:
         return utf8_size(self.before) + utf8_size(self.selection) + utf8_size(self.after)
 
     def sent_text(self) -> str:
-        """R69's line under the prompt: "Sent lines 12–40 of notes/a.md (1,930 bytes)"."""
+        """R69's line under the prompt, naming the selected lines and the context apart.
+
+        "Sent lines 21–25 (with 20 lines around them) of notes/a.md (1,930 bytes)": the
+        slice's own line range (``lines``) would read as if all of it was the selection.
+        """
         first, last = self.lines
-        word = "line" if first == last else "lines"
         size = self.bytes
-        unit = "byte" if size == 1 else "bytes"
-        return f"Sent {word} {format_lines(first, last)} of {self.path} ({size:,} {unit})"
+        where = f"of {self.path} ({size:,} byte{'s' if size != 1 else ''})"
+        if not self.selection:
+            return f"Sent {_lines_word(first, last)} around the cursor {where}"
+        selected_first = first + self.before.count("\n")
+        selected = self.selection.count("\n") + (0 if self.selection.endswith("\n") else 1)
+        selected_last = selected_first + max(selected, 1) - 1
+        around = max(0, (last - first + 1) - (selected_last - selected_first + 1))
+        shown = _lines_word(selected_first, selected_last)
+        if not around:
+            return f"Sent {shown} {where}"
+        pronoun = "it" if selected_first == selected_last else "them"
+        context = f"{around} line{'s' if around != 1 else ''}"
+        return f"Sent {shown} (with {context} around {pronoun}) {where}"
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -133,11 +133,13 @@ class DiffLine:
 def review_lines(
     base: str, edits: Sequence[Edit], most: int | None = None
 ) -> tuple[list[DiffLine], int]:
-    """The lines the edits touch, removed then added, with 1-based line numbers (R51).
+    """The lines the edits change, removed then added, with 1-based line numbers (R51).
 
-    At most ``most`` lines are built (a review shows a few dozen): a change of a
-    million lines costs a few splits in C, not a million objects (R78). The second
-    value is how many lines the whole review has.
+    A line an edit leaves as it was (the line a new task is added after, when the edit
+    rewrites it whole) is not shown: only changed lines are removed or added. At most
+    ``most`` lines are built (a review shows a few dozen): a change of a million lines
+    costs a few splits in C, not a million objects (R78). The second value is how many
+    lines the whole review has.
     """
     lines: list[DiffLine] = []
     total = 0
@@ -149,17 +151,83 @@ def review_lines(
         number = base.count("\n", 0, line_start) + 1
         region = base[line_start:line_end]
         changed = apply_edits(region, _relative(hunk, line_start))
-        old_count, new_count = region.count("\n") + 1, changed.count("\n") + 1
-        total += old_count + new_count
+        change = _LineChange.between(region, changed)
+        total += change.removed_count + change.added_count
         room = None if most is None else max(0, most - len(lines))
-        if room is None or room > 0:
-            old = _first_lines(region, room)
-            lines += [DiffLine("removed", number + i, text) for i, text in enumerate(old)]
-            room = None if most is None else max(0, most - len(lines))
-            new = _first_lines(changed, room) if room is None or room > 0 else []
-            lines += [DiffLine("added", number + shift + i, text) for i, text in enumerate(new)]
-        shift += new_count - old_count
+        if change.removed_count and (room is None or room > 0):
+            old = _first_lines(change.removed, room)
+            first_old = number + change.lead
+            lines += [DiffLine("removed", first_old + i, text) for i, text in enumerate(old)]
+        room = None if most is None else max(0, most - len(lines))
+        if change.added_count and (room is None or room > 0):
+            new = _first_lines(change.added, room)
+            first_new = number + shift + change.lead
+            lines += [DiffLine("added", first_new + i, text) for i, text in enumerate(new)]
+        shift += change.added_count - change.removed_count
     return lines, total
+
+
+@dataclass(frozen=True)
+class _LineChange:
+    """Two texts as whole lines: how many they share at the start, and the lines between.
+
+    ``removed`` and ``added`` are the texts of the lines that differ (meaningful only
+    when their count is not 0). Found from the texts' common prefix and suffix
+    (compared in C), so a long region shared at either end costs no Python per line.
+    """
+
+    lead: int
+    removed: str
+    removed_count: int
+    added: str
+    added_count: int
+
+    @classmethod
+    def between(cls, old: str, new: str) -> _LineChange:
+        old_lines, new_lines = old.count("\n") + 1, new.count("\n") + 1
+        start = changed_span(old, new)[0]
+        lead = old.count("\n", 0, start)
+        old_from = new_from = old.rfind("\n", 0, start) + 1
+        line_end_old, line_end_new = _line_end(old, old_from), _line_end(new, new_from)
+        if line_end_old == line_end_new <= start:  # the line ends one text, the other goes on
+            lead += 1
+            old_from, new_from = line_end_old + 1, line_end_new + 1
+        # The shared end, measured on its own: the shared start must not shorten it.
+        shared_end = changed_span(old[::-1], new[::-1])[0]
+        old_end, new_end = len(old) - shared_end, len(new) - shared_end
+        trail = old.count("\n", old_end)
+        old_to, new_to = _line_end(old, old_end), _line_end(new, new_end)
+        old_start, new_start = old.rfind("\n", 0, old_to) + 1, new.rfind("\n", 0, new_to) + 1
+        if old_start == old_end and new_start == new_end:  # a whole line in the shared end
+            trail += 1
+            old_to, new_to = old_start - 1, new_start - 1
+        shorter = min(old_lines, new_lines)
+        if lead + trail > shorter:
+            # The ends overlap in the shorter text: all its lines past the shared start
+            # are its shared end, and the longer text's lines between are the change.
+            trail = shorter - lead
+            old_to = _before_tail(old, new, new_from, trail)
+            new_to = _before_tail(new, old, old_from, trail)
+        removed_count = old_lines - lead - trail
+        added_count = new_lines - lead - trail
+        return cls(
+            lead=lead,
+            removed=old[old_from:old_to] if removed_count > 0 else "",
+            removed_count=removed_count,
+            added=new[new_from:new_to] if added_count > 0 else "",
+            added_count=added_count,
+        )
+
+
+def _before_tail(text: str, other: str, other_from: int, trail: int) -> int:
+    """Where ``text``'s change ends when its last ``trail`` lines are ``other[other_from:]``."""
+    return len(text) - (len(other) - other_from) - 1 if trail > 0 else len(text)
+
+
+def _line_end(text: str, position: int) -> int:
+    """Where the line holding ``position`` ends (its newline, or the end of the text)."""
+    end = text.find("\n", position)
+    return len(text) if end < 0 else end
 
 
 def _first_lines(text: str, most: int | None) -> list[str]:

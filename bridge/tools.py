@@ -104,11 +104,15 @@ def _searched_did(arguments: Mapping[str, Any]) -> str:
 
 
 def _proposed_did(arguments: Mapping[str, Any]) -> str:
+    """ "proposed Add “call mom” in notes/a.md"; a kept call without edits (R77) counts none."""
     edits = arguments.get("edits")
-    count = len(edits) if isinstance(edits, list) else 0
     target = clipped(arguments.get("path")) or "the open note"
-    changes = f"{count} change{'s' if count != 1 else ''}"
-    return f"proposed {clipped(arguments.get('summary')) or changes} in {target}"
+    summary = clipped(arguments.get("summary"))
+    if summary:
+        return f"proposed {summary} in {target}"
+    if isinstance(edits, list) and edits:
+        return f"proposed {len(edits)} change{'s' if len(edits) != 1 else ''} in {target}"
+    return f"proposed a change to {target}"
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ with where tools find the server (the discovery files).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Final
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -23,6 +24,14 @@ STARTING_SHORT: Final = "Starting to share…"
 ON_TEXT: Final = "Sharing the active note with other tools · {count}"
 ON_SHORT: Final = "Sharing · {count}"
 ON_SHORTEST: Final = "Sharing"
+EXPLAINED: Final = (
+    "Sharing is on. A tool you connect (Claude Code, Gemini CLI or another MCP client) can "
+    "now see which note you are looking at and what you selected (get_active_note), read "
+    "that note's saved text (read_active_note) and list your notes; a change it suggests "
+    "waits for your Accept. Only a tool given the access token can connect: the app writes "
+    "it, readable by your user alone, to {file}. Turn sharing off in the Assistant menu."
+)
+"""Said once the person turns sharing on: what connected tools can read and what guards it."""
 _GAP: Final = 16
 """Pixels kept free between the last menu and the status."""
 
@@ -45,14 +54,25 @@ def status_forms(on: bool, chosen: bool, count: int) -> list[str]:
 class SharingControls(QObject):
     """A checkable menu entry and a label in the menu bar's corner, kept in step."""
 
-    def __init__(self, sharing: ActiveNoteSharing, menu: QMenu, window: QMainWindow) -> None:
+    def __init__(
+        self,
+        sharing: ActiveNoteSharing,
+        menu: QMenu,
+        window: QMainWindow,
+        tell: Callable[[str], object],
+    ) -> None:
+        """``tell`` shows a sentence to the person (a banner) when they turn sharing on."""
         super().__init__(window)
         self._sharing = sharing
+        self._tell = tell
+        self._explain = False
         self._forms: list[str] = [OFF_TEXT]
         menu.addSeparator()
         self.action = QAction(MENU_TITLE, window)
         self.action.setCheckable(True)
         self.action.toggled.connect(self._on_toggled)
+        self.action.setToolTip(self.explanation())
+        menu.setToolTipsVisible(True)
         menu.addAction(self.action)
         self._bar: QMenuBar = window.menuBar()
         self.label = QLabel(OFF_TEXT, window)
@@ -63,12 +83,19 @@ class SharingControls(QObject):
         sharing.state_changed.connect(self.refresh)
         self.refresh()
 
+    def explanation(self) -> str:
+        return EXPLAINED.format(file=self._sharing.pointer_file)
+
     def _on_toggled(self, checked: bool) -> None:
         if checked != self._sharing.chosen:
+            self._explain = checked  # said once it is on: a start that shares says nothing
             self._sharing.choose(checked)
 
     def refresh(self) -> None:
         sharing = self._sharing
+        if sharing.is_on and self._explain:
+            self._explain = False
+            self._tell(self.explanation())
         self.action.blockSignals(True)
         self.action.setChecked(sharing.chosen)
         self.action.blockSignals(False)
@@ -83,7 +110,7 @@ class SharingControls(QObject):
 
     def _tooltip(self) -> str:
         sharing = self._sharing
-        lines = [self._forms[0]]
+        lines = [self._forms[0], self.explanation()]
         if sharing.server is not None:
             lines.append(f"Tools connect to {sharing.server.url}.")
         folder = os.path.join(str(discovery.companion_folder()), "gemini-ide-server-*.json")

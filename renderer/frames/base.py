@@ -199,7 +199,10 @@ class FrameBase(QFrame):
         if self.property("active") == active:
             return
         self.setProperty("active", active)
-        for widget in (self, self.title_bar):
+        # The bar's title and buttons take the active bar's colours too (R82): each is
+        # styled by a rule naming the frame's state, read again only when re-polished.
+        bar = self.title_bar
+        for widget in (self, bar, *bar.findChildren(QWidget)):
             widget.style().unpolish(widget)
             widget.style().polish(widget)
 

@@ -15,7 +15,6 @@ so and changes nothing. The request runs off the GUI thread, so typing goes on.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import Final, Literal, Protocol
 
@@ -49,12 +48,13 @@ from bridge.inline import (
 )
 from bridge.pointer import View
 from renderer.ambient.inline import SelectionTooLarge, build_context
-from renderer.frames.inline_review import REMOVED_COLOUR, review_html
+from renderer.frames.inline_review import review_html
 from renderer.qt.announce import Announcer
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.inline_selection import TrackedSelection
 from renderer.qt.inline_slices import DocumentSlices
 from renderer.qt.inline_stream import StreamedInline
+from renderer.qt.scheme import Scheme, scheme_of
 from renderer.qt.tasks import TaskRunner
 
 logger = logging.getLogger(__name__)
@@ -72,6 +72,8 @@ HISTORY_EMPTY: Final = "No inline requests yet"
 HISTORY_CLEAR: Final = "Clear the inline history of this workspace"
 HISTORY_LOADING: Final = "Loading the latest requests…"
 MARGIN: Final = 8
+GAP: Final = 4
+"""Pixels between the last line shown and the prompt, and under the prompt."""
 REVIEW_MAX_HEIGHT: Final = 220
 
 State = Literal["closed", "asking", "running", "review", "said"]
@@ -111,10 +113,7 @@ class InlinePrompt(QFrame):
         super().__init__(parent)
         self.setObjectName("inlinePrompt")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAutoFillBackground(True)
-        self.setStyleSheet(
-            "#inlinePrompt { background: #ffffff; border: 1px solid #8aa4c8; border-radius: 6px; }"
-        )
+        self.setAutoFillBackground(True)  # its colours and border are the app's stylesheet's
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(4)
@@ -136,7 +135,6 @@ class InlinePrompt(QFrame):
         layout.addLayout(row)
         self.sent = QLabel(self)
         self.sent.setObjectName("inlineSent")
-        self.sent.setStyleSheet("color: #555;")
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.status.setObjectName("inlineStatus")
@@ -203,7 +201,9 @@ class InlineCommand(QObject):
     def prompt(self) -> InlinePrompt:
         """The prompt, made the first time it is needed: a frame never asked costs nothing."""
         if self._prompt is None:
-            prompt = InlinePrompt(self._host.editor.viewport())
+            # The editor's child, not its viewport's: it sits in a band the viewport gives
+            # up below the text while it is open, so it never covers a line of the note.
+            prompt = InlinePrompt(self._host.editor)
             prompt.key_pressed.connect(self._on_key)
             prompt.ask_button.clicked.connect(lambda: self.send())
             prompt.accept_button.clicked.connect(self.accept)
@@ -244,6 +244,7 @@ class InlineCommand(QObject):
         prompt.show()
         prompt.raise_()
         self._place()
+        self._bring_selection_above_prompt()
         prompt.instruction.setFocus()
         return True
 
@@ -361,7 +362,9 @@ class InlineCommand(QObject):
 
     def _on_text(self, text: str) -> None:
         if self.request is not None:
-            self.prompt.review.setHtml(review_html(self.request.selection, text, partial=True))
+            self.prompt.review.setHtml(
+                review_html(self.request.selection, text, partial=True, scheme=self._scheme())
+            )
             self.prompt.review.show()
             self._fit_review()
             self._place()
@@ -377,7 +380,9 @@ class InlineCommand(QObject):
                 self.prompt.review.hide()
             else:
                 assert self.request is not None
-                self.prompt.review.setHtml(review_html(self.request.selection, outcome.replacement))
+                self.prompt.review.setHtml(
+                    review_html(self.request.selection, outcome.replacement, scheme=self._scheme())
+                )
                 self.prompt.review.show()
                 self._fit_review()
                 self._status(outcome.summary)
@@ -451,22 +456,19 @@ class InlineCommand(QObject):
         self._follow(self._host.editor, False)
         self._unstrike()
         self.prompt.hide()
+        self._host.editor.setViewportMargins(0, 0, 0, 0)  # the band goes with the prompt
         if had_focus:
             self._host.editor.setFocus()
         self.ended.emit(outcome)
 
     def _follow(self, editor: QPlainTextEdit, on: bool) -> None:
-        """Keep the prompt at the selection through scrolling and resizing, while it is open.
+        """Keep the prompt in its band as the editor is resized, while it is open.
 
         Only while open: typing in a big note must not run Python for every paint (R67).
         """
-        bar = editor.verticalScrollBar()
         if on:
-            bar.valueChanged.connect(self._place)
             editor.viewport().installEventFilter(self)
             return
-        with contextlib.suppress(RuntimeError, TypeError):
-            bar.valueChanged.disconnect(self._place)
         editor.viewport().removeEventFilter(self)
 
     def _strike(self) -> None:
@@ -480,9 +482,14 @@ class InlineCommand(QObject):
         marked.cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         style = QTextCharFormat()
         style.setFontStrikeOut(True)
-        style.setBackground(QColor(REMOVED_COLOUR))
+        removed = self._scheme().removed  # both sides of the pair, in the scheme shown (R82)
+        style.setBackground(QColor(removed.background))
+        style.setForeground(QColor(removed.text))
         marked.format = style
         self._host.editor.setExtraSelections([marked])
+
+    def _scheme(self) -> Scheme:
+        return scheme_of(self._host.editor.palette())
 
     def _unstrike(self) -> None:
         self._host.editor.setExtraSelections([])
@@ -542,24 +549,51 @@ class InlineCommand(QObject):
                 self.send()
 
     def _place(self) -> None:
-        """Anchor the prompt under the selection (above it when there is no room below)."""
+        """Keep the prompt in a band under the editor's text, which it never covers.
+
+        The editor's viewport gives up room for the prompt at its bottom while the prompt
+        is open (its margins), and the prompt sits there, under the last line shown.
+        """
         prompt = self.prompt
-        if self.state == "closed" or self._document is None:
+        if self.state == "closed" or self._document is None or self._tracked is None:
             return
         editor = self._host.editor
-        viewport = editor.viewport()
-        width = max(200, viewport.width() - 2 * MARGIN)
+        width = max(200, editor.width() - 2 * MARGIN)
         prompt.setFixedWidth(width)
         prompt.adjustSize()
         height = prompt.sizeHint().height()
+        band = height + 2 * GAP
+        if editor.viewportMargins().bottom() != band:
+            grew = editor.viewportMargins().bottom() < band
+            editor.setViewportMargins(0, 0, 0, band)
+            if grew:  # a taller band (the review came) must not push the selection away
+                self._bring_selection_above_prompt()
+        below_text = editor.viewport().geometry().bottom() + 1 + GAP
+        prompt.setGeometry(MARGIN, below_text, width, height)
+
+    def _bring_selection_above_prompt(self) -> None:
+        """Scroll so the selection's last line is the last line shown, right above the prompt.
+
+        A note too short to scroll that far keeps its place: the prompt is then under
+        every line of it. A selection taller than the view shows its end, by the prompt.
+        """
         if self._tracked is None:
             return
-        below = editor.cursorRect(self._tracked.end_cursor).bottom() + 4
-        top = below
-        if below + height > viewport.height():
-            above = editor.cursorRect(self._tracked.start_cursor).top() - height - 4
-            top = above if above >= 0 else max(0, viewport.height() - height)
-        prompt.setGeometry(MARGIN, max(0, top), width, height)
+        editor = self._host.editor
+        bar = editor.verticalScrollBar()
+        room = editor.viewport().height()
+        end = QTextCursor(self._tracked.end_cursor)
+        start_position = self._tracked.start_cursor.position()
+        if end.atBlockStart() and end.position() > start_position:
+            end.setPosition(end.position() - 1)  # a selection of whole lines ends on the last
+        # QPlainTextEdit scrolls by block: start with the last line at the top, then move
+        # up a block at a time while the block above still fits.
+        bar.setValue(min(bar.maximum(), end.blockNumber()))
+        while bar.value() > 0:
+            bar.setValue(bar.value() - 1)
+            if editor.cursorRect(end).bottom() >= room:
+                bar.setValue(bar.value() + 1)
+                break
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize and self.state != "closed":

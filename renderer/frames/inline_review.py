@@ -8,12 +8,8 @@ end, so drawing the review is linear in the selection (redrawn as the answer str
 from __future__ import annotations
 
 import html
-from typing import Final
 
-REMOVED_COLOUR: Final = "#fde8e8"
-ADDED_COLOUR: Final = "#e6f6e6"
-REMOVED_TEXT: Final = "#8a1c1c"
-ADDED_TEXT: Final = "#1b5e20"
+from renderer.qt.scheme import LIGHT, Scheme
 
 
 def _line(text: str, style: str) -> str:
@@ -47,19 +43,27 @@ def change_lines(
     )
 
 
-def review_html(old: str, new: str, *, partial: bool = False) -> str:
-    """The review: shared lines plain, removed lines struck, added lines marked."""
+def review_html(old: str, new: str, *, partial: bool = False, scheme: Scheme = LIGHT) -> str:
+    """The review: shared lines plain, removed lines struck, added lines marked.
+
+    Shared lines take the review's own colours; a marked line sets its text colour
+    with its background, both from ``scheme`` (R82).
+    """
     shared, removed, added, tail = change_lines(old, new, partial=partial)
+    gone, new_lines = scheme.removed, scheme.added
     parts = ['<div style="font-family: monospace;">']
-    parts += [_line(text, "color: #555;") for text in shared]
+    parts += [_line(text, "") for text in shared]
     parts += [
-        _line(text, f"background: {REMOVED_COLOUR}; color: {REMOVED_TEXT}; "
+        _line(text, f"background: {gone.background}; color: {gone.text}; "
               "text-decoration: line-through;")
         for text in removed
     ]  # fmt: skip
-    parts += [_line(text, f"background: {ADDED_COLOUR}; color: {ADDED_TEXT};") for text in added]
+    parts += [
+        _line(text, f"background: {new_lines.background}; color: {new_lines.text};")
+        for text in added
+    ]
     if partial:
-        parts.append(_line("…", "color: #777;"))
-    parts += [_line(text, "color: #555;") for text in tail]
+        parts.append(_line("…", "font-style: italic;"))
+    parts += [_line(text, "") for text in tail]
     parts.append("</div>")
     return "".join(parts)

@@ -9,10 +9,11 @@ from __future__ import annotations
 from html import escape
 from typing import Final, Literal
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from bridge.proposals import Proposal, review_lines
+from renderer.qt.scheme import LIGHT, Scheme, scheme_of
 
 ProposalState = Literal[
     "waiting", "ready", "applied", "undone", "discarded", "conflict", "unavailable"
@@ -34,8 +35,6 @@ UNAVAILABLE: Final = (
 OTHER_WORKSPACE: Final = (
     "This change was proposed for workspace “{workspace}”, which is not open, so it is not applied."
 )
-_REMOVED_COLOUR: Final = "#fde8e8"
-_ADDED_COLOUR: Final = "#e6f6e6"
 _MAX_SHOWN_LINES: Final = 40
 
 
@@ -63,6 +62,8 @@ class ProposalView(QFrame):
         self.conversation = conversation
         """The conversation whose reply made the proposal; "" when none keeps it."""
         self.base_text: str | None = None
+        self._diff_scheme: Scheme | None = None
+        """The scheme the diff was drawn in; None before it is."""
         self.state: ProposalState = "waiting"
         self.applied_to: str | None = None
         """The frame id whose editor took the change, or None for the saved copy."""
@@ -99,9 +100,28 @@ class ProposalView(QFrame):
     def show_base(self, base: str) -> None:
         """The text the proposal was computed from is known: show the diff, allow Apply."""
         self.base_text = base
-        self.diff.setText(diff_html(base, self.proposal))
+        self._show_diff()
         self.state = "ready"
         self.apply_button.setEnabled(True)
+
+    def _show_diff(self) -> None:
+        if self.base_text is not None and self.state != "unavailable":
+            self._diff_scheme = scheme_of(self.palette())
+            self.diff.setText(diff_html(self.base_text, self.proposal, self._diff_scheme))
+
+    def changeEvent(self, event: QEvent) -> None:
+        """The colour scheme changed while the card is shown: its diff takes the new colours.
+
+        Only a change of scheme draws it again: a palette event comes at every polish, and
+        a big change's diff is worth drawing once (R78).
+        """
+        super().changeEvent(event)
+        if (
+            event.type() == QEvent.Type.PaletteChange
+            and self._diff_scheme is not None
+            and scheme_of(self.palette()) is not self._diff_scheme
+        ):
+            self._show_diff()
 
     def show_unavailable(self) -> None:
         self.diff.setText("")
@@ -144,15 +164,19 @@ class ProposalView(QFrame):
             self.settled.emit(self)
 
 
-def diff_html(base: str, proposal: Proposal) -> str:
-    """The touched lines, removed (−) then added (+), each with its line number (R51)."""
+def diff_html(base: str, proposal: Proposal, scheme: Scheme = LIGHT) -> str:
+    """The touched lines, removed (−) then added (+), each with its line number (R51).
+
+    A row's text colour is set with its background, both from ``scheme`` (R82).
+    """
     rows: list[str] = []
     lines, total = review_lines(base, proposal.edits, _MAX_SHOWN_LINES)
     for line in lines:
-        sign, colour = ("−", _REMOVED_COLOUR) if line.kind == "removed" else ("+", _ADDED_COLOUR)
+        sign, tone = ("−", scheme.removed) if line.kind == "removed" else ("+", scheme.added)
+        cell = f'style="background: {tone.background}; color: {tone.text};"'
         rows.append(
-            f'<tr style="background:{colour}"><td align="right">{line.number}</td>'
-            f"<td>{sign}</td><td><code>{escape(line.text) or '&nbsp;'}</code></td></tr>"
+            f'<tr><td align="right" {cell}>{line.number}</td><td {cell}>{sign}</td>'
+            f"<td {cell}><code>{escape(line.text) or '&nbsp;'}</code></td></tr>"
         )
     if total > len(lines):
         rows.append(f"<tr><td></td><td></td><td>… {total - len(lines)} more</td></tr>")

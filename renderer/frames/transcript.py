@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from bridge.agent import ConversationMessage, KeptProposal
+from bridge.tools import TOOL_FACTS
 from renderer.frames.kept_records import kept_turn_pairs
 from renderer.frames.turn_text import tools_html
 from renderer.frames.turn_view import TurnView, markdown_html
@@ -47,6 +49,29 @@ def kept_proposals_text(proposals: Sequence[KeptProposal]) -> str:
         outcome = _OUTCOME_WORDS.get(proposal.outcome, proposal.outcome)
         lines.append(f"Proposed: {proposal.summary or 'a change'} ({proposal.path}): {outcome}")
     return "\n".join(lines)
+
+
+def stated_calls(
+    calls: Sequence[tuple[str, dict[str, Any]]], proposals: Sequence[KeptProposal]
+) -> list[tuple[str, dict[str, Any]]]:
+    """A kept turn's tool calls, each proposing call with its kept proposal's summary.
+
+    A kept call holds no edits and no summary (they quote the note, R77); the reply's
+    kept proposal holds its summary (R50), so the call says again what it proposed.
+    A call is matched with the first unused proposal for its note.
+    """
+    unused = list(proposals)
+    stated: list[tuple[str, dict[str, Any]]] = []
+    for name, arguments in calls:
+        facts = TOOL_FACTS.get(name)
+        if facts is not None and facts.proposes and not arguments.get("summary"):
+            path = arguments.get("path")
+            kept = next((item for item in unused if not path or item.path == path), None)
+            if kept is not None:
+                unused.remove(kept)
+                arguments = {**arguments, "path": kept.path, "summary": kept.summary}
+        stated.append((name, arguments))
+    return stated
 
 
 def kept_proposals_label(proposals: Sequence[KeptProposal], parent: QWidget) -> QLabel:
@@ -89,7 +114,8 @@ class KeptTurnView(QFrame):
             layout.addWidget(view)
 
     def show_reply(self, message: ConversationMessage) -> None:
-        self.tools.setText(tools_html((name, args, None) for name, args in message.tool_calls))
+        calls = stated_calls(message.tool_calls, message.proposals)
+        self.tools.setText(tools_html((name, args, None) for name, args in calls))
         self.tools.setVisible(bool(message.tool_calls))
         self.reply.setText(markdown_html(message.text, self.reply.font()))  # as when it came
         self.reply.setVisible(True)
@@ -171,6 +197,9 @@ class Transcript(QScrollArea):
             else:
                 view = self._turn_view(asked)
                 view.show_record(record)
+                if record.reply is not None and reply.proposals:
+                    calls = [(call.name, call.arguments) for call in record.reply.tool_calls]
+                    view.show_tools([(n, a, None) for n, a in stated_calls(calls, reply.proposals)])
             if reply.proposals:
                 view.add_proposal(kept_proposals_label(reply.proposals, view))
             self._insert(self._first_turn_index() + position, view)

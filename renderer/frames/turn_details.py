@@ -1,10 +1,12 @@
 """A turn's details: what was sent with the message, as a labelled table in plain words (R48).
 
 :func:`details_rows` says, row by row, which note went with the message (or why
-none did), its view, frame, selected lines, size and fingerprint, whether the
-save finished first, the header's size, what the backend kept, the tools the
-assistant called and the R25 caveat. :func:`record_json` is the whole record,
-which "Copy as JSON" puts on the clipboard for a bug report.
+none did), its view, frame, selected lines, size and check code, whether the
+save finished first, how much went with the message about the note, what the
+server keeps, the tools the assistant called and the warnings (R25). The rows use
+a person's words; the exact values (the SHA-256 prefix, the header, the backend's
+ambient status) are in :func:`record_json`, which "Copy as JSON" puts on the
+clipboard for a bug report.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from bridge.agent import WireToolCall
-from bridge.contract import FLUSH_LIMIT_SECONDS
+from bridge.contract import ACCESS_TTL, FLUSH_LIMIT_SECONDS
 from bridge.drops import describe_drop
 from bridge.pointer import AmbientPointer
 from bridge.tools import TOOL_FACTS, byte_count, read_found
@@ -32,13 +34,18 @@ from renderer.frames.turns import TurnRecord
 Row = tuple[str, str]
 
 LEFT_OUT = "left out (you chose Leave out)"
-CAVEAT_ROW = "yes: the saved copy was behind your screen (the warning above)"
+CAVEAT_ROW = "the saved copy was behind your screen (the warning above)"
 CAVEAT_FOR_PEOPLE = (
     "The saved copy is behind your screen: your last keystrokes may not be in what the "
     "assistant read."
 )
 """R25 in words for the person; the tool result keeps the exact sentence for the assistant."""
-ELSEWHERE_ROW = "yes: a note read by name is open in its own window, which may hold newer edits"
+ELSEWHERE_ROW = "a note read by name is open in its own window, which may hold newer edits"
+KEPT_MINUTES = int(ACCESS_TTL.total_seconds() // 60)
+SENT_ABOUT = "{size}: which note, view and frame, the selection, the size and the check code"
+"""What the message carried about the note, never its text (the exact header is in the JSON)."""
+KEPT = "which note it was and where (not its text), for {minutes} minutes"
+"""What the server keeps of a send (R19), so the assistant can read the note if it needs to."""
 
 
 def details_rows(record: TurnRecord) -> list[Row]:
@@ -53,7 +60,7 @@ def details_rows(record: TurnRecord) -> list[Row]:
             ("Frame", pointer.frameId),
             ("Selection (lines)", _selection(record, pointer)),
             ("Size", byte_count(pointer.bytes)),
-            ("Fingerprint", f"SHA-256 {pointer.sha256}…"),
+            ("Check code", f"{pointer.sha256}… (made from the text, to tell if it changed)"),
         ]
     elif capture.dropped == "excluded":
         rows.append(("Note", LEFT_OUT))
@@ -65,13 +72,14 @@ def details_rows(record: TurnRecord) -> list[Row]:
             rows.append(("Not sent", f"{unsent.path} · {unsent.view} · {unsent.frameId}"))
     rows.append(("Saved first", _saved_first(record)))
     header = capture.header_bytes
-    rows.append(("Header size", byte_count(header) if header else "no header sent"))
-    rows.append(("Backend kept", _backend_kept(record)))
+    sent = SENT_ABOUT.format(size=byte_count(header)) if header else "nothing about a note"
+    rows.append(("Sent with the message", sent))
+    rows.append(("Kept on the server", _backend_kept(record)))
     if record.reply is not None:
         calls = record.reply.tool_calls
         rows.append(("Tools called", "\n".join(map(_tool_line, calls)) if calls else "none"))
     # The caveat itself is the turn's warning, shown once (R25).
-    rows.append(("Caveat", _caveat_row(record)))
+    rows.append(("Warnings", _caveat_row(record)))
     return rows
 
 
@@ -135,7 +143,7 @@ def _backend_kept(record: TurnRecord) -> str:
         return "nothing: the message did not go through"
     reason = reply.ambient_reason
     if reply.ambient_status == "stored":
-        return "the note pointer"
+        return KEPT.format(minutes=KEPT_MINUTES)
     if reply.ambient_status == "rejected":
         return f"refused: {reason}" if reason else "refused"
     if record.capture.dropped == "excluded":

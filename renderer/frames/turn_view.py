@@ -8,6 +8,7 @@ sent with the message.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 from PySide6.QtCore import Qt, Signal
@@ -17,7 +18,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 from bridge.agent import WireToolCall
 from bridge.drops import DropReason, describe_drop
 from renderer.frames.turn_details import CAVEAT_FOR_PEOPLE, TurnDetails
-from renderer.frames.turn_text import assistant_name, tools_html
+from renderer.frames.turn_text import ToolLine, assistant_name, tools_html
 from renderer.frames.turns import TurnRecord
 from renderer.qt.inert_text import drop_images
 
@@ -115,13 +116,13 @@ class TurnView(QFrame):
     def show_tool(self, call: WireToolCall) -> None:
         """A tool the assistant called while the reply streams: on the turn and in its details."""
         self._live_tools.append(call)
-        self._show_tools(self._live_tools)
+        self.show_tools([(c.name, c.arguments, c.result) for c in self._live_tools])
         self.details.show_tools(self._live_tools)  # the whole record replaces it when done
         self.details_button.setVisible(True)
 
-    def _show_tools(self, calls: list[WireToolCall]) -> None:
-        lines = [(call.name, call.arguments, call.result) for call in calls]
-        self.tools.setText(tools_html(lines, note_left_out=self.note_left_out))
+    def show_tools(self, calls: Sequence[ToolLine]) -> None:
+        """The "Used tool" lines; a kept turn's are restated with its proposals' summaries."""
+        self.tools.setText(tools_html(calls, note_left_out=self.note_left_out))
         self.tools.setVisible(bool(calls))
 
     def show_record(self, record: TurnRecord) -> None:
@@ -137,7 +138,7 @@ class TurnView(QFrame):
             )
             self.answered_by.setVisible(True)
             self.note_left_out = record.dropped == "excluded"
-            self._show_tools(record.reply.tool_calls)
+            self.show_tools([(c.name, c.arguments, c.result) for c in record.reply.tool_calls])
         elif record.stopped and not record.streamed:
             self.reply.setText(escape(STOPPED_EMPTY))
         self.reply.style().unpolish(self.reply)

@@ -36,7 +36,7 @@ class ViewDrawing:
         self.cover = RenderingCover(over)
         self.busy_label = BusyLabel(over)
         self.renders = SlicedRender(runner, parent)
-        self.renders.busy_changed.connect(self.busy_label.show_busy)
+        self.renders.busy_changed.connect(self._say_busy)
         self.renders.finished.connect(self._on_drawn)
         self._drawn: dict[View, TextVersion] = {}
         self._drawing: View | None = None
@@ -70,6 +70,7 @@ class ViewDrawing:
         self.cover.cover(
             view != "edit" and (version is None or self._completed.get(view) != version[0])
         )
+        self._say_busy()
         if view == "edit" or version is None or self._drawn.get(view) == version:
             return
         self._drawn[view] = version
@@ -92,3 +93,8 @@ class ViewDrawing:
             self._completed[self._drawing] = drawn[0]
         self._drawing = None
         self.cover.cover(False)
+        self._say_busy()
+
+    def _say_busy(self, _busy: bool | None = None) -> None:
+        """One "Rendering this note…" per view: the corner label only when no cover says it."""
+        self.busy_label.show_busy(self.renders.busy and self.cover.isHidden())

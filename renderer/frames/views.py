@@ -12,7 +12,7 @@ scroll place when it draws the same note again.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Final
 
@@ -32,7 +32,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
+    QGraphicsPathItem,
     QGraphicsScene,
+    QGraphicsSimpleTextItem,
     QGraphicsView,
     QLabel,
     QListWidget,
@@ -44,6 +46,7 @@ from PySide6.QtWidgets import (
 
 from renderer.frames.outline import GAP_Y, NODE_HEIGHT, Heading, Task
 from renderer.qt.inert_text import InertBrowser
+from renderer.qt.scheme import Scheme, Tone, scheme_of
 
 _TASKS_PER_STEP: Final = 100
 _NODES_PER_STEP: Final = 25
@@ -470,7 +473,8 @@ class TodoView(QWidget):
 
 _NODE_PAD_X = 12.0
 _GAP_X = 46.0
-_LEVEL_COLOURS = ["#3b5bdb", "#5c7cfa", "#748ffc", "#91a7ff", "#a5b4fc", "#c5cdfd", "#dbe1fe"]
+_PART: Final = 0
+"""The item data key naming what an item of the map is, for recolouring it."""
 
 
 class MindmapView(QGraphicsView):
@@ -481,10 +485,11 @@ class MindmapView(QGraphicsView):
         self.setScene(QGraphicsScene(self))
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setAccessibleName("Heading map of this note")
-        self.setBackgroundBrush(QBrush(QColor("#fbfbfd")))
         self._font = QFont(self.font())
         self._metrics = QFontMetricsF(self._font)
         self.node_count = 0
+        self._scheme = scheme_of(self.palette())
+        """The scheme the map is drawn in (R82)."""
         self._items: list[QGraphicsItem] = []
         """Every item drawn, kept so the next drawing can take them away in slices."""
 
@@ -526,17 +531,17 @@ class MindmapView(QGraphicsView):
         rect = QRectF(
             x, top + (heading.height - NODE_HEIGHT) / 2, self._node_width(heading), NODE_HEIGHT
         )
-        colour = QColor(_LEVEL_COLOURS[min(depth, len(_LEVEL_COLOURS) - 1)])
         path = QPainterPath()
         path.addRoundedRect(rect, 8, 8)
         scene = self.scene()
-        node = scene.addPath(
-            path, QPen(colour.darker(115)), QBrush(colour if depth == 0 else colour.lighter(160))
-        )
+        part = "root" if depth == 0 else "node"
+        node = scene.addPath(path)
         # A simple text item: a rich one carries a whole text document per node.
         label = scene.addSimpleText(heading.title, self._font)
+        node.setData(_PART, part)
+        label.setData(_PART, f"{part} label")
         self._items += (node, label)
-        label.setBrush(QColor("white") if depth == 0 else QColor("#1f2544"))
+        self._colour((node, label), self._scheme)
         bounds = label.boundingRect()
         label.setPos(
             rect.center().x() - bounds.width() / 2, rect.center().y() - bounds.height() / 2
@@ -550,4 +555,30 @@ class MindmapView(QGraphicsView):
         edge.cubicTo(
             mid_x, parent.center().y(), mid_x, child.center().y(), child.left(), child.center().y()
         )
-        self._items.append(self.scene().addPath(edge, QPen(QColor("#8c96b8"), 1.4)))
+        item = self.scene().addPath(edge)
+        item.setData(_PART, "edge")
+        self._items.append(item)
+        self._colour((item,), self._scheme)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """The colour scheme changed: the map drawn takes its colours (R82)."""
+        super().changeEvent(event)
+        scheme = scheme_of(self.palette())
+        if event.type() == QEvent.Type.PaletteChange and scheme is not self._scheme:
+            self._scheme = scheme  # only a new scheme: a palette event comes at every polish
+            self._colour(self._items, scheme)
+
+    @staticmethod
+    def _colour(items: Iterable[QGraphicsItem], scheme: Scheme) -> None:
+        """Each node's fill with its label's colour, its border and the edges, from ``scheme``."""
+        root, node = scheme.mindmap_root, Tone(scheme.raised, scheme.text, scheme.border)
+        for item in items:
+            part = item.data(_PART)
+            tone = root if str(part).startswith("root") else node
+            if isinstance(item, QGraphicsSimpleTextItem):
+                item.setBrush(QColor(tone.text))
+            elif isinstance(item, QGraphicsPathItem) and part == "edge":
+                item.setPen(QPen(QColor(scheme.mindmap_edge), 1.4))
+            elif isinstance(item, QGraphicsPathItem):
+                item.setPen(QPen(QColor(tone.border), 1.2))
+                item.setBrush(QBrush(QColor(tone.background)))

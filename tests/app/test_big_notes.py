@@ -12,9 +12,10 @@ import sys
 from pathlib import Path
 
 from PySide6.QtGui import QTextCursor, QTextDocument, QTextOption
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 from renderer.ambient.lines import selection_lines
+from renderer.frames.inbox import InboxFrame
 from renderer.frames.inbox_runtime import BLOCK_SEPARATOR
 from renderer.frames.rendering import (
     INLINE_CHARACTERS,
@@ -52,11 +53,27 @@ def test_a_big_view_draws_off_the_gui_thread_with_a_busy_label_R67(make_app: App
     app = make_app(NOTES)
     frame = app.mount("inbox-1", "notes/big.md")
     frame.set_view("todo")
-    assert frame.renders.busy and frame.busy_label.isVisible()  # set_view came back at once
+    assert frame.renders.busy  # set_view came back at once
+    assert _rendering_said(frame) == ["renderCover"]  # said once, over the view (issue 38)
     app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
-    assert not frame.busy_label.isVisible()
+    assert _rendering_said(frame) == []
     assert frame.todo.list.count() == SECTIONS * TASKS_PER_SECTION
     assert frame.todo.list.item(0).text() == "task 0.0"
+    # Drawn again for new text: the view stays shown, and the corner says it, once.
+    frame.type_text("\n- [ ] one more\n", at="end")
+    app.qtbot.waitUntil(lambda: frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    assert _rendering_said(frame) == ["renderBusy"]
+    app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
+    assert _rendering_said(frame) == []
+
+
+def _rendering_said(frame: InboxFrame) -> list[str]:
+    """Which labels of the frame say "Rendering this note…" now."""
+    return [
+        label.objectName()
+        for label in frame.findChildren(QLabel)
+        if label.isVisible() and label.text() == RENDERING
+    ]
 
 
 def test_a_big_notes_text_is_taken_in_steps_exactly_as_at_once_R67(qapp: QApplication) -> None:

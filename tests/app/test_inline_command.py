@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.popout import PopoutWindow
@@ -30,6 +30,32 @@ def _select(frame: InboxFrame, text: str) -> None:
     frame.select(start, start + len(text))
 
 
+def _shown_lines(frame: InboxFrame) -> dict[int, QRect]:
+    """Each line the editor shows now: its number (1-based) and its place in the editor."""
+    editor = frame.editor
+    viewport = editor.viewport()
+    offset = editor.contentOffset()
+    shown: dict[int, QRect] = {}
+    block = editor.firstVisibleBlock()
+    while block.isValid():
+        area = editor.blockBoundingGeometry(block).translated(offset).toRect()
+        if area.top() >= viewport.height():
+            break
+        if area.bottom() >= 0:
+            # What the viewport shows of it: a line cut at the bottom edge is cut there.
+            shown[block.blockNumber() + 1] = area.translated(viewport.pos()).intersected(
+                viewport.geometry()
+            )
+        block = block.next()
+    return shown
+
+
+def _assert_covers_no_text(frame: InboxFrame) -> None:
+    prompt = frame.inline.prompt.geometry()
+    for number, area in _shown_lines(frame).items():
+        assert not area.intersects(prompt), f"the prompt covers line {number}"
+
+
 def _ask(app: AppUnderTest, frame: InboxFrame, instruction: str) -> object:
     """Type the instruction into the open prompt and press Enter; the answer."""
     prompt = frame.inline.prompt
@@ -47,13 +73,16 @@ def test_r68_r71_r72_ctrl_i_enter_review_accept_and_one_undo(make_app: AppFactor
     prompt = frame.inline.prompt
     assert frame.inline.state == "asking" and prompt.isVisible()
     assert QApplication.focusWidget() is prompt.instruction
-    # Anchored under the selection, inside the frame's editor.
-    assert prompt.parentWidget() is frame.editor.viewport()
-    assert prompt.geometry().top() >= frame.editor.cursorRect().top()
+    # Under the selection, inside the frame's editor, over none of its text.
+    assert prompt.parentWidget() is frame.editor
+    _assert_covers_no_text(frame)
     answer = _ask(app, frame, "tick these")
     assert isinstance(answer, InlineAnswer) and answer.replacement == TICKED
-    # R69: what was sent, as the rule writes it; the whole small note fits.
-    assert prompt.sent.text() == f"Sent lines 1–5 of notes/a.md ({len(NOTE)} bytes)"
+    # R69: what was sent, the selected lines apart from the lines around them (issue 38);
+    # the whole small note fits.
+    assert prompt.sent.text() == (
+        f"Sent lines 3–4 (with 3 lines around them) of notes/a.md ({len(NOTE)} bytes)"
+    )
     # R71: shown as a change, nothing changed before Accept.
     assert frame.read_text() == NOTE
     html = prompt.review.toHtml()
@@ -277,3 +306,41 @@ def test_r72_closing_the_frame_while_a_request_runs_loses_nothing(make_app: AppF
             release.set()
         assert app.saved_text("notes/a.md") == NOTE
         app.session.client().set_assistant(None, None, None)
+
+
+SHOPPING = (
+    "".join(f"note line {n}\n" for n in range(1, 20))
+    + "## Shopping\n"
+    + "".join(f"- [ ] item {n}\n" for n in range(21, 26))
+    + "".join(f"later line {n}\n" for n in range(26, 60))
+)
+
+
+def test_the_prompt_sits_under_the_selection_and_covers_no_line_of_the_note(
+    make_app: AppFactory,
+) -> None:
+    """Issue 38: on lines 21–25 it sat on the line above, over the "## Shopping" heading."""
+    app = make_app({"notes/list.md": SHOPPING})
+    frame = app.mount("inbox-1", "notes/list.md")
+    app.window.resize(1100, 700)
+    first = SHOPPING.index("- [ ] item 21")
+    last = SHOPPING.index("later line 26")
+    frame.select(first, last)  # lines 21–25, their line break included
+    frame.editor.setFocus()
+    app.qtbot.keyClick(frame.editor, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    prompt = frame.inline.prompt
+    assert prompt.isVisible()
+    shown = _shown_lines(frame)
+    assert {20, 21, 25} <= set(shown), sorted(shown)  # the heading and the selection show
+    assert prompt.geometry().top() > shown[25].bottom()  # under the selection's last line
+    _assert_covers_no_text(frame)
+    answer = _ask(app, frame, "tick these")
+    assert isinstance(answer, InlineAnswer)
+    assert prompt.sent.text().startswith("Sent lines 21–25 (with ")
+    assert " lines around them) of notes/list.md" in prompt.sent.text()
+    # The review grew the prompt: still over no line, the selection still right above it.
+    _assert_covers_no_text(frame)
+    shown = _shown_lines(frame)
+    assert 25 in shown and prompt.geometry().top() > shown[25].bottom()
+    app.qtbot.keyClick(prompt.instruction, Qt.Key.Key_Escape)
+    assert not prompt.isVisible() and frame.editor.viewportMargins().bottom() == 0

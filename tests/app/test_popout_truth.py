@@ -64,7 +64,7 @@ def test_the_banner_and_the_turns_tell_the_truth_about_a_popped_out_note_R29_R25
     assert f"{PLAN} is open in its own window" in caveat and "saved copy" in caveat
     assert "unsaved edits may be missing" in caveat
     rows = dict(view.details.rows())  # type: ignore[attr-defined]
-    assert "open in its own window" in rows["Caveat"]
+    assert "open in its own window" in rows["Warnings"]
     # This reply is about the note it named, not about "this note": no fallback to explain.
     assert record.fallback_notice is None
     assert view.notice.isHidden()  # type: ignore[attr-defined]

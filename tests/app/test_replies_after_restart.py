@@ -114,3 +114,31 @@ def test_a_kept_file_that_is_a_link_is_never_followed_R64(
     assert isinstance(assistant.transcript_view.turns()[0], KeptTurnView)
     assert "not a regular file" in assistant.transcript_view.status.text()
     assert outside.is_file() and not kept.exists()  # the link was moved aside, not followed
+
+
+def test_a_restored_proposal_states_its_change_after_a_restart_R50(
+    make_app: AppFactory,
+) -> None:
+    """Issue 38: a restored card read "proposed 0 changes in inbox/today.md" over "applied"."""
+    app = make_app(NOTES)
+    app.mount("inbox-1", "notes/a.md")
+    record = app.send("add a task: call mom")
+    assert record.reply is not None and record.reply.proposals
+    live = [v for v in app.window.assistant.transcript_view.turns() if isinstance(v, TurnView)]
+    said = live[-1].tools.text()
+    assert "proposed Add the task “call mom” in notes/a.md" in said
+    app.quit()
+
+    for kept_record in (True, False):  # with the app's record of the turn, and without it
+        if not kept_record:
+            for kept in (app.data_dir / KEPT_TURNS_FOLDER).iterdir():
+                kept.unlink()
+        again = make_app(restart=app)
+        turns = again.window.assistant.transcript_view.turns
+        app.qtbot.waitUntil(lambda: len(turns()) == 1, timeout=LOAD_TIMEOUT_MS)  # noqa: B023
+        (view,) = turns()
+        assert isinstance(view, TurnView if kept_record else KeptTurnView)
+        shown = view.tools.text()
+        assert "0 changes" not in shown
+        assert "proposed Add the task “call mom” in notes/a.md" in shown
+        again.quit()

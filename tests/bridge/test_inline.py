@@ -13,12 +13,27 @@ from tests.support.scripted_model import scripted_model
 
 
 def test_r69_sent_text_names_lines_path_and_bytes_as_the_rule_writes_it() -> None:
-    request = InlineRequest("tick", "notes/a.md", "é\n", "x" * 1926, "\n", (12, 40))
+    request = InlineRequest("tick", "notes/a.md", "", "é\n" * 28 + "x" * 1846, "", (12, 40))
     assert request.bytes == 1930  # "é" is 2 bytes, each line break 1
     assert request.sent_text() == "Sent lines 12–40 of notes/a.md (1,930 bytes)"
     one = InlineRequest("tick", "a.md", "", "x", "", (3, 3))
     assert one.sent_text() == "Sent line 3 of a.md (1 byte)"
     assert request.to_json()["lines"] == [12, 40]
+
+
+def test_r69_sent_text_tells_the_selected_lines_from_the_lines_around_them() -> None:
+    """Issue 38: "Sent lines 1–25" read as if the whole top of the note was the selection."""
+    before = "".join(f"line {n}\n" for n in range(1, 21))
+    selection = "".join(f"line {n}\n" for n in range(21, 26))
+    request = InlineRequest("tick", "notes/a.md", before, selection, "", (1, 25))
+    size = len(before + selection)
+    assert request.sent_text() == (
+        f"Sent lines 21–25 (with 20 lines around them) of notes/a.md ({size} bytes)"
+    )
+    one = InlineRequest("tick", "a.md", "a\n", "b", "\nc", (1, 3))
+    assert one.sent_text() == "Sent line 2 (with 2 lines around it) of a.md (5 bytes)"
+    cursor = InlineRequest("tick", "a.md", "a\n", "", "b", (1, 2))
+    assert cursor.sent_text() == "Sent lines 1–2 around the cursor of a.md (3 bytes)"
 
 
 def test_r70_an_answer_reads_back_what_the_route_writes() -> None:

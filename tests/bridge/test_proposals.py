@@ -65,3 +65,35 @@ def test_a_malformed_proposal_is_refused() -> None:
     }
     with pytest.raises(ValueError):
         Proposal.from_json(overlapping)
+
+
+def test_r51_a_review_marks_only_the_lines_that_changed() -> None:
+    """Issue 38: "add a task: call mom" showed the unchanged line 10 removed and added again."""
+    base = "".join(f"line {n}\n" for n in range(1, 10)) + "- [ ] milk\n## Later\n"
+    end_of_ten = base.index("- [ ] milk") + len("- [ ] milk")
+    line_ten = base.index("- [ ] milk")
+    # The whole line rewritten with the new task after it, as the offline assistant proposes.
+    rewritten = [Edit(line_ten, end_of_ten, "- [ ] milk\n- [ ] call mom")]
+    inserted = [Edit(end_of_ten, end_of_ten, "\n- [ ] call mom")]
+    for edits in (rewritten, inserted):
+        lines, total = review_lines(base, edits)
+        assert [(line.kind, line.number, line.text) for line in lines] == [
+            ("added", 11, "- [ ] call mom")
+        ]
+        assert total == 1
+    # A line taken out among kept ones: only it, with its own number.
+    removed = [Edit(base.index("line 3"), base.index("line 5"), "line 3\n")]
+    lines, total = review_lines(base, removed)
+    assert [(line.kind, line.number, line.text) for line in lines] == [("removed", 4, "line 4")]
+
+
+def test_r51_r78_the_shared_lines_of_a_huge_rewrite_cost_no_line_objects() -> None:
+    """A million kept lines around one changed line: the review is that line, found in C."""
+    base = "same\n" * 500_000 + "old\n" + "same\n" * 500_000
+    edits = [Edit(0, len(base), base.replace("old", "new"))]
+    lines, total = review_lines(base, edits, 40)
+    assert [(line.kind, line.number, line.text) for line in lines] == [
+        ("removed", 500_001, "old"),
+        ("added", 500_001, "new"),
+    ]
+    assert total == 2

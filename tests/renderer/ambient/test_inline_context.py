@@ -128,7 +128,10 @@ def test_r69_the_example_of_the_rule_reads_as_it_says() -> None:
     # 2,048 bytes before at line boundaries: all 19 lines before fit (19 × 7–8 bytes).
     assert request.before == text[:start]
     assert request.lines == (1, 59)
-    assert request.sent_text() == (f"Sent lines 1–59 of notes/a.md ({utf8_size(text):,} bytes)")
+    # The selected line apart from the lines sent around it (issue 38).
+    assert request.sent_text() == (
+        f"Sent line 20 (with 58 lines around it) of notes/a.md ({utf8_size(text):,} bytes)"
+    )
 
 
 def test_r69_a_cursor_sends_an_empty_selection_and_the_lines_around_it() -> None:

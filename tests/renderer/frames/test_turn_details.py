@@ -52,8 +52,8 @@ def test_leave_out_the_reply_and_the_details_say_the_note_was_left_out_R48(
     assert view.notice.isVisibleTo(view) and view.notice.text() == LEFT_OUT_LINE
     rows = dict(view.details.rows())
     assert rows["Note"] == "left out (you chose Leave out)"
-    assert rows["Backend kept"] == "nothing (the note was left out)"
-    assert rows["Header size"] == "no header sent"
+    assert rows["Kept on the server"] == "nothing (the note was left out)"
+    assert rows["Sent with the message"] == "nothing about a note"
     result = record.reply.tool_calls[0].result
     assert result["status"] == "no_active_note" and "left the open note out" in result["message"]
 
@@ -74,15 +74,25 @@ def test_the_details_are_a_labelled_table_in_plain_words_R48(make_app: AppFactor
         ("Frame", "inbox-1"),
         ("Selection (lines)", "lines 2–3"),
         ("Size", "48 bytes"),
-        ("Fingerprint", f"SHA-256 {sha}…"),
+        ("Check code", f"{sha}… (made from the text, to tell if it changed)"),
         ("Saved first", "yes"),
-        ("Header size", f"{record.header_bytes:,} bytes"),
-        ("Backend kept", "the note pointer"),
+        (
+            "Sent with the message",
+            f"{record.header_bytes:,} bytes: which note, view and frame, the selection, the "
+            "size and the check code",
+        ),
+        ("Kept on the server", "which note it was and where (not its text), for 15 minutes"),
         ("Tools called", "read_active_note: read notes/a.md (48 bytes)"),
-        ("Caveat", "none"),
+        ("Warnings", "none"),
     ]
     shown = " ".join(value for _, value in view.details.rows())
     assert "—" not in shown and "0.00 s" not in shown and "{" not in shown  # no raw JSON
+    # The project's own words stay in the copied JSON, out of the table (issue 38).
+    table = view.details.text().lower()
+    for internal in ("sha-256", "header", "pointer", "caveat", "backend", "fingerprint"):
+        assert internal not in table
+    copied = record_json(record)
+    assert copied["pointer"]["sha256"] == sha and copied["headerBytes"] == record.header_bytes
 
 
 def test_copy_as_json_puts_the_whole_record_on_the_clipboard_R48(make_app: AppFactory) -> None:
@@ -111,7 +121,7 @@ def test_a_save_still_running_at_the_bound_is_said_plainly_R12_R48(make_app: App
     assert record.flushed is False and record.flush_timed_out
     rows = dict(_latest_view(app).details.rows())
     assert rows["Saved first"] == f"no — still saving after {FLUSH_LIMIT_SECONDS:g} s"
-    assert rows["Caveat"].startswith("yes: the saved copy was behind your screen")
+    assert rows["Warnings"].startswith("the saved copy was behind your screen")
 
 
 def test_a_listing_reply_renders_as_a_markdown_list(make_app: AppFactory) -> None:
@@ -173,7 +183,7 @@ def test_rows_without_a_reply_say_the_message_did_not_go_through(make_app: AppFa
     rows = dict(view.details.rows())
     assert rows["Note"].startswith("none: No Inbox note is open")
     assert rows["Saved first"] == "nothing to save (no note went with the message)"
-    assert rows["Backend kept"] == "nothing: the message did not go through"
+    assert rows["Kept on the server"] == "nothing: the message did not go through"
     assert "Tools called" not in rows
     view.deleteLater()
 

@@ -59,7 +59,7 @@ def test_the_caveat_shows_once_as_the_highlighted_warning_in_words_for_people_R2
     assert "(notes/a.md, edit view)" in _plain(view.reply)  # the rest of the reply is still there
     rows = dict(view.details.rows())
     assert rows["Tools called"].startswith("read_active_note: read notes/a.md")
-    assert rows["Caveat"].startswith("yes: the saved copy was behind your screen")
+    assert rows["Warnings"].startswith("the saved copy was behind your screen")
 
 
 def test_the_caveat_is_shown_even_when_the_reply_leaves_it_out_R25(
