@@ -64,8 +64,8 @@ class _BackendBody(Strict):
 
 
 _TOP_KEYS = frozenset({"name", "description", "rules", "workspace", "backend", "steps"})
-_RULE = re.compile(r"^R([1-9]|[1-7][0-9]|80)$")
-"""The spec's rules are R1-R80 (contract 13)."""
+_RULE = re.compile(r"^R([1-9]|[1-8][0-9]|9[0-3])$")
+"""The spec's rules are R1-R93 (contract 13)."""
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
@@ -198,7 +198,7 @@ def _parse_rules(raw: object, parser: _StepParser) -> tuple[str, ...]:
         return ()
     bad = [rule for rule in raw if not _RULE.match(rule)]
     if bad:
-        parser.problem(None, "rules", f"not a rule number R1-R80: {', '.join(bad)}")
+        parser.problem(None, "rules", f"not a rule number R1-R93: {', '.join(bad)}")
     return tuple(raw)
 
 
