@@ -86,6 +86,10 @@ def test_r86_the_chip_the_lock_a_send_and_the_inline_command_on_a_private_note(
     assert secret.inline.prompt.status.text() == PRIVATE_REFUSED
     history = app.session.link.call(lambda client, key: client.inline_history(key, 10))
     assert history == []
+    # Nothing of the note is kept in the data folder: database, journals, turn records, layout.
+    for kept in app.data_dir.rglob("*"):
+        if kept.is_file() and not kept.is_symlink():
+            assert SECRET.encode() not in kept.read_bytes(), kept
 
 
 def test_r86_marking_and_unmarking_from_the_lock_edits_aiexclude(make_app: AppFactory) -> None:

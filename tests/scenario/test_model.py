@@ -207,7 +207,7 @@ def test_invalid_step_names_file_step_and_field(tmp_path: Path, steps: str, expe
         ("steps: [{mount: {frame: w, provider: web, wait: false}}]\n", "Inbox frames only"),
         ("workspace: {'../x.md': a}\nsteps: [{activate: a}]\n", "field 'workspace.../x.md'"),
         ("workspace: {a.md: 3}\nsteps: [{activate: a}]\n", "field 'workspace.a.md'"),
-        ("rules: [R81]\nsteps: [{activate: a}]\n", "field 'rules': not a rule number"),
+        ("rules: [R94]\nsteps: [{activate: a}]\n", "field 'rules': not a rule number"),
         ("steps:\n  - activate: a\n  - activate: b\nsteps: []\n", "appears twice"),
         ("steps: [{activate: a}\n", "not valid YAML at line"),
         ("- just a list\n", "a scenario is a mapping"),
