@@ -127,6 +127,21 @@ class WorkspacePrivacy:
                 self._seen = identity
             return self._rules
 
+    def peek(self) -> tuple[PrivacyRules | None, int]:
+        """The rules when the file is as last read, else None; and its size now (one ``lstat``).
+
+        Lets a caller that must stay quick (the GUI thread) read a large changed file
+        elsewhere; a missing file is known at once (nothing private).
+        """
+        try:
+            info = os.lstat(self.file)
+        except FileNotFoundError:
+            return NOTHING_PRIVATE, 0
+        except OSError:
+            return None, 0
+        with self._lock:
+            return (self._rules if _identity(info) == self._seen else None), info.st_size
+
     def is_private(self, path: str) -> bool:
         return self.rules().is_private(path)
 

@@ -33,6 +33,9 @@ from renderer.qt.tasks import TaskRunner
 PRIVACY_POLL_MS = 2000
 """How often the app looks at ``.aiexclude`` for changes made elsewhere: one ``lstat``."""
 MARK_FAILED = "The note's privacy could not be changed: {reason}"
+READ_HERE_BYTES = 4096
+"""A changed ``.aiexclude`` up to this size is read on the GUI thread when asked (a hundred
+lines or so compile in a few milliseconds); a larger one on a worker, failing closed meanwhile."""
 PENDING = PrivacyRules(None, pending=True)
 """A remote workspace whose ``.aiexclude`` has not been read yet: every note counts as private."""
 
@@ -73,6 +76,7 @@ class PrivacyMarks(QObject):
         self._remote: dict[str, PrivacyRules] = {}
         """With a remote backend: each workspace's latest reading of its ``.aiexclude``."""
         self._fetching = False
+        self._reading = False
         self._seen: PrivacyRules | None = None
         self.problem: str | None = None
         self._poll = QTimer(self)
@@ -99,7 +103,13 @@ class PrivacyMarks(QObject):
         """The open workspace's rules: the local file, or the backend's latest copy of it."""
         watcher = self._watcher()
         if watcher is not None:
-            return watcher.rules()
+            known, size = watcher.peek()
+            if known is not None:
+                return known
+            if size <= READ_HERE_BYTES:
+                return watcher.rules()  # a person's few lines: read and compiled at once
+            self._read_elsewhere(watcher)
+            return PENDING  # every note private until the worker has read it
         if self._link is None:
             return NOTHING_PRIVATE
         return self._remote.get(self._link().workspace, PENDING)
@@ -117,6 +127,22 @@ class PrivacyMarks(QObject):
         if rules.problem != self.problem:
             self.problem = rules.problem
             self.problem_changed.emit(rules.problem)
+
+    def _read_elsewhere(self, watcher: WorkspacePrivacy) -> None:
+        """A large changed file is read and compiled on a worker, never on the GUI thread."""
+        if self._reading:
+            return
+        self._reading = True
+
+        def done(_rules: object) -> None:
+            self._reading = False
+            self.check()
+
+        def failed(_error: BaseException) -> None:
+            self._reading = False
+
+        if self._runner.submit(watcher.rules, on_done=done, on_error=failed, held=False) is None:
+            self._reading = False
 
     def _fetch(self) -> None:
         """Remote backend: read ``.aiexclude`` through the document API on a worker."""

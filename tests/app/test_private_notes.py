@@ -10,6 +10,7 @@ title bar and the workspace list's menu, with clicks and keys as a person gives 
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -286,3 +287,20 @@ def test_r86_no_byte_of_a_private_note_leaves_the_window_for_the_assistant(
     assert len(replies) == len(asks)
     assert all(SECRET not in reply for reply in replies)
     assert sum("private" in reply for reply in replies) >= 4
+
+
+def test_r86_a_large_changed_aiexclude_is_read_off_the_gui_thread_failing_closed_meanwhile(
+    make_app: AppFactory,
+) -> None:
+    app = make_app(NOTES)
+    app.mount("inbox-1", "notes/a.md")
+    marks = app.session.privacy_marks
+    lines = "".join(f"archive-{n:04d}/**/*.md\n" for n in range(900))  # ~25 KiB, 900 patterns
+    (app.workspace_dir / AIEXCLUDE).write_text(lines + "/notes/secret.md\n", encoding="utf-8")
+    started = time.perf_counter()
+    rules = marks.rules()  # what the GUI thread asks at a send
+    assert time.perf_counter() - started < 0.1  # R67: nothing compiled here
+    assert rules.is_private("notes/a.md")  # fail closed until the worker has read it
+    app.qtbot.waitUntil(lambda: not marks.rules().is_private("notes/a.md"), timeout=30_000)
+    assert marks.rules().is_private("notes/secret.md")
+    assert _send_by_typing(app, "summarise this").dropped is None
