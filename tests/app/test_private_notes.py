@@ -304,3 +304,11 @@ def test_r86_a_large_changed_aiexclude_is_read_off_the_gui_thread_failing_closed
     app.qtbot.waitUntil(lambda: not marks.rules().is_private("notes/a.md"), timeout=30_000)
     assert marks.rules().is_private("notes/secret.md")
     assert _send_by_typing(app, "summarise this").dropped is None
+
+
+def test_r86_the_starting_layout_opens_notes_not_the_aiexclude_list(make_app: AppFactory) -> None:
+    app = make_app(NOTES, demo_layout=True)
+    registry = app.window.registry
+    app.qtbot.waitUntil(lambda: "inbox-2" in registry.frames, timeout=LOAD_TIMEOUT_MS)
+    opened = [frame.path for frame in registry.inbox_frames()]
+    assert opened == ["notes/a.md", "notes/secret.md"]
