@@ -154,27 +154,36 @@ class WorkspacePrivacy:
         private (a folder around it is private: gitignore cannot re-include below it).
         """
         with self._lock:
-            current = _read_text(self.file)
-            pattern = exact_pattern(path, folder=folder)
-            probe = path + "/" if folder else path  # gitignore asks about a folder so
-            lines = current.splitlines()
-            if private:
-                if not parse_rules(current).is_private(probe):
-                    lines.append(pattern)
-            else:
-                lines = [line for line in lines if line.strip() != pattern]
-                if parse_rules("\n".join(lines)).is_private(probe):
-                    lines.append("!" + pattern)
-            text = "\n".join(lines) + "\n" if lines else ""
+            text = marked_text(_read_text(self.file), path, private, folder=folder)
             folder_fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             try:
                 write_in_folder(folder_fd, AIEXCLUDE, text.encode("utf-8"))
             finally:
                 os.close(folder_fd)
             self._seen = None  # read again on the next question, whatever the clock says
-        if not private and self.is_private(path + "/" if folder else path):
-            return STILL_PRIVATE.format(path=path)
-        return None
+        return still_private(self.rules(), path, private, folder=folder)
+
+
+def marked_text(current: str, path: str, private: bool, *, folder: bool = False) -> str:
+    """``.aiexclude``'s text with ``path`` kept private or shared (see ``set_private``)."""
+    pattern = exact_pattern(path, folder=folder)
+    probe = path + "/" if folder else path  # gitignore asks about a folder so
+    lines = current.splitlines()
+    if private:
+        if not parse_rules(current).is_private(probe):
+            lines.append(pattern)
+    else:
+        lines = [line for line in lines if line.strip() != pattern]
+        if parse_rules("\n".join(lines)).is_private(probe):
+            lines.append("!" + pattern)
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def still_private(rules: PrivacyRules, path: str, private: bool, *, folder: bool) -> str | None:
+    """Why sharing ``path`` did not share it (a private folder around it), or None."""
+    if not private and rules.is_private(path + "/" if folder else path):
+        return STILL_PRIVATE.format(path=path)
+    return None
 
 
 def exact_pattern(path: str, *, folder: bool = False) -> str:

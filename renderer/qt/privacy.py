@@ -15,16 +15,20 @@ note counts as private (nothing is named to the assistant before the app knows).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from bridge.errors import NotFound
+from bridge.client import BackendClient, WireKeySession
+from bridge.errors import NotFound, PreconditionFailed
 from bridge.privacy import (
     AIEXCLUDE,
     NOTHING_PRIVATE,
     PrivacyRules,
     WorkspacePrivacy,
+    marked_text,
     rules_of_text,
+    still_private,
 )
 from renderer.ambient.store import AmbientStore
 from renderer.qt.backend import WorkspaceLink
@@ -33,6 +37,10 @@ from renderer.qt.tasks import TaskRunner
 PRIVACY_POLL_MS = 2000
 """How often the app looks at ``.aiexclude`` for changes made elsewhere: one ``lstat``."""
 MARK_FAILED = "The note's privacy could not be changed: {reason}"
+CHANGED_MEANWHILE = (
+    "The workspace's .aiexclude changed while it was being edited, so nothing was changed. "
+    "Try again."
+)
 READ_HERE_BYTES = 4096
 """A changed ``.aiexclude`` up to this size is read on the GUI thread when asked (a hundred
 lines or so compile in a few milliseconds); a larger one on a worker, failing closed meanwhile."""
@@ -50,6 +58,28 @@ def read_remote_rules(link: WorkspaceLink) -> PrivacyRules:
     except NotFound:
         return NOTHING_PRIVATE
     return rules_of_text(text)
+
+
+def _mark_remote(link: WorkspaceLink, path: str, private: bool, folder: bool) -> str | None:
+    """Remote backend: edit ``.aiexclude`` through the document API, only over what was read.
+
+    The save is conditional (R53): if another tool changed the file meanwhile, nothing is
+    written and the person is told to try again.
+    """
+
+    def edit(client: BackendClient, key: WireKeySession) -> str | None:
+        try:
+            current, etag = client.get_document_tagged(key, AIEXCLUDE)
+        except NotFound:
+            current, etag = "", None
+        text = marked_text(current, path, private, folder=folder)
+        try:
+            client.put_document(key, AIEXCLUDE, text, if_match=etag, if_none_match=etag is None)
+        except PreconditionFailed:
+            return CHANGED_MEANWHILE
+        return still_private(rules_of_text(text), path, private, folder=folder)
+
+    return link.call(edit)
 
 
 class PrivacyMarks(QObject):
@@ -93,8 +123,8 @@ class PrivacyMarks(QObject):
 
     @property
     def editable(self) -> bool:
-        """Whether the app can edit the file (its folder is on this machine)."""
-        return self._watcher() is not None
+        """Whether the app can edit the file: in its folder here, or through the backend."""
+        return self._watcher() is not None or self._link is not None
 
     def is_private(self, path: str) -> bool:
         return self._store.is_private(path)
@@ -179,7 +209,12 @@ class PrivacyMarks(QObject):
         change reach the GUI thread afterwards.
         """
         watcher = self._watcher()
-        if watcher is None:
+        work: Callable[[], str | None]
+        if watcher is not None:
+            work = partial(watcher.set_private, path, private, folder=folder)
+        elif self._link is not None:
+            work = partial(_mark_remote, self._link(), path, private, folder)
+        else:
             return False
 
         def done(outcome: object) -> None:
@@ -194,7 +229,7 @@ class PrivacyMarks(QObject):
                 on_done(MARK_FAILED.format(reason=reason))
 
         submitted = self._runner.submit(
-            lambda: watcher.set_private(path, private, folder=folder),
+            work,
             on_done=done,
             on_error=failed,
             held=False,

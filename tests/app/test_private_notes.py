@@ -9,11 +9,8 @@ title bar and the workspace list's menu, with clicks and keys as a person gives 
 
 from __future__ import annotations
 
-import threading
 import time
-import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -22,16 +19,14 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
 
-from app.main_window import MainWindow
-from app.session import AppSession
 from bridge.privacy import AIEXCLUDE, CHIP_PRIVATE, KEEP_PRIVATE, SHARE
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.inline_prompt import PRIVATE_REFUSED
 from renderer.frames.providers import WorkspaceBrowserFrame
 from renderer.frames.turns import TurnRecord
 from tests.app.conftest import LOAD_TIMEOUT_MS, TURN_TIMEOUT_MS, AppFactory, AppUnderTest
-from tests.bridge.wire import RecordingRelay
-from tests.support.backend import RunningBackend, make_workspace, start_backend_process
+from tests.app.wired import WiredApp, wired_app
+from tests.support.backend import RunningBackend, start_backend_process
 
 SECRET = "wombatlantern5519"
 NOTES = {
@@ -208,21 +203,6 @@ def test_r86_the_workspace_list_shares_a_note_again(make_app: AppFactory) -> Non
 # -- on the wire: a backend process behind a recording relay (the remote-backend path) ------
 
 
-@dataclass
-class WiredApp:
-    window: MainWindow
-    session: AppSession
-    relay: RecordingRelay
-    qtbot: QtBot
-
-    def mount(self, frame_id: str, path: str) -> InboxFrame:
-        frame = self.window.driver.mount_inbox(frame_id, path, "edit")
-        if not frame.is_loaded:
-            with self.qtbot.waitSignal(frame.loaded, timeout=LOAD_TIMEOUT_MS):
-                pass
-        return frame
-
-
 @pytest.fixture(scope="module")
 def backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningBackend]:
     with start_backend_process(tmp_path_factory.mktemp("backend")) as running:
@@ -231,31 +211,8 @@ def backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningBackend
 
 @pytest.fixture
 def wired(backend: RunningBackend, qtbot: QtBot, tmp_path: Path) -> Iterator[WiredApp]:
-    workspace = f"ws-{uuid.uuid4().hex[:12]}"
-    make_workspace(backend.data_dir, workspace, NOTES)
-    data_dir = tmp_path / "app-data"
-    data_dir.mkdir()
-    (data_dir / "device-token").write_text(backend.token, encoding="utf-8")
-    before = set(threading.enumerate())
-    with RecordingRelay(backend.url) as relay:
-        session = AppSession.start(
-            backend_url=relay.url,
-            workspace_dir=None,
-            data_dir=data_dir,
-            demo=False,
-            workspace=workspace,
-        )
-        window = MainWindow(session)
-        window.show()
-        try:
-            yield WiredApp(window, session, relay, qtbot)
-        finally:
-            window.close()
-            session.close()
-            window.deleteLater()
-    qtbot.waitUntil(lambda: not [w for w in QApplication.topLevelWidgets() if w.isVisible()])
-    leaked = [t.name for t in set(threading.enumerate()) - before if t.is_alive()]
-    assert leaked == []
+    with wired_app(backend, qtbot, tmp_path, NOTES) as app:
+        yield app
 
 
 def test_r86_no_byte_of_a_private_note_leaves_the_window_for_the_assistant(
@@ -312,3 +269,19 @@ def test_r86_the_starting_layout_opens_notes_not_the_aiexclude_list(make_app: Ap
     app.qtbot.waitUntil(lambda: "inbox-2" in registry.frames, timeout=LOAD_TIMEOUT_MS)
     opened = [frame.path for frame in registry.inbox_frames()]
     assert opened == ["notes/a.md", "notes/secret.md"]
+
+
+def test_r86_with_a_remote_backend_the_lock_edits_aiexclude_through_the_document_api(
+    wired: WiredApp, backend: RunningBackend
+) -> None:
+    frame = wired.mount("inbox-1", "notes/a.md")
+    lock = frame.privacy_lock
+    assert lock is not None and lock.button.isEnabled() and lock.button.text() == ""
+    wired.qtbot.mouseClick(lock.button, Qt.MouseButton.LeftButton)
+    wired.qtbot.waitUntil(lambda: lock.button.text() == "Private", timeout=LOAD_TIMEOUT_MS)
+    folder = backend.data_dir / "workspaces" / wired.session.workspace
+    assert (folder / AIEXCLUDE).read_text(encoding="utf-8") == "/notes/secret.md\n/notes/a.md\n"
+    assert _send_by_typing(wired, "summarise this").dropped == "private"
+    wired.qtbot.mouseClick(lock.button, Qt.MouseButton.LeftButton)
+    wired.qtbot.waitUntil(lambda: lock.button.text() == "", timeout=LOAD_TIMEOUT_MS)
+    assert (folder / AIEXCLUDE).read_text(encoding="utf-8") == "/notes/secret.md\n"

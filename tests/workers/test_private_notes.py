@@ -19,21 +19,15 @@ import pytest
 from sqlalchemy import MetaData, create_engine, select
 
 from bridge.client import turn_body
-from tests.support.backend import make_workspace
 from tests.support.database import database_url_for
-from tests.support.scripted_model import MODEL_ID, ScriptedModel, text, tool
+from tests.support.scripted_model import ScriptedModel, text, tool
 from tests.workers.conftest import (
-    DEVICE_TOKEN,
-    MODEL_READ_TIMEOUT_FOR_TESTS,
     NOTES,
     WORKSPACE,
     Backend,
-    SteppingClock,
-    TestClient,
     pointer_header,
 )
-from workers.app import create_app
-from workers.settings import WORKSPACES_FOLDER, Settings
+from workers.settings import WORKSPACES_FOLDER
 
 SECRET = "quokkazebra7731"
 """The word only private notes hold: it must appear nowhere the assistant's side keeps or says."""
@@ -46,35 +40,25 @@ NEVER_NAMED = "diary/2026-12-03.md"
 """A private note nobody names: its path must not reach the assistant either."""
 
 
-def _make(tmp_path: Path) -> Path:
-    root = make_workspace(tmp_path, WORKSPACE, {**NOTES, **PRIVATE_NOTES})
+def _plant(root: Path) -> None:
+    """The private notes and the .aiexclude that keeps them, beside the shared notes."""
+    for relative, body in PRIVATE_NOTES.items():
+        target = root.joinpath(*relative.split("/"))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(body, encoding="utf-8")
     (root / ".aiexclude").write_text(AIEXCLUDE, encoding="utf-8")
-    return root
 
 
 @pytest.fixture
-def private_backend(tmp_path: Path, clock: SteppingClock) -> Iterator[Backend]:
-    root = _make(tmp_path)
-    settings = Settings(data_dir=tmp_path, device_token=DEVICE_TOKEN, clock=clock)
-    with TestClient(create_app(settings), raise_server_exceptions=True) as client:
-        yield Backend(client, settings, clock, root)
+def private_backend(backend: Backend) -> Backend:
+    _plant(backend.root)
+    return backend
 
 
 @pytest.fixture
-def private_model_backend(
-    tmp_path: Path, clock: SteppingClock, scripted: ScriptedModel
-) -> Iterator[Backend]:
-    root = _make(tmp_path)
-    settings = Settings(
-        data_dir=tmp_path,
-        device_token=DEVICE_TOKEN,
-        clock=clock,
-        model_base_url=scripted.url,
-        model=MODEL_ID,
-        model_read_timeout_seconds=MODEL_READ_TIMEOUT_FOR_TESTS,
-    )
-    with TestClient(create_app(settings), raise_server_exceptions=True) as client:
-        yield Backend(client, settings, clock, root)
+def private_model_backend(model_backend: Backend) -> Backend:
+    _plant(model_backend.root)
+    return model_backend
 
 
 def _tool(backend: Backend, key: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
