@@ -41,9 +41,9 @@ CHANGED_MEANWHILE = (
     "The workspace's .aiexclude changed while it was being edited, so nothing was changed. "
     "Try again."
 )
-READ_HERE_BYTES = 4096
-"""A changed ``.aiexclude`` up to this size is read on the GUI thread when asked (a hundred
-lines or so compile in a few milliseconds); a larger one on a worker, failing closed meanwhile."""
+READ_HERE_BYTES = 1024
+"""A changed ``.aiexclude`` up to this size is read on the GUI thread when asked (a few dozen
+lines compile in milliseconds); a larger one on a worker, every note private meanwhile."""
 PENDING = PrivacyRules(None, pending=True)
 """A remote workspace whose ``.aiexclude`` has not been read yet: every note counts as private."""
 
