@@ -39,6 +39,8 @@ from renderer.frames.assistant import AssistantFrame
 from renderer.frames.base import FrameBase
 from renderer.qt import collector
 
+PRIVACY_TOPIC = "aiexclude"
+
 
 class MainWindow(QMainWindow):
     """The frameset window over one :class:`AppSession`.
@@ -142,6 +144,8 @@ class MainWindow(QMainWindow):
         self.workspace_switched.connect(lambda _workspace: self.sharing.write_listing())
         if self.sharing.remembered():
             self.sharing.turn_on()
+        session.privacy_marks.problem_changed.connect(self._show_privacy_problem)
+        session.privacy_marks.start()  # R86: the file is looked at now, then every 2 s
         self.driver = WindowDriver(
             registry,
             frames,
@@ -151,6 +155,13 @@ class MainWindow(QMainWindow):
             self.kept_notes,
             self.popout_host,
         )
+
+    def _show_privacy_problem(self, problem: object) -> None:
+        """R86: an ``.aiexclude`` that can't be read keeps every note private: say why."""
+        if isinstance(problem, str):
+            self.banners.show_message(problem, tone="error", topic=PRIVACY_TOPIC)
+        else:
+            self.banners.dismiss_topic(PRIVACY_TOPIC)
 
     def _show_assistant_problem(self) -> None:
         if self._session.assistant_problem:

@@ -39,6 +39,7 @@ from renderer.frames.inbox import InboxFrame
 from renderer.qt import collector
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import BackendLink, WorkspaceLink
+from renderer.qt.privacy import PrivacyMarks
 from renderer.qt.recovery import RecoveryStore
 from renderer.qt.tasks import TaskRunner
 
@@ -71,6 +72,10 @@ class PopoutWindow(QMainWindow):
         self.runner = TaskRunner(max_workers=2)
         self.save_runner = TaskRunner(max_workers=2)  # stalled saves never hold up a turn
         self.autosave = AutosaveCoordinator(self.save_runner, recovery=recovery)
+        # R86: the host's .aiexclude, read through the document API; every note counts as
+        # private until it arrives, so the inline command here never sends a private note.
+        self.privacy = PrivacyMarks(lambda: None, self.store, self.runner, lambda: self.link, self)
+        self.store.privacy = self.privacy.rules
         self._closing = False
         self._may_close = False
 
@@ -88,6 +93,7 @@ class PopoutWindow(QMainWindow):
             runner=self.runner,
             autosave=self.autosave,
             can_pop_out=False,
+            privacy=self.privacy,
         )
         if self.frame.close_button is not None:
             self.frame.close_button.setVisible(False)
@@ -110,6 +116,7 @@ class PopoutWindow(QMainWindow):
         self.autosave.save_failed.connect(self._on_save_failed)
         self.autosave.state_changed.connect(self._on_save_state)
         self.frame.mount()
+        self.privacy.start()
 
     def _lay_out(self, centre: QWidget) -> None:
         """The banners over the note and its assistant, side by side."""
@@ -138,6 +145,7 @@ class PopoutWindow(QMainWindow):
 
     def shutdown_workers(self) -> None:
         """Wait for running work (saves land), then stop both pools."""
+        self.privacy.stop()
         self.runner.shutdown()
         self.save_runner.shutdown()
 

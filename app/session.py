@@ -30,10 +30,12 @@ from bridge.documents import etag_of
 from bridge.environment import DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE
 from bridge.errors import BackendError, BackendUnreachable
 from bridge.paths import WORKSPACE_ID_INVALID, is_workspace_id
+from bridge.privacy import WorkspacePrivacy
 from bridge.private_files import make_private_folder
 from renderer.ambient.store import AmbientStore
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import BackendLink, FolderRead, WorkspaceLink
+from renderer.qt.privacy import PENDING, PrivacyMarks, read_remote_rules
 from renderer.qt.recovery import RECOVERY_FOLDER, RecoveryStore
 from renderer.qt.tasks import TaskRunner
 from workers.settings import Settings
@@ -94,7 +96,13 @@ class AppSession:
         self._settings = settings
         self.demo = demo
         self.store = AmbientStore()
+        self._privacy: dict[Path, WorkspacePrivacy] = {}
         self.runner = TaskRunner()
+        self.privacy_marks = PrivacyMarks(
+            self.workspace_privacy, self.store, self.runner, lambda: self.link
+        )
+        self.store.privacy = self.privacy_marks.rules
+        """R86: the locks, the marking and the watch on ``.aiexclude`` (started by the window)."""
         # Saves get workers of their own: stalled saves must never hold up a turn (R12).
         self.save_runner = TaskRunner()
         # Text whose save fails is kept in the data folder: closing, switching or quitting
@@ -188,7 +196,13 @@ class AppSession:
             token = _remote_token(data_dir)
             backend = BackendLink(backend_url, token)
             link = _connect_or_close(backend, workspace_id)
-            return cls(backend=backend, link=link, data_dir=data_dir, settings=None, demo=False)
+            try:
+                rules = read_remote_rules(link)  # R86: known before a send can name a note
+            except BackendError:
+                rules = PENDING  # every note private until the watch reads it
+            remote = cls(backend=backend, link=link, data_dir=data_dir, settings=None, demo=False)
+            remote.privacy_marks.known(workspace_id, rules)
+            return remote
         settings = Settings(
             data_dir=data_dir,
             save_delay_seconds=save_delay_seconds,
@@ -293,6 +307,16 @@ class AppSession:
             return None
         return workspace_root(settings, self.workspace).resolve()
 
+    def workspace_privacy(self) -> WorkspacePrivacy | None:
+        """The open workspace's ``.aiexclude`` (R86); None with a remote backend."""
+        folder = self.workspace_folder()
+        if folder is None:
+            return None
+        watcher = self._privacy.get(folder)
+        if watcher is None:
+            watcher = self._privacy.setdefault(folder, WorkspacePrivacy(folder))
+        return watcher
+
     @property
     def backend_url(self) -> str:
         return self.backend.base_url
@@ -314,6 +338,7 @@ class AppSession:
         if self._closed:
             return
         self._closed = True
+        self.privacy_marks.stop()
         self.popouts.close_all()
         starter = self._starter
         if starter is not None:

@@ -99,6 +99,7 @@ class WindowFrames:
             store=session.store,
             runner=session.runner,
             autosave=session.autosave,
+            privacy=session.privacy_marks,
         )
         # R53: a note another frame already shows is that frame's live document, one save.
         showing = [shown for shown in self._registry.showing(path) if not shown.owner]
@@ -123,7 +124,10 @@ class WindowFrames:
         if provider == WORKSPACE_PROVIDER:
             session = self._session
             browser = WorkspaceBrowserFrame(
-                frame_id, link=lambda: session.link, runner=session.runner
+                frame_id,
+                link=lambda: session.link,
+                runner=session.runner,
+                privacy=session.privacy_marks,
             )
             browser.open_requested.connect(self._open_from_browser)
             frame = browser

@@ -33,6 +33,7 @@ from app.window_frames import WindowFrames
 from bridge.documents import DocumentInfo
 from bridge.errors import BackendError
 from bridge.paths import is_workspace_id
+from bridge.privacy import AIEXCLUDE
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.providers import (
     WORKSPACE_PROVIDER,
@@ -167,7 +168,8 @@ class WorkspaceSwitch:
         assert isinstance(browser, WorkspaceBrowserFrame)
 
         def open_first(documents: list[DocumentInfo]) -> None:
-            for index, info in enumerate(documents[: len(DEMO_FRAMES)], start=1):
+            notes = [info for info in documents if info.path != AIEXCLUDE]  # a list, no note
+            for index, info in enumerate(notes[: len(DEMO_FRAMES)], start=1):
                 if registry.is_free_id(f"inbox-{index}") and not self.switching:
                     frames.mount_inbox(f"inbox-{index}", info.path)
             if "inbox-1" in registry.frames:

@@ -190,13 +190,21 @@ class BackendClient(Transport):
         session: WireKeySession | None,
         ambient_header: str | None,
         note_left_out: bool = False,
+        note_private: bool = False,
     ) -> TurnReply:
         """Send one turn; the header, when given, is sent as is (built by bridge.pointer).
 
-        ``note_left_out`` tells the backend the user chose to leave the open note out (R48).
+        ``note_left_out`` tells the backend the user chose to leave the open note out (R48),
+        ``note_private`` that the open note is private, so no pointer names it (R86).
         """
         response = self._post_turn(
-            conversation, message, session, ambient_header, note_left_out, stream=False
+            conversation,
+            message,
+            session,
+            ambient_header,
+            note_left_out,
+            stream=False,
+            note_private=note_private,
         )
         return turn_reply(read_json(response))
 
@@ -208,6 +216,7 @@ class BackendClient(Transport):
         session: WireKeySession | None,
         ambient_header: str | None,
         note_left_out: bool = False,
+        note_private: bool = False,
     ) -> TurnStream:
         """Send one turn asking for a stream (R35); iterate the result on a worker thread.
 
@@ -215,7 +224,13 @@ class BackendClient(Transport):
         arrive as an ``ErrorEvent``. ``TurnStream.cancel()`` stops the turn.
         """
         response = self._post_turn(
-            conversation, message, session, ambient_header, note_left_out, stream=True
+            conversation,
+            message,
+            session,
+            ambient_header,
+            note_left_out,
+            stream=True,
+            note_private=note_private,
         )
         return TurnStream(response)
 
@@ -228,6 +243,7 @@ class BackendClient(Transport):
         note_left_out: bool,
         *,
         stream: bool,
+        note_private: bool = False,
     ) -> requests.Response:
         """POST one turn; a stream asks for events and waits on a model for longer."""
         headers = {"Accept": STREAM_MEDIA_TYPE} if stream else {}
@@ -237,7 +253,9 @@ class BackendClient(Transport):
             "POST",
             "/v1/agent/turns",
             session=session,
-            json=turn_body(conversation, message, note_left_out=note_left_out),
+            json=turn_body(
+                conversation, message, note_left_out=note_left_out, note_private=note_private
+            ),
             headers=headers,
             unreachable=errors.UNREACHABLE_MESSAGE,
             stream=stream,
@@ -358,9 +376,14 @@ class BackendClient(Transport):
         return read_json(response)
 
 
-def turn_body(conversation: str, message: str, *, note_left_out: bool = False) -> dict[str, str]:
-    """A turn's JSON body; ``"ambient": "excluded"`` is the R48 extension for Leave out."""
+def turn_body(
+    conversation: str, message: str, *, note_left_out: bool = False, note_private: bool = False
+) -> dict[str, str]:
+    """A turn's JSON body; ``"ambient": "excluded"`` is the R48 extension for Leave out,
+    ``"ambient": "private"`` the R86 one for a private open note (no pointer sent)."""
     body = {"conversation": conversation, "message": message}
     if note_left_out:
         body["ambient"] = "excluded"
+    elif note_private:
+        body["ambient"] = "private"
     return body

@@ -1,6 +1,7 @@
 """Why a send carries no ``X-Ambient-Note`` header, in words both realms share (R6, R13, R15).
 
-The first four reasons are the contract's words. ``invalid`` covers a path or
+The first four reasons and ``private`` (R86: "this note" is in ``.aiexclude``) are the
+contract's words. ``invalid`` covers a path or
 frame id the pointer model refuses (one the document API could never serve), so
 a malformed handle never crashes a send. ``loading`` is a note whose text had
 not arrived from the backend within the send's 1.5 s bound: a frame that has
@@ -13,8 +14,11 @@ from collections.abc import Mapping
 from typing import Literal, get_args
 
 from bridge.contract import MAX_HEADER_BYTES
+from bridge.privacy import CHIP_PRIVATE
 
-DropReason = Literal["no-inbox", "oversize", "discarded", "excluded", "invalid", "loading"]
+DropReason = Literal[
+    "no-inbox", "oversize", "discarded", "excluded", "invalid", "loading", "private"
+]
 
 DROP_REASONS: tuple[DropReason, ...] = get_args(DropReason)
 
@@ -33,6 +37,7 @@ DROP_MESSAGES: Mapping[DropReason, str] = {
     "loading": (
         "The open note was still loading when the message was sent, so no note context was sent."
     ),
+    "private": CHIP_PRIVATE + ", so no note context was sent.",
 }
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from bridge.pointer import AmbientPointer, decode_header
 from workers import messages
 
 AmbientState = Literal["stored", "absent", "rejected"]
+PRIVATE_NOTE: Final = "private_note"
+"""R86: the reason a pointer naming a private note is rejected (contract 14)."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,11 @@ class AmbientDecision:
 
 
 def decide_ambient(
-    header_values: Sequence[str], *, has_key_session: bool, note_left_out: bool
+    header_values: Sequence[str],
+    *,
+    has_key_session: bool,
+    note_left_out: bool,
+    note_private: bool = False,
 ) -> AmbientDecision:
     """R18: decode the header (anything wrong is a rejection, never an error).
 
@@ -47,6 +53,8 @@ def decide_ambient(
     decision = _from_header(header_values)
     if note_left_out:
         decision = AmbientDecision(None, AmbientStatus("absent", messages.AMBIENT_LEFT_OUT))
+    if note_private:  # R86: the app found "this note" private; any header is not kept
+        decision = AmbientDecision(None, AmbientStatus("absent", messages.AMBIENT_PRIVATE))
     if not has_key_session:
         status = decision.status
         if status.status != "absent":

@@ -11,7 +11,7 @@ import errno
 import fcntl
 import os
 import stat
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +20,7 @@ from bridge.contract import MAX_DOCUMENT_BYTES
 from bridge.documents import DocumentInfo
 from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
 from bridge.pointer import format_captured_at, sha16
+from bridge.privacy import PrivacyRules, WorkspacePrivacy
 from bridge.private_files import make_folders
 from workers import messages, nofollow
 from workers.digests import DigestCache, FileVersion
@@ -52,6 +53,36 @@ class Workspaces:
     def __init__(self, settings: Settings, digests: DigestCache | None = None) -> None:
         self._settings = settings
         self._digests = digests or DigestCache()
+        self._privacy: dict[Path, WorkspacePrivacy] = {}
+
+    def privacy(self, workspace: str) -> PrivacyRules:
+        """What the workspace's ``.aiexclude`` keeps from the assistant now (R86, contract 14).
+
+        The document API ignores it (it serves the app itself); the tools, the pointer,
+        the inline command and the listings for the assistant ask it first.
+        """
+        root = self.root(workspace)
+        watcher = self._privacy.get(root)
+        if watcher is None:
+            watcher = self._privacy.setdefault(root, WorkspacePrivacy(root))
+        return watcher.rules()
+
+    def is_private(self, workspace: str, path: str, rules: PrivacyRules | None = None) -> bool:
+        """Whether ``path`` is kept from the assistant, by its own name or by where it leads.
+
+        A link inside the workspace to a private note is as private as the note: when
+        anything is private, the path is also asked about as the file system resolves it.
+        """
+        rules = rules or self.privacy(workspace)
+        if rules.is_private(path):
+            return True
+        if rules.spec is None:
+            return False
+        root = os.path.realpath(self.root(workspace))
+        resolved = os.path.realpath(os.path.join(root, path))
+        if resolved == os.path.join(root, path) or not resolved.startswith(root + os.sep):
+            return False  # no link on the way; one leading outside is refused when read
+        return rules.is_private(os.path.relpath(resolved, root))
 
     def sha16(self, read: DocumentRead) -> str:
         """The read's SHA-256 prefix, reused while its file is unchanged (R25)."""
@@ -160,10 +191,15 @@ class Workspaces:
             ) from error
         return DocumentInfo(path, len(data), sha16(data), _format_time(modified))
 
-    def list(self, workspace: str, prefix: str = "") -> list[DocumentInfo]:
-        """Every document under the workspace whose path starts with ``prefix``, sorted."""
+    def list(
+        self, workspace: str, prefix: str = "", skip: Callable[[str], bool] | None = None
+    ) -> list[DocumentInfo]:
+        """Every document under the workspace whose path starts with ``prefix``, sorted.
+
+        ``skip``: paths left out before they are opened (the assistant's private notes).
+        """
         found: list[DocumentInfo] = []
-        for folder_fd, name, relative in self._walked(workspace, prefix):
+        for folder_fd, name, relative in self._walked(workspace, prefix, skip):
             try:
                 found.append(self._listed(folder_fd, name, workspace, relative))
             except (DocumentRefused, OSError):
@@ -171,9 +207,14 @@ class Workspaces:
         found.sort(key=lambda info: info.path)
         return found
 
-    def reads(self, workspace: str, prefix: str = "") -> Generator[DocumentRead, None, None]:
-        """Each listed document's saved copy (its first 10 MiB), read once, folder by folder."""
-        walked = self._walked(workspace, prefix)
+    def reads(
+        self, workspace: str, prefix: str = "", skip: Callable[[str], bool] | None = None
+    ) -> Generator[DocumentRead, None, None]:
+        """Each listed document's saved copy (its first 10 MiB), read once, folder by folder.
+
+        ``skip``: paths never opened (the assistant's private notes).
+        """
+        walked = self._walked(workspace, prefix, skip)
         try:
             for folder_fd, name, relative in walked:
                 try:
@@ -204,7 +245,9 @@ class Workspaces:
             return DocumentInfo(relative, info.st_size, digest, _format_time(info.st_mtime))
         return DocumentInfo(relative, read.size, self.sha16(read), _format_time(modified))
 
-    def _walked(self, workspace: str, prefix: str) -> Generator[tuple[int, str, str], None, None]:
+    def _walked(
+        self, workspace: str, prefix: str, skip: Callable[[str], bool] | None = None
+    ) -> Generator[tuple[int, str, str], None, None]:
         """(folder descriptor, name, path) of each document under ``prefix``, folder by folder."""
         try:
             root_fd = self._open_root(workspace)
@@ -220,6 +263,7 @@ class Workspaces:
                         name.startswith(TEMP_PREFIX)
                         or not relative.startswith(prefix)
                         or not _is_utf8_name(relative)
+                        or (skip is not None and skip(relative))
                     ):
                         continue
                     yield folder_fd, name, relative

@@ -105,6 +105,7 @@ NO_DELIVERY: Final = "There is no current delivery for this conversation."
 AMBIENT_NO_KEY_SESSION: Final = "No key session: nothing stored."
 AMBIENT_SEVERAL_HEADERS: Final = "More than one ambient note header was sent."
 AMBIENT_LEFT_OUT: Final = "The user left the note out of this message: nothing stored."
+AMBIENT_PRIVATE: Final = "The open note is private (.aiexclude): nothing stored."
 
 # Tools (contract 5; R21, R27).
 NOTE_LEFT_OUT: Final = (

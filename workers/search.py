@@ -10,6 +10,7 @@ each, each line cut to 240 characters).
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
@@ -101,12 +102,19 @@ def _clip(line: str, at: int) -> str:
 
 
 def search_workspace(
-    workspaces: Workspaces, workspace: str, query: str, prefix: str = ""
+    workspaces: Workspaces,
+    workspace: str,
+    query: str,
+    prefix: str = "",
+    skip: Callable[[str], bool] | None = None,
 ) -> list[NoteMatch]:
-    """The notes under ``prefix`` that mention ``query``, folder by folder (at most 50)."""
+    """The notes under ``prefix`` that mention ``query``, folder by folder (at most 50).
+
+    ``skip``: notes never opened (private ones, R86).
+    """
     matches: list[NoteMatch] = []
     needle = byte_needle(query)
-    with contextlib.closing(workspaces.reads(workspace, prefix)) as reads:
+    with contextlib.closing(workspaces.reads(workspace, prefix, skip)) as reads:
         for read in reads:
             if not may_hold(read.data, needle):
                 continue

@@ -20,7 +20,7 @@ from typing import Any
 from bridge.agent import DeltaEvent, DoneEvent, KeptProposal, ProposalEvent, ToolEvent
 from bridge.pointer import AmbientPointer
 from workers import jsontext, messages
-from workers.ambient import AmbientDecision, AmbientStatus
+from workers.ambient import PRIVATE_NOTE, AmbientDecision, AmbientStatus
 from workers.assistants import Assistant, AssistantEvent, Cancellation, TurnInput
 from workers.conversations import StoredMessage, StoredToolCall
 from workers.dependencies import BackendState, access_error
@@ -45,6 +45,8 @@ class IncomingTurn:
     ambient: AmbientDecision
     note_left_out: bool = False
     """R48: the body said ``"ambient": "excluded"``."""
+    note_private: bool = False
+    """R86: the body said ``"ambient": "private"``: "this note" is private, no pointer sent."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ def run_turn(
         )
         for event in events:
             if isinstance(event, DoneEvent):
-                yield DoneEvent(render_turn(event.answer, turn.ambient.status, label))
+                yield DoneEvent(render_turn(event.answer, prepared.ambient, label))
                 continue
             yield event
             if isinstance(event, ToolEvent) and (proposal := proposal_of(event.call)):
@@ -108,7 +110,10 @@ class PreparedTurn:
     session: KeySession | None
     pointer: AmbientPointer | None
     history: list[StoredMessage]
+    ambient: AmbientStatus
+    """The turn's ``ambient`` answer: the route's decision, or a private pointer's rejection."""
     note_left_out: bool = False
+    note_private: bool = False
 
 
 def prepare_turn(state: BackendState, assistant: Assistant, turn: IncomingTurn) -> PreparedTurn:
@@ -120,6 +125,8 @@ def prepare_turn(state: BackendState, assistant: Assistant, turn: IncomingTurn) 
     """
     account, key, conversation = turn.account, turn.key, turn.conversation
     pointer = turn.ambient.pointer
+    ambient = turn.ambient.status
+    note_private = turn.note_private
     session: KeySession | None = None
     history: list[StoredMessage] = []
     if key is None:
@@ -127,6 +134,10 @@ def prepare_turn(state: BackendState, assistant: Assistant, turn: IncomingTurn) 
     else:
         try:
             session = state.key_sessions.check(account, key)
+            if pointer is not None and state.workspaces.is_private(session.workspace, pointer.path):
+                # R86: a pointer naming a private note is refused; no ambient column is kept.
+                pointer, note_private = None, True
+                ambient = AmbientStatus("rejected", PRIVATE_NOTE)
             # In the try: a sweep between the check and the write refuses it as expired (R41).
             state.deliveries.record_send(session, conversation, pointer)
         except AccessDenied as denied:
@@ -134,7 +145,15 @@ def prepare_turn(state: BackendState, assistant: Assistant, turn: IncomingTurn) 
         if assistant.uses_history:
             history = state.conversations.recent(account, session.workspace, conversation)
     return PreparedTurn(
-        account, conversation, turn.message, session, pointer, history, turn.note_left_out
+        account,
+        conversation,
+        turn.message,
+        session,
+        pointer,
+        history,
+        ambient,
+        turn.note_left_out,
+        note_private,
     )
 
 
@@ -154,6 +173,7 @@ def turn_events(
         workspaces=state.workspaces,
         clock=state.settings.clock,
         note_left_out=turn.note_left_out,
+        note_private=turn.note_private,
     )
     request = TurnInput(
         context=context,

@@ -91,6 +91,8 @@ class ContextFeed(QObject):
         files: list[dict[str, Any]] = []
         seen: set[str] = set()
         for frame in sorted(mounted, key=lambda f: stamps[f.frame_id], reverse=True):
+            if self._store.is_private(frame.path):
+                continue  # R86: a private note is never shared: not its path, nor its text
             absolute = self._notes.absolute(frame.path)
             if absolute is None or absolute in seen:
                 continue  # two frames on one note: the most recent one speaks for it

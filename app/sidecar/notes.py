@@ -22,6 +22,7 @@ from bridge.client import BackendClient, WireKeySession
 from bridge.drops import DropReason
 from bridge.paths import check_workspace_path
 from bridge.pointer import AmbientPointer
+from bridge.privacy import NOTE_PRIVATE
 from renderer.ambient.clock import SystemClock
 from renderer.ambient.preparation import FlushDone, PreparedSend, prepare_send
 from renderer.qt.backend import WorkspaceLink
@@ -57,6 +58,10 @@ class NoteAccess:
         """The open workspace's folder on this machine; None with a remote backend."""
         return self._session.workspace_folder()
 
+    def is_private(self, path: str) -> bool:
+        """R86: whether ``.aiexclude`` keeps ``path`` from the assistant and connected tools."""
+        return self._session.store.is_private(path)
+
     def absolute(self, path: str) -> str | None:
         folder = self.workspace_folder()
         return str(folder.joinpath(*PurePosixPath(path).parts)) if folder is not None else None
@@ -64,7 +69,8 @@ class NoteAccess:
     def relative(self, file_path: str) -> str:
         """The workspace path of ``file_path`` (absolute in the folder, or relative).
 
-        ValueError, in the document API's words (contract 3), for anything outside.
+        ValueError, in the document API's words (contract 3), for anything outside, and
+        for a private note (R86).
         """
         folder = self.workspace_folder()
         candidate = file_path
@@ -73,7 +79,10 @@ class NoteAccess:
                 candidate = Path(file_path).relative_to(folder).as_posix()
             except ValueError:
                 candidate = file_path  # outside the folder: the path rules refuse it below
-        return check_workspace_path(candidate)
+        path = check_workspace_path(candidate)
+        if self.is_private(path):
+            raise ValueError(NOTE_PRIVATE)  # R86: no review of it, and not its text
+        return path
 
     # -- operations (GUI thread; each answers through ``reply``) ------------------------
 

@@ -7,6 +7,7 @@ document API's refusals in its own words (R28).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from app.sidecar.notes import CapturedNote
@@ -14,6 +15,7 @@ from bridge.caveat import caveat_for, saved_copy_is_behind
 from bridge.documents import DocumentInfo
 from bridge.errors import AccessRefused, BackendError, NotFound, RequestRejected
 from bridge.pointer import sha16
+from bridge.privacy import AIEXCLUDE, OPEN_NOTE_PRIVATE, PRIVATE_LEFT_OUT
 from bridge.reading import NO_ACTIVE_NOTE, cut_at_character, read_result
 
 Result = dict[str, Any]
@@ -29,6 +31,8 @@ def pointer_result(captured: CapturedNote) -> Result:
     """``get_active_note``: the pointer's fields and the absolute path, or why there is none."""
     pointer = captured.pointer
     if pointer is None:
+        if captured.dropped == "private":  # R86: not its path, nor anything else of it
+            return {"status": "private", "message": OPEN_NOTE_PRIVATE}
         if captured.dropped in NOT_NOW:
             return {"status": "unavailable", "message": NOT_NOW[captured.dropped or ""]}
         return {"status": "no_active_note", "message": NO_ACTIVE_NOTE}
@@ -41,7 +45,9 @@ def saved_copy_result(captured: CapturedNote, saved: object, limit: int) -> Resu
     """``read_active_note`` (contract 5): the saved copy, cut at ``limit`` bytes (R24–R26)."""
     pointer = captured.pointer
     if pointer is None:
-        return read_result("no_active_note", pointer_result(captured)["message"])
+        said = pointer_result(captured)
+        status = "private" if said["status"] == "private" else "no_active_note"
+        return read_result(status, said["message"])
     if not isinstance(saved, str):
         status, message = refusal(saved)
         return read_result(status, message, path=pointer.path, view=pointer.view)
@@ -66,10 +72,16 @@ def saved_copy_result(captured: CapturedNote, saved: object, limit: int) -> Resu
     )
 
 
-def listing_result(answer: object) -> Result:
+def listing_result(answer: object, is_private: Callable[[str], bool]) -> Result:
+    """``list_notes``: the listing without the private notes (R86), and how many it left out."""
     if isinstance(answer, list):
-        documents = [item.to_json() for item in answer if isinstance(item, DocumentInfo)]
-        return {"status": "ok", "message": None, "documents": documents}
+        infos = [item for item in answer if isinstance(item, DocumentInfo)]
+        shared = [item.to_json() for item in infos if not is_private(item.path)]
+        left_out = sum(1 for item in infos if item.path != AIEXCLUDE and is_private(item.path))
+        result: Result = {"status": "ok", "message": None, "documents": shared}
+        if left_out:
+            result.update(privateCount=left_out, message=PRIVATE_LEFT_OUT.format(count=left_out))
+        return result
     status, message = refusal(answer)
     return {"status": status, "message": message, "documents": []}
 

@@ -142,7 +142,8 @@ class SidecarTools:
         if prefix is not None and not isinstance(prefix, str):
             return _json({"status": "invalid_argument", "message": "prefix must be text."})
         operation: Operation = lambda reply: self._notes.list_notes(prefix, reply)  # noqa: E731
-        return _json(results.listing_result(await self._gui.ask(operation, READ_SECONDS)))
+        listing = await self._gui.ask(operation, READ_SECONDS)
+        return _json(results.listing_result(listing, self._notes.is_private))
 
     async def _open_diff(
         self, arguments: Mapping[str, Any], session_id: str | None

@@ -147,4 +147,7 @@ def begin_capture(
     resolution = store.resolve()
     if resolution is None:
         return PendingCapture(store, clock, None, CaptureResult.without_header("no-inbox"))
+    if store.is_private(resolution.path):
+        # R86: a private note is never read for a pointer; nothing of it leaves the window.
+        return PendingCapture(store, clock, None, CaptureResult.without_header("private"))
     return PendingCapture(store, clock, resolution, None)

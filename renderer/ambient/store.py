@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from bridge.pointer import View
+from bridge.privacy import NOTHING_PRIVATE, PrivacyRules
 from renderer.ambient.runtime import InboxRuntime
 
 ResolutionListener = Callable[["Resolution | None"], None]
@@ -49,6 +50,12 @@ class AmbientStore:
         self._selection_listeners: list[SelectionListener] = []
         self._activation_listeners: list[ActivationListener] = []
         self._last_emitted: Resolution | None = None
+        self.privacy: Callable[[], PrivacyRules] = lambda: NOTHING_PRIVATE
+        """The open workspace's ``.aiexclude`` as it is now (R86); the app sets it."""
+
+    def is_private(self, path: str) -> bool:
+        """R86: whether ``path`` is kept from the assistant, as ``.aiexclude`` says now."""
+        return self.privacy().is_private(path)
 
     # -- publishing (R1) -------------------------------------------------
 
@@ -187,6 +194,13 @@ class AmbientStore:
     def subscribe_activations(self, listener: ActivationListener) -> Callable[[], None]:
         """Call ``listener`` after each activation of any frame; returns the unsubscriber."""
         return _subscribe(self._activation_listeners, listener)
+
+    def privacy_changed(self) -> None:
+        """R86: ``.aiexclude`` changed; whoever shows "this note" reads it again."""
+        current = self.resolve()
+        self._last_emitted = current
+        for listener in list(self._listeners):
+            listener(current)
 
     def _emit_if_changed(self) -> None:
         current = self.resolve()

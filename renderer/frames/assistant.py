@@ -439,6 +439,7 @@ class AssistantFrame(FrameBase):
             send.message,
             capture.header,
             note_left_out=capture.dropped == "excluded",  # R48: the reply says so
+            note_private=capture.dropped == "private",  # R86: the reply says it is private
         )
         turn = StreamedTurn(self._runner, open_stream, self)
         send.turn = turn

@@ -18,6 +18,7 @@ def open_turn_stream(
     ambient_header: str | None,
     *,
     note_left_out: bool,
+    note_private: bool = False,
 ) -> TurnStream:
     """Worker thread: start the turn as a stream over the workspace's key session (R14, R35).
 
@@ -30,6 +31,7 @@ def open_turn_stream(
             session=key,
             ambient_header=ambient_header,
             note_left_out=note_left_out,
+            note_private=note_private,
         )
     )
 

@@ -18,6 +18,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QPainter, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
+from bridge.privacy import CHIP_PRIVATE
 from renderer.ambient.lines import LineRange, span_lines
 from renderer.ambient.store import AmbientStore, Resolution
 from renderer.frames.path_text import shorten_path, shortest_path
@@ -119,6 +120,7 @@ class ContextChip(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._resolution: Resolution | None = None
+        self._private = False
         self._lines: LineRange | None = None
         self._store: AmbientStore | None = None
         self._listening: tuple[Callable[[], None], ...] = ()
@@ -204,8 +206,13 @@ class ContextChip(QWidget):
     def refresh(self) -> None:
         """Read the resolution and the selection's lines from the store again."""
         store = self._store
-        self._resolution = None if store is None else store.resolve()
-        self._lines = None if store is None else _resolved_lines(store)
+        resolution = None if store is None else store.resolve()
+        self._resolution = resolution
+        # R86: a private note's selection is not even counted; the chip says it is private.
+        self._private = (
+            store is not None and resolution is not None and store.is_private(resolution.path)
+        )
+        self._lines = None if store is None or self._private else _resolved_lines(store)
         self._update()
 
     def take_exclusion(self) -> bool:
@@ -223,7 +230,7 @@ class ContextChip(QWidget):
         label = self.label
         # With no note open there is nothing to leave out; a choice made for a note that
         # has since closed does not carry over to the next one.
-        self.exclude_toggle.setEnabled(self._resolution is not None)
+        self.exclude_toggle.setEnabled(self._resolution is not None and not self._private)
         if self._resolution is None and self.exclude_toggle.isChecked():
             self.exclude_toggle.setChecked(False)  # toggled: this runs again, unchecked
             return
@@ -235,7 +242,11 @@ class ContextChip(QWidget):
         left_out, left_out_short = (_LEFT_OUT, _LEFT_OUT_SHORT) if excluded else ("", "")
         whole = chip_text(self._resolution, self._lines) + left_out
         resolution = self._resolution
-        if resolution is None:
+        label.setProperty("private", self._private)
+        if resolution is not None and self._private:
+            whole = f"{CHIP_PRIVATE} ({resolution.path})"
+            layouts = [(f"{CHIP_PRIVATE} (", resolution.path, ")"), (CHIP_PRIVATE, "", "")]
+        elif resolution is None:
             layouts = [(_NO_NOTE, "", left_out), (_NO_NOTE, "", left_out_short)]
         else:
             # The path and its lines matter most; then the wording, which every chip shares

@@ -33,12 +33,14 @@ from renderer.frames.inline_prompt import ACTION_TEXT, SHORTCUT, InlineCommand
 from renderer.frames.links import LinkOffer, link_target
 from renderer.frames.note_fetch import LoadedNote, fetch_note
 from renderer.frames.outline import Task
+from renderer.frames.privacy_lock import PrivacyLock
 from renderer.frames.shared_document import PendingShare, join, leave
 from renderer.frames.view_drawing import ViewDrawing
 from renderer.frames.views import PreviewView
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
 from renderer.qt.long_lines import wrap_mode_for
+from renderer.qt.privacy import PrivacyMarks
 from renderer.qt.tasks import TaskRunner
 
 _RERENDER_DELAY_MS = 150
@@ -70,9 +72,11 @@ class InboxFrame(FrameBase):
         runner: TaskRunner,
         autosave: AutosaveCoordinator,
         can_pop_out: bool = True,
+        privacy: PrivacyMarks | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(frame_id, path, parent=parent)
+        self._privacy = privacy
         self._link = link
         self._store = store
         self._runner = runner
@@ -199,6 +203,11 @@ class InboxFrame(FrameBase):
         self.popout_button.clicked.connect(self.pop_out)
         self.popout_button.setVisible(can_pop_out)
         self.title_bar.add_control(self.popout_button)
+        # R86: the lock, and the switch between private and shared (not in a pop-out's copy).
+        self.privacy_lock: PrivacyLock | None = None
+        if self._privacy is not None:
+            self.privacy_lock = PrivacyLock(self._privacy, lambda: self._path, self.title_bar)
+            self.title_bar.add_control(self.privacy_lock.button)
         self.add_close_control()
 
     # -- what the store reads ----------------------------------------------
@@ -206,6 +215,11 @@ class InboxFrame(FrameBase):
     @property
     def path(self) -> str:
         return self._path
+
+    @property
+    def is_private(self) -> bool:
+        """R86: whether ``.aiexclude`` keeps this note from the assistant now."""
+        return self._privacy is not None and self._privacy.is_private(self._path)
 
     @property
     def view(self) -> View:
@@ -285,6 +299,8 @@ class InboxFrame(FrameBase):
 
     def teardown(self) -> None:
         super().teardown()
+        if self.privacy_lock is not None:
+            self.privacy_lock.close()
         self.inline.close()
         self._stop_waiting()
         if not self.is_loaded:
@@ -336,6 +352,8 @@ class InboxFrame(FrameBase):
         self._autosave.save_now(self.frame_id)
         leave(self)
         self._path = path
+        if self.privacy_lock is not None:
+            self.privacy_lock.refresh()
         self.set_title(path)
         self.editor.setAccessibleName(f"Note text of {path}")
         self._store.runtime_changed(self.frame_id)

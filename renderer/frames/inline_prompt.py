@@ -68,6 +68,10 @@ ACCEPT_REFUSED: Final = (
     "typed is lost. Try again to ask about the text as it is now."
 )
 FAILED: Final = "The inline request could not be answered: {reason}"
+PRIVATE_REFUSED: Final = (
+    "This note is private: you keep it from the assistant, so the inline command sends "
+    "nothing about it. Share it from the lock in the title bar to ask about it."
+)
 HISTORY_EMPTY: Final = "No inline requests yet"
 HISTORY_CLEAR: Final = "Clear the inline history of this workspace"
 HISTORY_LOADING: Final = "Loading the latest requests…"
@@ -100,6 +104,9 @@ class InlineHost(Protocol):
 
     @property
     def is_loaded(self) -> bool: ...
+
+    @property
+    def is_private(self) -> bool: ...
 
     def set_view(self, view: View) -> None: ...
 
@@ -246,6 +253,8 @@ class InlineCommand(QObject):
         self._place()
         self._bring_selection_above_prompt()
         prompt.instruction.setFocus()
+        if host.is_private:
+            self._status(PRIVATE_REFUSED)  # R86: said at once; nothing will be sent
         return True
 
     def send(self, instruction: str | None = None) -> bool:
@@ -256,6 +265,9 @@ class InlineCommand(QObject):
         if instruction is not None:
             self.prompt.instruction.setText(instruction)
         if not text or self._document is None:
+            return False
+        if self._host.is_private:
+            self._status(PRIVATE_REFUSED)  # R86: refused before anything is sent
             return False
         start, end = self._span()
         try:

@@ -5,16 +5,22 @@ Activating these never changes which note "this note" is (R5).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import cast
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QWidget
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QMenu, QWidget
 
 from bridge.documents import DocumentInfo
 from bridge.errors import BackendError
+from bridge.privacy import CHIP_PRIVATE, KEEP_PRIVATE, SHARE
 from renderer.frames.base import FrameBase, tool_button
+from renderer.frames.privacy_lock import lock_icon
 from renderer.qt.backend import WorkspaceLink
+from renderer.qt.privacy import PrivacyMarks
 from renderer.qt.tasks import TaskRunner
 
 WORKSPACE_PROVIDER = "workspace"
@@ -44,11 +50,15 @@ class WorkspaceBrowserFrame(FrameBase):
         *,
         link: Callable[[], WorkspaceLink],
         runner: TaskRunner,
+        privacy: PrivacyMarks | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(frame_id, "Workspace", parent=parent)
         self._link = link
         self._runner = runner
+        self._privacy = privacy
+        self.privacy_problem: str | None = None
+        """Why the latest keep-private or share did not do what it asked, or None."""
         self._generation = 0
         self._in_flight = False
         self.documents: list[DocumentInfo] = []
@@ -63,6 +73,10 @@ class WorkspaceBrowserFrame(FrameBase):
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.itemActivated.connect(self._on_item_activated)
+        if privacy is not None:  # R86: keep a note or its folder private, or share it
+            self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            self.list.customContextMenuRequested.connect(self._show_item_menu)
+            privacy.changed.connect(self._show_privacy)
         self.status = QLabel("Loading…", self.body)
         self.status.setObjectName("browserStatus")
         self.status.setWordWrap(True)
@@ -113,6 +127,9 @@ class WorkspaceBrowserFrame(FrameBase):
     def teardown(self) -> None:
         super().teardown()
         self._poll.stop()
+        if self._privacy is not None:
+            with contextlib.suppress(RuntimeError, TypeError):
+                self._privacy.changed.disconnect(self._show_privacy)
         self._generation += 1  # a listing still in flight is dropped
 
     def _poll_listing(self) -> None:
@@ -138,6 +155,7 @@ class WorkspaceBrowserFrame(FrameBase):
                 f"{info.path} · {_human_size(info.bytes)} — Enter or double-click opens"
             )
             self.list.addItem(item)
+        self._show_privacy()
         self._show_count()
         self.listed.emit()
 
@@ -157,6 +175,64 @@ class WorkspaceBrowserFrame(FrameBase):
         message = error.message if isinstance(error, BackendError) else "unexpected problem"
         self.status.setText(f"The document list could not be loaded: {message}")
         self.listed.emit()
+
+    # -- private notes (R86) ------------------------------------------------------------
+
+    def is_private(self, path: str) -> bool:
+        return self._privacy is not None and self._privacy.is_private(path)
+
+    def _show_privacy(self) -> None:
+        """A lock on each private note, as ``.aiexclude`` reads now."""
+        locked = lock_icon(True)
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            path = item.data(Qt.ItemDataRole.UserRole)
+            private = isinstance(path, str) and self.is_private(path)
+            item.setIcon(locked if private else QIcon())
+            tip = item.toolTip().split(" · private", 1)[0]
+            item.setToolTip(f"{tip} · private: {CHIP_PRIVATE.lower()}" if private else tip)
+
+    def item_menu(self, item: QListWidgetItem) -> QMenu:
+        """The note's menu: keep it (or the folder it is in) private, or share it again."""
+        menu = QMenu(self.list)
+        path = item.data(Qt.ItemDataRole.UserRole)
+        privacy = self._privacy
+        if not isinstance(path, str) or privacy is None:
+            return menu
+        private = privacy.is_private(path)
+        note = menu.addAction(SHARE if private else KEEP_PRIVATE)
+        note.setObjectName("shareNote" if private else "keepNotePrivate")
+        note.setEnabled(privacy.editable)
+        note.triggered.connect(lambda: self.set_private(path, not private))
+        folder = str(PurePosixPath(path).parent)
+        if folder != ".":
+            shared = not privacy.is_private(folder + "/")
+            label = f"{KEEP_PRIVATE if shared else SHARE}: the folder {folder}/"
+            whole = menu.addAction(label)
+            whole.setObjectName("keepFolderPrivate" if shared else "shareFolder")
+            whole.setEnabled(privacy.editable)
+            whole.triggered.connect(lambda: self.set_private(folder, shared, folder=True))
+        return menu
+
+    def set_private(self, path: str, private: bool, *, folder: bool = False) -> bool:
+        """Keep ``path`` private or share it; the status line says if it could not be done."""
+        if self._privacy is None:
+            return False
+
+        def done(problem: str | None) -> None:
+            self.privacy_problem = problem
+            if problem is not None:
+                self.status.setText(problem)
+
+        return self._privacy.set_private(path, private, folder=folder, on_done=done)
+
+    def _show_item_menu(self, position: QPoint) -> None:
+        item = self.list.itemAt(position) or self.list.currentItem()
+        if item is None:
+            return
+        menu = self.item_menu(item)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.list.viewport().mapToGlobal(position))
 
     def _on_item_activated(self, item: QListWidgetItem) -> None:
         path = item.data(Qt.ItemDataRole.UserRole)

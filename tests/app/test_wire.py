@@ -10,27 +10,17 @@ from __future__ import annotations
 import base64
 import json
 import secrets
-import threading
-import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.main_window import MainWindow
-from app.session import AppSession
 from bridge.contract import MAX_HEADER_BYTES
 from bridge.pointer import decode_header, fingerprint
-from renderer.frames.inbox import InboxFrame
-from renderer.frames.turns import TurnRecord
-from tests.bridge.wire import RecordingRelay
-from tests.support.backend import RunningBackend, make_workspace, start_backend_process
+from tests.app.wired import WiredApp, wired_app
+from tests.support.backend import RunningBackend, start_backend_process
 
-LOAD_TIMEOUT_MS = 10_000
-TURN_TIMEOUT_MS = 15_000
 WINDOW = 8  # the shortest slice of the note that would count as leaking it
 
 
@@ -53,32 +43,6 @@ def ambient_json(value: str) -> bytes:
     return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
 
 
-@dataclass
-class WiredApp:
-    """The real window, talking to a backend process through a recording relay."""
-
-    window: MainWindow
-    session: AppSession
-    relay: RecordingRelay
-    qtbot: QtBot
-
-    def mount(self, frame_id: str, path: str) -> InboxFrame:
-        frame = self.window.driver.mount_inbox(frame_id, path, "edit")
-        if not frame.is_loaded:
-            with self.qtbot.waitSignal(frame.loaded, timeout=LOAD_TIMEOUT_MS):
-                pass
-        return frame
-
-    def send(self, message: str) -> TurnRecord:
-        with self.qtbot.waitSignal(
-            self.window.assistant.turn_finished, timeout=TURN_TIMEOUT_MS
-        ) as blocker:
-            self.window.assistant.send(message)
-        record = blocker.args[0]
-        assert isinstance(record, TurnRecord)
-        return record
-
-
 @pytest.fixture(scope="module")
 def backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningBackend]:
     with start_backend_process(tmp_path_factory.mktemp("backend")) as running:
@@ -87,31 +51,8 @@ def backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningBackend
 
 @pytest.fixture
 def wired(backend: RunningBackend, qtbot: QtBot, tmp_path: Path) -> Iterator[WiredApp]:
-    workspace = f"ws-{uuid.uuid4().hex[:12]}"
-    make_workspace(backend.data_dir, workspace, {"notes/plan.md": secret_note()})
-    data_dir = tmp_path / "app-data"
-    data_dir.mkdir()
-    (data_dir / "device-token").write_text(backend.token, encoding="utf-8")
-    before = set(threading.enumerate())
-    with RecordingRelay(backend.url) as relay:
-        session = AppSession.start(
-            backend_url=relay.url,
-            workspace_dir=None,
-            data_dir=data_dir,
-            demo=False,
-            workspace=workspace,
-        )
-        window = MainWindow(session)
-        window.show()
-        try:
-            yield WiredApp(window, session, relay, qtbot)
-        finally:
-            window.close()
-            session.close()
-            window.deleteLater()
-    qtbot.waitUntil(lambda: not [w for w in QApplication.topLevelWidgets() if w.isVisible()])
-    leaked = [t.name for t in set(threading.enumerate()) - before if t.is_alive()]
-    assert leaked == []
+    with wired_app(backend, qtbot, tmp_path, {"notes/plan.md": secret_note()}) as app:
+        yield app
 
 
 def test_r16_no_byte_of_the_note_is_in_any_header_or_turn_request(wired: WiredApp) -> None:

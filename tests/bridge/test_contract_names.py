@@ -20,7 +20,15 @@ def test_header_environment_and_frame_names_are_the_contracts() -> None:
 
 def test_views_and_drop_reasons_are_their_literals_in_order() -> None:
     assert VIEWS == ("edit", "preview", "todo", "mindmap")
-    assert DROP_REASONS == ("no-inbox", "oversize", "discarded", "excluded", "invalid", "loading")
+    assert DROP_REASONS == (
+        "no-inbox",
+        "oversize",
+        "discarded",
+        "excluded",
+        "invalid",
+        "loading",
+        "private",
+    )
     assert set(DROP_MESSAGES) == set(DROP_REASONS)
     assert "2,048 bytes" in DROP_MESSAGES["oversize"]
 

@@ -8,7 +8,8 @@ With ``X-Key-Session`` for the workspace (the same refusals as the document API)
   An instruction outside 1–2,000 code points or ``lines`` that are not two 1-based
   line numbers in order: 400 ``invalid_argument``; a selection over 16 KiB or
   ``before``/``after`` over 2 KiB (UTF-8): 400 ``context_too_large``; a path that
-  breaks the document rules: 400 ``invalid_path`` (the note is not read). Provider
+  breaks the document rules: 400 ``invalid_path`` (the note is not read); a private
+  note (``.aiexclude``, R86): 403 ``private_note``, nothing recorded. Provider
   failure: 502 ``model_unavailable`` (or the stream's ``error``).
 - ``POST /v1/workspaces/{ws}/inline/{id}`` with ``{"outcome": "accepted"|"rejected"}``
   → 200 ``{"id", "outcome"}``; unknown id 404 ``inline_not_found``; any other
@@ -42,6 +43,7 @@ from bridge.inline import (
     utf8_size,
 )
 from bridge.paths import WorkspacePathError, check_workspace_path
+from bridge.privacy import NOTE_PRIVATE
 from workers import jsontext
 from workers.assistants import Cancellation
 from workers.dependencies import (
@@ -154,7 +156,11 @@ async def post_inline(
     workspace: str, request: Request, state: State, account: Account, key: WorkspaceKey
 ) -> Response:
     body = await read_json_model(request, InlineBody)
-    ask = InlineAsk(account, key.workspace, checked_request(body))
+    checked = checked_request(body)
+    if await run_in_threadpool(state.workspaces.is_private, key.workspace, checked.path):
+        # R86: refused before anything is asked or recorded.
+        raise ApiError(403, "private_note", NOTE_PRIVATE)
+    ask = InlineAsk(account, key.workspace, checked)
     return await answer_or_stream(
         request,
         lambda cancellation: _stream(state, ask, cancellation),

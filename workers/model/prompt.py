@@ -16,6 +16,7 @@ from typing import Any, Final
 from bridge.contract import MAX_MAX_BYTES
 from bridge.markdown import locate_selection
 from bridge.pointer import AmbientPointer
+from bridge.privacy import OPEN_NOTE_PRIVATE
 from workers.conversations import StoredMessage
 from workers.errors import DocumentRefused
 from workers.messages import NO_ACTIVE_NOTE, NOTE_LEFT_OUT
@@ -80,6 +81,8 @@ def system_message(context: ToolContext, pointer: AmbientPointer | None) -> str:
     if pointer is None:
         # The same sentences read_active_note returns, so the model hears one account (R27, R48).
         absent = NOTE_LEFT_OUT if context.note_left_out else NO_ACTIVE_NOTE
+        if context.note_private:
+            absent = OPEN_NOTE_PRIVATE  # R86: said, never the note's name or size
         return f"{INSTRUCTIONS}\n{absent}"
     note = NOTE_OPEN.format(
         path=json.dumps(pointer.path, ensure_ascii=False),

@@ -23,6 +23,7 @@ from workers.offline import words
 from workers.offline.dates import DATE_WORDS
 from workers.offline.intents import CJK_START, is_cjk, words_of
 from workers.tools import ToolContext
+from workers.tools.context import shared_only
 
 TITLE_BYTES: Final = 4096
 """A title is at the top: only this much of each note is read to find it."""
@@ -84,7 +85,8 @@ def named_notes(context: ToolContext, message: str) -> list[Candidate]:
     except AccessDenied:
         return []
     padded, lowered = words_of(message), message.casefold()
-    listing = context.workspaces.list(row.workspace)
+    skip, _left_out = shared_only(context, row.workspace)  # R86: a private title is never read
+    listing = context.workspaces.list(row.workspace, skip=skip)
     if len(listing) > MAX_NOTES:
         return []
     found: list[Candidate] = []

@@ -59,6 +59,8 @@ def _failed(context: ToolContext, language: str, result: ToolResult) -> str | No
         return phrase(language, phrases.NOTE_LEFT_OUT)  # R48: never "no note is open"
     if result["status"] == "no_active_note":
         return phrase(language, phrases.NO_NOTE)  # R27
+    if result["status"] == "private":
+        return str(result["message"])  # R86: plain words, nothing of the note
     if result["status"] != "ok":
         # The access messages are the shared ones (R28), quoted as they are.
         return phrase(language, phrases.TOOL_FAILED, message=result["message"])
@@ -218,6 +220,8 @@ def _search(context: ToolContext, request: Request) -> TurnOutcome:
     result = _call(outcome, context, search_documents, {"query": request.term})
     failure = _failed(context, request.language, result)
     outcome.reply = failure or replies.search(request.language, result, request.term)
+    if not failure and result.get("privateCount"):
+        outcome.reply += "\n\n" + str(result["message"])  # R86: say how many were left out
     return outcome
 
 
@@ -229,12 +233,13 @@ def _listing(context: ToolContext, language: str) -> TurnOutcome:
         outcome.reply = failure
         return outcome
     documents = result["documents"]
+    left_out = f"\n\n{result['message']}" if result.get("privateCount") else ""  # R86
     if not documents:
-        outcome.reply = phrase(language, phrases.LISTING_EMPTY)
+        outcome.reply = phrase(language, phrases.LISTING_EMPTY) + left_out
         return outcome
     lines = [phrase(language, phrases.LISTING, count=len(documents))]
     lines += [f"- {document['path']}" for document in documents]
-    outcome.reply = "\n".join(lines)
+    outcome.reply = "\n".join(lines) + left_out
     return outcome
 
 

@@ -75,8 +75,9 @@ class TurnRequest(BaseModel):
 
     conversation: Annotated[str, Field(min_length=1, max_length=MAX_CONVERSATION_CHARS)]
     message: str
-    ambient: Literal["excluded"] | None = None
-    """R48: "excluded" when the user left the open note out of this message."""
+    ambient: Literal["excluded", "private"] | None = None
+    """R48: "excluded" when the user left the open note out of this message; R86: "private"
+    when the open note is private, so the app sent no pointer."""
 
     @field_validator("conversation")
     @classmethod
@@ -131,12 +132,14 @@ async def post_turn(
 ) -> Response:
     body = await read_json_model(request, TurnRequest)
     left_out = body.ambient == "excluded"
+    private = body.ambient == "private"
     ambient = decide_ambient(
         request.headers.getlist(HEADER_NAME),
         has_key_session=key is not None,
         note_left_out=left_out,
+        note_private=private,
     )
-    turn = IncomingTurn(account, key, body.conversation, body.message, ambient, left_out)
+    turn = IncomingTurn(account, key, body.conversation, body.message, ambient, left_out, private)
     return await answer_or_stream(
         request,
         lambda cancellation: _stream(state, turn, cancellation),

@@ -26,8 +26,12 @@ def _read_active_note(
 ) -> ToolResult:
     if row.ambient_path is None:
         return no_open_note(context)  # R27; R48: there may well be a note open, left out
-    read = read_saved_copy(context, row.workspace, row.ambient_path, arguments.max_bytes)
+    read = read_saved_copy(
+        context, row.workspace, row.ambient_path, arguments.max_bytes, active=True
+    )
     if not isinstance(read, DocumentRead):
+        if read["status"] == "private":
+            return read  # R86: not even the view of a private note
         read["view"] = row.ambient_view
         return read
     meta = row.ambient_meta or {}

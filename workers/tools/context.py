@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bridge.privacy import AIEXCLUDE, NOTE_PRIVATE, OPEN_NOTE_PRIVATE, PRIVATE_LEFT_OUT
 from bridge.reading import read_result
 from workers import messages
 from workers.deliveries import DeliveryCredential, DeliveryCredentials
@@ -35,6 +36,8 @@ class ToolContext:
     clock: Callable[[], datetime]
     note_left_out: bool = False
     """R48: the user left the open note out of this turn (``"ambient": "excluded"``)."""
+    note_private: bool = False
+    """R86: "this note" is private, so the app sent no pointer (``"ambient": "private"``)."""
 
     def open_access(self) -> DeliveryCredential:
         """R22, R28: the key session's expiry and the live delivery row, on every call.
@@ -58,9 +61,14 @@ class ToolArgumentError(ValueError):
 
 
 def read_saved_copy(
-    context: ToolContext, workspace: str, path: str, limit: int | None
+    context: ToolContext, workspace: str, path: str, limit: int | None, *, active: bool = False
 ) -> DocumentRead | ToolResult:
-    """A note's saved copy, or the refusal to give back as the tool's result (R28)."""
+    """A note's saved copy, or the refusal to give back as the tool's result (R28).
+
+    R86: a private note is never opened; the refusal names neither its path nor its size.
+    """
+    if context.workspaces.is_private(workspace, path):
+        return private_note(active=active)
     try:
         return context.workspaces.read(workspace, path, limit)
     except DocumentRefused as refusal:
@@ -70,8 +78,40 @@ def read_saved_copy(
         return read_result(status, refusal.message, path=path)
 
 
+def private_note(*, active: bool = False) -> ToolResult:
+    """R86: the note asked for is private; nothing of it (path, text, size, hash) is said."""
+    return read_result("private", OPEN_NOTE_PRIVATE if active else NOTE_PRIVATE)
+
+
+def shared_only(context: ToolContext, workspace: str) -> tuple[Callable[[str], bool], list[str]]:
+    """A ``skip`` for listings and searches that leaves private notes out, and what it left.
+
+    The list fills as the walk goes; its length is the ``privateCount`` to report.
+    """
+    rules = context.workspaces.privacy(workspace)
+    left_out: list[str] = []
+
+    def skip(path: str) -> bool:
+        if context.workspaces.is_private(workspace, path, rules):
+            if path != AIEXCLUDE:  # the list itself is left out, but it is no note
+                left_out.append(path)
+            return True
+        return False
+
+    return skip, left_out
+
+
+def private_count_fields(left_out: list[str]) -> dict[str, object]:
+    """What a listing or search adds when it left private notes out (contract 14)."""
+    if not left_out:
+        return {}
+    return {"privateCount": len(left_out), "message": PRIVATE_LEFT_OUT.format(count=len(left_out))}
+
+
 def no_open_note(context: ToolContext) -> ToolResult:
-    """R27, R48: no note is open, or the user left it out of this turn."""
+    """R27, R48, R86: no note is open, the user left it out, or it is private."""
+    if context.note_private:
+        return private_note(active=True)
     left_out = context.note_left_out
     return read_result(
         "no_active_note", messages.NOTE_LEFT_OUT if left_out else messages.NO_ACTIVE_NOTE

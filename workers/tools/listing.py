@@ -5,7 +5,7 @@ from __future__ import annotations
 from bridge.reading import read_result
 from bridge.tools import LIST_DOCUMENTS
 from workers.deliveries import DeliveryCredential
-from workers.tools.context import ToolContext, ToolResult
+from workers.tools.context import ToolContext, ToolResult, private_count_fields, shared_only
 from workers.tools.declaration import Prefix, ToolArguments, ToolDeclaration
 
 
@@ -16,8 +16,12 @@ class ListDocumentsArguments(ToolArguments):
 def _list_documents(
     context: ToolContext, arguments: ListDocumentsArguments, row: DeliveryCredential
 ) -> ToolResult:
-    listing = context.workspaces.list(row.workspace, arguments.prefix)
-    return read_result("ok", documents=[info.to_json() for info in listing])
+    skip, left_out = shared_only(context, row.workspace)
+    listing = context.workspaces.list(row.workspace, arguments.prefix, skip)
+    documents = [info.to_json() for info in listing]
+    result = read_result("ok", documents=documents)
+    result.update(private_count_fields(left_out))
+    return result
 
 
 TOOL: ToolDeclaration[ListDocumentsArguments] = ToolDeclaration(

@@ -12,7 +12,13 @@ from bridge.reading import read_result
 from bridge.tools import SEARCH_DOCUMENTS
 from workers import messages, search
 from workers.deliveries import DeliveryCredential
-from workers.tools.context import ToolArgumentError, ToolContext, ToolResult
+from workers.tools.context import (
+    ToolArgumentError,
+    ToolContext,
+    ToolResult,
+    private_count_fields,
+    shared_only,
+)
 from workers.tools.declaration import Prefix, ToolArguments, ToolDeclaration
 
 
@@ -32,10 +38,14 @@ class SearchDocumentsArguments(ToolArguments):
 def _search_documents(
     context: ToolContext, arguments: SearchDocumentsArguments, row: DeliveryCredential
 ) -> ToolResult:
+    skip, left_out = shared_only(context, row.workspace)
     found = search.search_workspace(
-        context.workspaces, row.workspace, arguments.query, arguments.prefix
+        context.workspaces, row.workspace, arguments.query, arguments.prefix, skip
     )
-    return read_result("ok", matches=[match.to_json() for match in found])
+    matches = [match.to_json() for match in found]
+    result = read_result("ok", matches=matches)
+    result.update(private_count_fields(left_out))
+    return result
 
 
 TOOL: ToolDeclaration[SearchDocumentsArguments] = ToolDeclaration(
