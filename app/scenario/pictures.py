@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
-from app.scenario.inline_actions import held_popout
+from app.scenario.popout_windows import held_popout
 from app.scenario.waiting import wait_until
 from app.session import AppSession, connect_workspace
 from bridge.pointer import View
@@ -33,14 +33,40 @@ MAIN_CAPTION = "Main window: its assistant cannot see the popped-out note"
 POPOUT_CAPTION = "Popped-out window: a separate process with its own store"
 
 
+Region = tuple[int, int, int, int]
+"""Where a frame is in a saved picture: x, y, width, height in the picture's pixels."""
+POPOUT_REGION = "popout:"
+"""Prefix of the region of a popped-out window's picture (``popout:inbox-2``)."""
+
+
+def _frame_regions(window: MainWindow, scale: float, offset: QPoint) -> dict[str, Region]:
+    """Each visible frame's rectangle in the window's picture (the slides crop to them)."""
+    regions: dict[str, Region] = {}
+    for frame_id, frame in window.frames.items():
+        if not frame.isVisible():
+            continue
+        corner = frame.mapTo(window, QPoint(0, 0))
+        regions[frame_id] = (
+            offset.x() + round(corner.x() * scale),
+            offset.y() + round(corner.y() * scale),
+            round(frame.width() * scale),
+            round(frame.height() * scale),
+        )
+    return regions
+
+
 def save_window_picture(
     window: MainWindow, size: tuple[int, int], target: Path, *, popped_out: str | None = None
-) -> bool:
+) -> dict[str, Region] | None:
     """Save the window at ``size`` (R46: every picture of a run has the same size, whatever a
-    step did to the window); after a pop-out, beside the popped-out note's window (R29)."""
+    step did to the window); after a pop-out, beside the popped-out note's window (R29).
+
+    Returns where each frame is in the picture (None when it could not be saved)."""
     if (window.width(), window.height()) != size:
         window.resize(*size)
     picture = window.grab().toImage()
+    scale = picture.devicePixelRatio()
+    regions = _frame_regions(window, scale, QPoint(0, 0))
     if popped_out is not None:
         handles = [
             handle for handle in window.session.popouts.handles if handle.frame_id == popped_out
@@ -59,8 +85,17 @@ def save_window_picture(
             except Exception:
                 popout = None  # a picture is a nicety; the step itself already passed
             if popout is not None:
+                main_width = picture.width()
                 picture = side_by_side(picture, popout)
-    return picture.save(str(target))
+                top = _GAP + _CAPTION_HEIGHT
+                regions = _frame_regions(window, scale, QPoint(_GAP, top))
+                regions[POPOUT_REGION + popped_out] = (
+                    _GAP + main_width + _GAP,
+                    _GAP,
+                    popout.width(),
+                    popout.height() + _CAPTION_HEIGHT,
+                )
+    return regions if picture.save(str(target)) else None
 
 
 def render_popout(
