@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
+from PySide6.QtWidgets import QWidget
 
 from app.scenario.popout_windows import held_popout
 from app.scenario.waiting import wait_until
@@ -29,6 +30,7 @@ _CAPTION_HEIGHT = 40
 _BACKGROUND = QColor("#e9ecf2")
 _INK = QColor("#1f2430")
 _LOAD_SECONDS = 20.0
+DIRECT_CHILDREN = Qt.FindChildOption.FindDirectChildrenOnly
 MAIN_CAPTION = "Main window: its assistant cannot see the popped-out note"
 POPOUT_CAPTION = "Popped-out window: a separate process with its own store"
 
@@ -39,19 +41,38 @@ POPOUT_REGION = "popout:"
 """Prefix of the region of a popped-out window's picture (``popout:inbox-2``)."""
 
 
+LATEST_TURN_REGION = "assistant:latest"
+"""The assistant from its latest turn's top (as far as it is in view) down to its input."""
+
+
 def _frame_regions(window: MainWindow, scale: float, offset: QPoint) -> dict[str, Region]:
     """Each visible frame's rectangle in the window's picture (the slides crop to them)."""
+
+    def placed(widget: QWidget, top: int | None = None) -> Region:
+        corner = widget.mapTo(window, QPoint(0, 0))
+        start = corner.y() if top is None else max(corner.y(), top)
+        return (
+            offset.x() + round(corner.x() * scale),
+            offset.y() + round(start * scale),
+            round(widget.width() * scale),
+            round((corner.y() + widget.height() - start) * scale),
+        )
+
     regions: dict[str, Region] = {}
     for frame_id, frame in window.frames.items():
-        if not frame.isVisible():
-            continue
-        corner = frame.mapTo(window, QPoint(0, 0))
-        regions[frame_id] = (
-            offset.x() + round(corner.x() * scale),
-            offset.y() + round(corner.y() * scale),
-            round(frame.width() * scale),
-            round(frame.height() * scale),
-        )
+        if frame.isVisible():
+            regions[frame_id] = placed(frame)
+    assistant = window.assistant
+    turns = [
+        child
+        for child in assistant.transcript.findChildren(QWidget, options=DIRECT_CHILDREN)
+        if child.isVisible() and child is not assistant.welcome
+    ]
+    if turns and assistant.isVisible():
+        latest = max(turns, key=lambda child: child.y())
+        viewport_top = assistant.transcript_view.viewport().mapTo(window, QPoint(0, 0)).y()
+        turn_top = latest.mapTo(window, QPoint(0, 0)).y() - 8
+        regions[LATEST_TURN_REGION] = placed(assistant, max(turn_top, viewport_top))
     return regions
 
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.scenario.pictures import POPOUT_REGION
+from app.scenario.pictures import LATEST_TURN_REGION, POPOUT_REGION
 from app.scenario.report import ScenarioResult, SendRecord, StepResult
 from bridge.frames import ASSISTANT_FRAME_ID
 
@@ -31,8 +31,8 @@ STAGE = (1280, 720)
 PICTURE_BOX = (1200, 500)
 """Where a picture may go on a slide; a crop is drawn at most at 2×, never below 1× when it fits."""
 MAX_ZOOM = 2.0
-_ASSISTANT_TAIL = 560
-"""How much of the assistant's bottom a send's slide shows: the latest reply, chip and input."""
+_ASSISTANT_TALLEST = 760
+"""A send's slide shows the latest turn down to the input, at most this tall (then shrunk)."""
 
 Box = tuple[int, int, int, int]
 
@@ -75,13 +75,14 @@ def choose_crop(steps: Sequence[StepResult], picture: StepResult) -> Box | None:
     """The part of ``picture`` the caption's steps are about, at most the picture box at 1×."""
     regions = {name: box for name, box in picture.regions.items() if name.startswith(POPOUT_REGION)}
     main = {name: box for name, box in picture.regions.items() if name not in regions}
-    if any(step.verb == "send" for step in steps) and ASSISTANT_FRAME_ID in main:
-        x, y, width, height = main[ASSISTANT_FRAME_ID]
-        tail = min(height, _ASSISTANT_TAIL)
-        return (x, y + height - tail, width, tail)
+    frames = {name: box for name, box in main.items() if name != LATEST_TURN_REGION}
+    if any(step.verb == "send" for step in steps) and LATEST_TURN_REGION in main:
+        # The latest turn down to the chip and the input; its top kept when it is taller.
+        x, y, width, height = main[LATEST_TURN_REGION]
+        return (x, y, width, min(height, _ASSISTANT_TALLEST))
     named = _frames_named(steps)
-    chosen = [box for name, box in main.items() if name in named and name != ASSISTANT_FRAME_ID]
-    crop = _union(chosen) or _union(list(main.values()))
+    chosen = [box for name, box in frames.items() if name in named and name != ASSISTANT_FRAME_ID]
+    crop = _union(chosen) or _union(list(frames.values()))
     if crop is None:
         return None
     x, y, width, height = crop
@@ -254,6 +255,7 @@ _SCRIPT = """
   if (wanted) {
     index = Math.min(slides.length - 1, Math.max(0, Number(wanted[1]) - 1));
     step = wanted[2] ? Number(wanted[2]) - 1 : 0;
+    step = Math.min(step, Math.max(0, states(slides[index]).length - 1));
   }
   addEventListener('resize', fit);
   fit();

@@ -15,11 +15,13 @@ from pathlib import Path
 
 from app.scenario.report import ScenarioResult
 
-ANIMATION_WIDTH = 1200
+ANIMATION_WIDTH = 1600
 FRAME_MS = 2600
 _BAND = 64
 _BAND_COLOUR = (31, 36, 48)
 _TEXT_COLOUR = (241, 243, 246)
+_PAD_COLOUR = (233, 236, 242)
+"""The pictures' own background (:mod:`app.scenario.pictures`), under a shorter one."""
 
 
 def drop_duplicate_pictures(results: Sequence[ScenarioResult]) -> int:
@@ -71,12 +73,12 @@ def write_limitation_animation(results: Sequence[ScenarioResult], target: Path) 
             scale = ANIMATION_WIDTH / picture.width
             size = (ANIMATION_WIDTH, round(picture.height * scale))
             shots.append((picture.convert("RGB").resize(size, Image.Resampling.LANCZOS), caption))
-    # Every frame of an animation has one size: the tallest picture's, the others on white.
+    # Every frame of an animation has one size: the tallest picture's, the others padded.
     height = max((shot.height for shot, _caption in shots), default=0) + _BAND
-    font = ImageFont.load_default(size=22)
+    font = ImageFont.load_default(size=28)
     frames: list[Image.Image] = []
     for shot, text in shots:
-        frame = Image.new("RGB", (ANIMATION_WIDTH, height), (255, 255, 255))
+        frame = Image.new("RGB", (ANIMATION_WIDTH, height), _PAD_COLOUR)
         draw = ImageDraw.Draw(frame)
         draw.rectangle((0, 0, ANIMATION_WIDTH, _BAND), fill=_BAND_COLOUR)
         frame.paste(shot, (0, _BAND))

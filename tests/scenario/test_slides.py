@@ -31,7 +31,8 @@ def _tour(folder: Path) -> ScenarioResult:
     popped = _step(6, "popout", "pop out inbox-2", _picture(folder, "06.png", "white", 2400))
     popped.regions = {**MAIN, "popout:inbox-2": [1400, 24, 980, 720]}
     sent = _step(7, "send", "send 'summarise this'", _picture(folder, "07.png", "blue", 2400))
-    sent.regions = dict(popped.regions)  # every picture after a pop-out has it beside
+    # Every picture after a pop-out has it beside; a send's shows the latest turn.
+    sent.regions = {**popped.regions, "assistant:latest": [700, 500, 660, 360]}
     steps = [
         _step(1, "mount", "mount inbox-1 on a.md (edit)", _picture(folder, "01.png", "white")),
         _step(2, "caption", "Two frames; the second is used last."),
@@ -63,8 +64,8 @@ def test_r90_one_slide_a_caption_with_before_and_after_and_the_popout_on_its_own
     assert first.after is not None and first.after.number == "4"
     assert second.before is not None and second.before.number == "4"
     assert second.after is not None and second.after.number == "7"
-    # After a send: the assistant's lower part, at 1× at least, never wider than the box.
-    assert second.crop is not None and second.crop[0] == 700 and second.crop[3] <= 560
+    # After a send: the assistant from its latest turn down to its input.
+    assert second.crop == (700, 500, 660, 360)
     assert first.crop is not None and first.crop[2] <= PICTURE_BOX[0]
     assert popout.crop == (1400, 24, 980, 720)
     assert "What it shows." in slides[0].notes
@@ -96,4 +97,4 @@ def test_r90_the_popout_scene_is_written_as_an_animated_webp(tmp_path: Path) -> 
         assert animation.format == "WEBP"
         # One frame a picture; the two equal grey ones make one frame.
         assert getattr(animation, "n_frames", 1) == 4
-        assert animation.width == 1200
+        assert animation.width == 1600
