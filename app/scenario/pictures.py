@@ -42,7 +42,9 @@ POPOUT_REGION = "popout:"
 
 
 LATEST_TURN_REGION = "assistant:latest"
-"""The assistant from its latest turn's top (as far as it is in view) down to its input."""
+"""The assistant's latest turn, as far as it is in view."""
+CHIP_REGION = "assistant:chip"
+"""The assistant from its context chip down: the chip and the message input."""
 
 
 def _frame_regions(window: MainWindow, scale: float, offset: QPoint) -> dict[str, Region]:
@@ -70,9 +72,23 @@ def _frame_regions(window: MainWindow, scale: float, offset: QPoint) -> dict[str
     ]
     if turns and assistant.isVisible():
         latest = max(turns, key=lambda child: child.y())
-        viewport_top = assistant.transcript_view.viewport().mapTo(window, QPoint(0, 0)).y()
-        turn_top = latest.mapTo(window, QPoint(0, 0)).y() - 8
-        regions[LATEST_TURN_REGION] = placed(assistant, max(turn_top, viewport_top))
+        viewport = assistant.transcript_view.viewport()
+        visible_top = viewport.mapTo(window, QPoint(0, 0)).y()
+        visible_bottom = visible_top + viewport.height()
+        turn_top = max(latest.mapTo(window, QPoint(0, 0)).y() - 6, visible_top)
+        turn_bottom = min(
+            latest.mapTo(window, QPoint(0, 0)).y() + latest.height() + 6, visible_bottom
+        )
+        x, _y, width, _height = placed(assistant)
+        regions[LATEST_TURN_REGION] = (
+            x,
+            offset.y() + round(turn_top * scale),
+            width,
+            round(max(0, turn_bottom - turn_top) * scale),
+        )
+        regions[CHIP_REGION] = placed(
+            assistant, assistant.context_chip.mapTo(window, QPoint(0, 0)).y() - 6
+        )
     return regions
 
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.scenario.pictures import LATEST_TURN_REGION, POPOUT_REGION
+from app.scenario.pictures import CHIP_REGION, LATEST_TURN_REGION, POPOUT_REGION
 from app.scenario.report import ScenarioResult, SendRecord, StepResult
 from bridge.frames import ASSISTANT_FRAME_ID
 
@@ -31,8 +31,9 @@ STAGE = (1280, 720)
 PICTURE_BOX = (1200, 500)
 """Where a picture may go on a slide; a crop is drawn at most at 2×, never below 1× when it fits."""
 MAX_ZOOM = 2.0
-_ASSISTANT_TALLEST = 760
-"""A send's slide shows the latest turn down to the input, at most this tall (then shrunk)."""
+_ASSISTANT_TALLEST = 420
+"""A send's slide shows the latest turn at most this tall (its top), the chip under it."""
+_GAP = 10
 
 Box = tuple[int, int, int, int]
 
@@ -46,6 +47,12 @@ class Slide:
     after: StepResult | None = None
     crop: Box | None = None
     detail: list[str] = field(default_factory=list)
+    with_chip: bool = False
+    """A send's slide: the assistant's chip and input drawn under the latest turn."""
+
+
+def _box(region: Sequence[int] | None) -> Box | None:
+    return None if region is None else (region[0], region[1], region[2], region[3])
 
 
 def _e(text: object) -> str:
@@ -75,9 +82,11 @@ def choose_crop(steps: Sequence[StepResult], picture: StepResult) -> Box | None:
     """The part of ``picture`` the caption's steps are about, at most the picture box at 1×."""
     regions = {name: box for name, box in picture.regions.items() if name.startswith(POPOUT_REGION)}
     main = {name: box for name, box in picture.regions.items() if name not in regions}
-    frames = {name: box for name, box in main.items() if name != LATEST_TURN_REGION}
+    frames = {
+        name: box for name, box in main.items() if name not in (LATEST_TURN_REGION, CHIP_REGION)
+    }
     if any(step.verb == "send" for step in steps) and LATEST_TURN_REGION in main:
-        # The latest turn down to the chip and the input; its top kept when it is taller.
+        # The latest turn; the chip and input are drawn under it (``Slide.with_chip``).
         x, y, width, height = main[LATEST_TURN_REGION]
         return (x, y, width, min(height, _ASSISTANT_TALLEST))
     named = _frames_named(steps)
@@ -164,6 +173,7 @@ def build_slides(results: Sequence[ScenarioResult]) -> list[Slide]:
                     after=after,
                     crop=crop,
                     detail=_detail(covered, sends),
+                    with_chip=any(step.verb == "send" for step in covered),
                 )
             )
             popout = _popout_crop(after) if after is not None else None
@@ -264,18 +274,29 @@ _SCRIPT = """
 """
 
 
-def _picture(step: StepResult, crop: Box | None, base: Path, label: str) -> str:
+def _picture(
+    step: StepResult, crop: Box | None, base: Path, label: str, under: Box | None = None
+) -> str:
+    """The crop of ``step``'s picture (and ``under`` it, a second crop), zoomed to fit."""
     assert step.screenshot is not None
     source = Path(os.path.relpath(step.screenshot, base)).as_posix()
     alt = f"The window {label.lower()}: {step.summary}"
-    x, y, width, height = crop if crop is not None else (0, 0, 1360, 860)
+    full_width, full_height = png_size(Path(step.screenshot))
+    parts = [crop if crop is not None else (0, 0, full_width, full_height)]
+    if under is not None:
+        parts.append(under)
+    width = max(part[2] for part in parts)
+    height = sum(part[3] for part in parts) + _GAP * (len(parts) - 1)
     zoom = min(PICTURE_BOX[0] / width, PICTURE_BOX[1] / height, MAX_ZOOM)
-    full_width, _full_height = png_size(Path(step.screenshot))
-    return (
-        f'<div class="crop" style="width:{round(width * zoom)}px;height:{round(height * zoom)}px">'
-        f'<img src="{_e(source)}" alt="{_e(alt)}" style="left:{-round(x * zoom)}px;'
-        f'top:{-round(y * zoom)}px;width:{round(full_width * zoom)}px"></div>'
-    )
+    boxes = []
+    for x, y, part_width, part_height in parts:
+        boxes.append(
+            f'<div class="crop" style="width:{round(part_width * zoom)}px;'
+            f'height:{round(part_height * zoom)}px;margin-bottom:{_GAP}px">'
+            f'<img src="{_e(source)}" alt="{_e(alt)}" style="left:{-round(x * zoom)}px;'
+            f'top:{-round(y * zoom)}px;width:{round(full_width * zoom)}px"></div>'
+        )
+    return "".join(boxes)
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -303,7 +324,9 @@ def _slide_html(number: int, slide: Slide, base: Path) -> list[str]:
             tag = f'<span class="label {label.lower()}">{label}</span>'
             if slide.before is None:
                 tag = ""
-            lines.append(f'<div class="state">{tag}{_picture(step, slide.crop, base, label)}</div>')
+            under = _box(step.regions.get(CHIP_REGION)) if slide.with_chip else None
+            picture = _picture(step, slide.crop, base, label, under)
+            lines.append(f'<div class="state">{tag}{picture}</div>')
         lines.append("</div>")
     if slide.detail:
         lines.append(

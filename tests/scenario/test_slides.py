@@ -32,7 +32,11 @@ def _tour(folder: Path) -> ScenarioResult:
     popped.regions = {**MAIN, "popout:inbox-2": [1400, 24, 980, 720]}
     sent = _step(7, "send", "send 'summarise this'", _picture(folder, "07.png", "blue", 2400))
     # Every picture after a pop-out has it beside; a send's shows the latest turn.
-    sent.regions = {**popped.regions, "assistant:latest": [700, 500, 660, 360]}
+    sent.regions = {
+        **popped.regions,
+        "assistant:latest": [700, 500, 660, 360],
+        "assistant:chip": [700, 760, 660, 100],
+    }
     steps = [
         _step(1, "mount", "mount inbox-1 on a.md (edit)", _picture(folder, "01.png", "white")),
         _step(2, "caption", "Two frames; the second is used last."),
@@ -65,7 +69,7 @@ def test_r90_one_slide_a_caption_with_before_and_after_and_the_popout_on_its_own
     assert second.before is not None and second.before.number == "4"
     assert second.after is not None and second.after.number == "7"
     # After a send: the assistant from its latest turn down to its input.
-    assert second.crop == (700, 500, 660, 360)
+    assert second.crop == (700, 500, 660, 360) and second.with_chip and not first.with_chip
     assert first.crop is not None and first.crop[2] <= PICTURE_BOX[0]
     assert popout.crop == (1400, 24, 980, 720)
     assert "What it shows." in slides[0].notes
@@ -79,6 +83,9 @@ def test_r90_the_page_steps_with_arrows_shows_notes_and_points_at_the_pictures(
     assert "ArrowRight" in page and "ArrowLeft" in page and "'S'" in page
     assert 'class="notes"' in page and "Technical detail" in page
     assert 'src="04.png"' in page and "data:" not in page  # beside it, not copied in
+    send_slide = page.split('id="slide-4"')[1].split("</section>")[0]
+    # Before: one crop; after the send: the latest turn, and the chip and input under it.
+    assert send_slide.count('class="crop"') == 3
     assert png_size(tmp_path / "06.png") == (2400, 860)
 
 
