@@ -100,8 +100,13 @@ def choose_crop(steps: Sequence[StepResult], picture: StepResult) -> Box | None:
 
 
 def _popout_crop(picture: StepResult) -> Box | None:
+    """The popped-out window's top (its banner and the note) at 1× at least."""
     boxes = [box for name, box in picture.regions.items() if name.startswith(POPOUT_REGION)]
-    return _union(boxes)
+    found = _union(boxes)
+    if found is None:
+        return None
+    x, y, width, height = found
+    return (x, y, width, min(height, PICTURE_BOX[1]))
 
 
 def _pictured(steps: Sequence[StepResult]) -> StepResult | None:

@@ -71,7 +71,7 @@ def test_r90_one_slide_a_caption_with_before_and_after_and_the_popout_on_its_own
     # After a send: the assistant from its latest turn down to its input.
     assert second.crop == (700, 500, 660, 360) and second.with_chip and not first.with_chip
     assert first.crop is not None and first.crop[2] <= PICTURE_BOX[0]
-    assert popout.crop == (1400, 24, 980, 720)
+    assert popout.crop == (1400, 24, 980, PICTURE_BOX[1])  # its top, at 1× at least
     assert "What it shows." in slides[0].notes
     assert any("send 'summarise this'" in line for line in second.notes)
 
