@@ -109,11 +109,21 @@ clean:
 demo: bytecode
 	QT_QPA_PLATFORM=offscreen $(PY) -m app scenario demo --out out/demo
 
-# QA's CI job (R79): every shipped scenario, the JUnit XML and one HTML report into out/qa/.
-# QA_ARGS narrows it: make qa QA_ARGS="-k popped" or QA_ARGS="--rules R29".
+# QA's CI job (R79, R89): every shipped scenario, the JUnit XML and one HTML report into out/qa/.
+# QA_FILES picks the files or folders: make qa QA_FILES="my-cases scenarios/demo";
+# QA_ARGS narrows them: make qa QA_ARGS="-k popped" or QA_ARGS="--rules R29".
+# The run's own exit code (1: a scenario failed, 2: a file is not valid) is written to
+# $(QA_OUT)/exit-code and said on the last line; make itself ends with 2 whenever it fails.
+QA_FILES ?= scenarios scenarios/demo
 QA_ARGS ?=
 QA_OUT ?= out/qa
 qa: bytecode
-	QT_QPA_PLATFORM=offscreen $(PY) -m app scenario run scenarios scenarios/demo \
+	@mkdir -p $(QA_OUT); \
+	QT_QPA_PLATFORM=offscreen $(PY) -m app scenario run $(QA_FILES) \
 		--junit $(QA_OUT)/junit.xml --html $(QA_OUT)/report.html --report $(QA_OUT)/report.json \
-		$(QA_ARGS)
+		$(QA_ARGS); \
+	code=$$?; echo $$code > $(QA_OUT)/exit-code; \
+	case $$code in 0) ;; 1) echo "make qa: exit 1, a scenario failed (see $(QA_OUT)/report.html)";; \
+		2) echo "make qa: exit 2, a scenario file is not valid or nothing was selected";; \
+		*) echo "make qa: exit $$code";; esac; \
+	exit $$code

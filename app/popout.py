@@ -26,6 +26,7 @@ from app.banner import Banner, BannerArea, save_failed_text_on_screen
 from app.inline_menu import add_edit_menu
 from app.popout_place import parse_beside, placement
 from app.popouts import CLOSE_SAVE_WAIT_MS
+from app.qt_messages import drop_offscreen_noise
 from app.session import SessionError, connect_workspace
 from app.shutdown import close_on_signal
 from app.style import follow_system_scheme
@@ -112,7 +113,6 @@ class PopoutWindow(QMainWindow):
         self.focus = FocusKeeper(self.store, self, lambda: members, self.store.activate)
         self._lay_out(centre)
         self.ask_ai_action = add_edit_menu(self, lambda: self.frame)  # R68: here too
-        self.frame.loaded.connect(lambda: print(READY_LINE, flush=True))
         self.autosave.save_failed.connect(self._on_save_failed)
         self.autosave.state_changed.connect(self._on_save_state)
         self.frame.mount()
@@ -223,6 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"No device token: set {DEVICE_TOKEN_ENV} or pass --token-file.", file=sys.stderr)
         return 2
     application = QApplication.instance() or QApplication(sys.argv[:1])
+    if QGuiApplication.platformName() == "offscreen":
+        drop_offscreen_noise()  # started by a QA replay: its hints warnings are noise
     collector.hold()  # this process's cycles are collected on its GUI thread only
     backend = BackendLink(args.backend, token)
     try:
@@ -233,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     recovery = RecoveryStore(args.recovery_dir) if args.recovery_dir is not None else None
     window = PopoutWindow(link, args.frame_id, args.path, cast(View, args.view), recovery=recovery)
+    # For the host only: a window built inside another process (QA's) says nothing.
+    window.frame.loaded.connect(lambda: print(READY_LINE, flush=True))
     if args.beside is not None:
         place_beside(window, args.beside)
     window.show()

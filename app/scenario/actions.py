@@ -9,11 +9,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QProcess
+from PySide6.QtCore import QProcess, Qt
+from PySide6.QtWidgets import QPlainTextEdit
 
 from app.actions import ACTIONS_BY_ID
 from app.scenario.lookup import frame, note_frame
 from app.scenario.note_steps import new_note, quick_open
+from app.scenario.popout_windows import reachable_frame
+from app.scenario.real_input import (
+    click,
+    focus_editor,
+    place_cursor,
+    press,
+    type_keys,
+    utf16_length,
+)
 from app.scenario.registry import Verb, on_window
 from app.scenario.steps import (
     ActivateStep,
@@ -53,16 +63,60 @@ def _mount(window: MainWindow, step: MountStep) -> None:
 
 
 def _activate(window: MainWindow, step: ActivateStep) -> None:
-    frame(window, step.frame)
-    window.driver.activate_frame(step.frame)
+    """A click on the frame's title: the frame takes the focus, its text and selection stay."""
+    if step.frame in window.frames:
+        target = frame(window, step.frame)
+    else:
+        target = reachable_frame(window, step.frame)
+    click(target.title_bar.title)
+
+
+def _editor(window: MainWindow, frame_id: str, verb: str) -> QPlainTextEdit:
+    """The editor a person would type or select in; a step error when it is not shown."""
+    note = reachable_frame(window, frame_id)
+    if note.view != "edit":
+        raise StepError(
+            f"'{frame_id}' shows its {note.view} view: a person {verb} in the edit view "
+            f"(add '- view: {{frame: {frame_id}, view: edit}}' first)"
+        )
+    if not note.is_loaded:
+        raise StepError(f"'{frame_id}' has not loaded {note.path} yet, so it cannot be edited")
+    return note.editor
 
 
 def _type(window: MainWindow, step: TypeStep) -> None:
-    note_frame(window, step.frame).type_text(step.text, at=step.at)
+    if step.direct:
+        reachable_frame(window, step.frame).type_text(step.text, at=step.at)
+        return
+    editor = _editor(window, step.frame, "types")
+    focus_editor(editor)
+    if step.at == "end":
+        press(Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+    else:
+        place_cursor(editor, step.at)
+    type_keys(step.text)
 
 
 def _select(window: MainWindow, step: SelectStep) -> None:
-    note_frame(window, step.frame).select(step.anchor, step.head)
+    note = reachable_frame(window, step.frame)
+    length = utf16_length(note.read_text())
+    beyond = [
+        f"{name} {value}"
+        for name, value in (("anchor", step.anchor), ("head", step.head))
+        if value > length
+    ]
+    if beyond:
+        raise StepError(
+            f"{' and '.join(beyond)} past the end of {note.path} in '{step.frame}': it holds "
+            f"{length} UTF-16 units, so 0–{length} are allowed"
+        )
+    if step.direct:
+        note.select(step.anchor, step.head)
+        return
+    editor = _editor(window, step.frame, "selects")
+    focus_editor(editor)
+    place_cursor(editor, step.anchor)
+    place_cursor(editor, step.head, extend=True)
 
 
 def _view(window: MainWindow, step: ViewStep) -> None:
@@ -97,8 +151,10 @@ def _unmount(window: MainWindow, step: UnmountStep) -> None:
     frame_id = step.frame
     if frame_id == ASSISTANT_FRAME_ID:
         raise StepError("the assistant frame always exists and cannot be unmounted")
-    frame(window, frame_id)
-    window.driver.close_frame(frame_id)
+    button = frame(window, frame_id).close_button
+    if button is None:
+        raise StepError(f"'{frame_id}' has no close button")
+    click(button)  # the frame's own ✕: Qt moves the focus on, as it does live
     wait_until(
         lambda: frame_id not in window.frames,
         timeout=FRAME_TIMEOUT_SECONDS,
@@ -123,8 +179,8 @@ def switch_workspace(window: MainWindow, name: str) -> None:
 
 
 def pop_out(window: MainWindow, frame_id: str) -> None:
-    """Pop out through the frame's own button path; wait for the child process to run."""
-    note_frame(window, frame_id).pop_out()
+    """Press the frame's own ↗ button; wait for the child process to run."""
+    click(note_frame(window, frame_id).popout_button)
     popouts = window.session.popouts
 
     def child_running() -> bool:
@@ -187,8 +243,9 @@ VERBS: tuple[Verb[Any], ...] = (
         (
             (
                 "`activate: ID`",
-                "clicks into frame `ID`. The assistant frame is always there and is called "
-                "`assistant`.",
+                "clicks frame `ID`'s title (its text and selection stay as they are); a "
+                "popped-out frame's window is brought to the front and clicked. The assistant "
+                "frame is always there and is called `assistant`.",
             ),
         ),
     ),
@@ -198,8 +255,12 @@ VERBS: tuple[Verb[Any], ...] = (
         (
             (
                 "`type: {frame: ID, text: T, at: end}`",
-                "types `T` into the frame's editor at the end, or at a character offset "
-                "(`at: 12`).",
+                "types `T` key by key into the frame's editor (in the main window or popped "
+                "out), at the end (Ctrl+End) or at a character offset (`at: 12`, a click "
+                "there). When the editor does not have the keyboard focus the step clicks "
+                "into it first, as a person must, which activates the frame. `direct: true` "
+                "inserts through the editor's API instead (no click, no focus change; the "
+                "report says so).",
             ),
         ),
     ),
@@ -209,8 +270,11 @@ VERBS: tuple[Verb[Any], ...] = (
         (
             (
                 "`select: {frame: ID, anchor: A, head: H}`",
-                "selects from `A` to `H` (offsets count UTF-16 units, as the editor does: an "
-                "emoji counts 2).",
+                "selects from `A` to `H` as a person does: a click at `A`, Shift+click at `H` "
+                "(arrow keys where a click cannot land exactly), in the main window or popped "
+                "out; offsets count UTF-16 units, as the editor does (an emoji counts 2). An "
+                "offset past the end of the note fails, saying which are allowed. `direct: "
+                "true` sets the selection through the editor's API (no click).",
             ),
         ),
     ),
@@ -232,9 +296,25 @@ VERBS: tuple[Verb[Any], ...] = (
     Verb(
         PopoutStep,
         on_window(lambda window, step: pop_out(window, step.frame)),
-        (("`popout: ID`", "pops the frame out into its own window, a separate process."),),
+        (
+            (
+                "`popout: ID`",
+                "presses the frame's ↗ button: the note moves into its own window, a separate "
+                "process. Later `type`, `select`, `activate`, `inline` and `expect: {note}` "
+                "reach that window.",
+            ),
+        ),
     ),
-    Verb(UnmountStep, on_window(_unmount), (("`unmount: ID`", "closes the frame."),)),
+    Verb(
+        UnmountStep,
+        on_window(_unmount),
+        (
+            (
+                "`unmount: ID`",
+                "presses the frame's ✕ button; the keyboard focus moves on as Qt moves it live.",
+            ),
+        ),
+    ),
     Verb(
         CommandStep,
         on_window(_command),

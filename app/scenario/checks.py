@@ -268,7 +268,9 @@ EXPECT_KEYS: tuple[ExpectKey[Any], ...] = (
             (
                 '`noticeContains: "text"`',
                 "what the turn says beside the reply contains this text: why no note went with "
-                "it, or why it is about another note than the one popped out (R29).",
+                "it, why it is about another note than the one popped out (R29), or that a "
+                "popped-out note was read from its saved copy, which may be behind its window "
+                "(R29, R25).",
             ),
         ),
     ),

@@ -21,7 +21,12 @@ from app.scenario.html_report import wants_picture, write_html_report
 from app.scenario.junit import write_junit
 from app.scenario.model import load_all
 from app.scenario.problems import Problem, ScenarioFileError
-from app.scenario.report import ScenarioResult, write_json_report, write_markdown_report
+from app.scenario.report import (
+    ScenarioResult,
+    StepResult,
+    write_json_report,
+    write_markdown_report,
+)
 from app.scenario.selection import describe_selection, load_each, rule_names, select
 
 EXIT_PASSED = 0
@@ -32,8 +37,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DEMO_SCENARIOS = REPO_ROOT / "scenarios" / "demo"
 DEMO_OUT = Path("out") / "demo"
 DEMO_TITLE = "Ambient Notes — the guided tour"
+ANIMATION_NAME = "popout-limitation.webp"
+"""Written by ``make demo``; the README shows a copy kept in ``docs/``."""
 RUN_TITLE = "Ambient Notes — QA scenario run"
-_OFFSCREEN_NOISE = frozenset({"This plugin does not support propagateSizeHints()"})
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,7 +89,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m app scenario``; returns the exit code."""
-    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    args, extra = parser.parse_known_args(list(sys.argv[1:] if argv is None else argv))
+    # ``run``'s files may follow its options too (``--junit X.xml DIR``, as make passes them).
+    unknown = [item for item in extra if item.startswith("-") or args.command != "run"]
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    if extra:
+        args.files += [Path(item) for item in extra]
     if args.command == "run":
         return _run(args)
     if args.command == "demo":
@@ -117,12 +130,13 @@ def _run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         screenshots: Path | None = args.screenshots
         pictures = None  # --screenshots: a picture after every step
-        if screenshots is None and args.html is not None:
-            # The HTML report embeds the pictures; they need a folder only while it is written,
-            # and only the ones it shows are taken (each costs a grab and a PNG).
+        if screenshots is None and (args.html is not None or args.junit is not None):
+            # The HTML report embeds the pictures and the JUnit XML attaches the failing ones;
+            # they need a folder only while the reports are written, and only the ones shown
+            # are taken (each costs a grab and a PNG).
             scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="scenario-shots-"))
             screenshots = Path(scratch)
-            pictures = wants_picture
+            pictures = wants_picture if args.html is not None else _failed_only
         with _offscreen():
             results = run_scenarios(scenarios, screenshots=screenshots, log=_log, pictures=pictures)
         written = _write_reports(args, results)
@@ -130,6 +144,10 @@ def _run(args: argparse.Namespace) -> int:
     print(f"{passed} of {len(results)} scenarios passed.")
     code = _exit_code(results)
     return code if written else max(code, EXIT_FAILED)
+
+
+def _failed_only(step: StepResult) -> bool:
+    return step.status == "failed"
 
 
 def _write_reports(
@@ -178,15 +196,35 @@ def _demo(folder: Path, out: Path) -> int:
     if not scenarios:
         print(f"No demo scenarios in {folder}", file=sys.stderr)
         return EXIT_INVALID
-    from app.scenario.runner import run_scenarios
+    from app.scenario.runner import picture_folder, run_scenarios
 
     out.mkdir(parents=True, exist_ok=True)
+    for scenario in scenarios:  # the tour's own folders: no picture of an earlier run stays
+        for stale in (out / picture_folder(scenario)).glob("*.png"):
+            stale.unlink()
     with _offscreen():
-        results = run_scenarios(scenarios, screenshots=out, log=_log)
+        # A picture after each step that acts; a caption or an expect changes nothing on screen.
+        results = run_scenarios(
+            scenarios,
+            screenshots=out,
+            log=_log,
+            pictures=lambda step: wants_picture(step, every_picture=True),
+        )
+    from app.scenario.slides import write_slides
+    from app.scenario.tour_pictures import drop_duplicate_pictures, write_limitation_animation
+
+    dropped = drop_duplicate_pictures(results)
     write_json_report(results, out / "report.json")
     write_markdown_report(results, out / "report.md", DEMO_TITLE)
     write_html_report(results, out / "report.html", DEMO_TITLE, every_picture=True)
+    write_slides(results, out / "slides.html", DEMO_TITLE)
+    animation = out / ANIMATION_NAME
+    animated = write_limitation_animation(results, animation)
     print(f"Demo report: {out / 'report.md'} and {out / 'report.html'}")
+    print(f"Slides: {out / 'slides.html'} (→/← to step, S for speaker notes)")
+    if animated:
+        print(f"The pop-out limitation, animated: {animation}")
+    print(f"{dropped} pictures equal to an earlier one were not kept twice.")
     return _exit_code(results)
 
 
@@ -214,18 +252,13 @@ def _record(file: Path, *, name: str | None, workspace: Path | None) -> int:
 def _offscreen() -> Iterator[None]:
     """Replays run offscreen (contract section 1), whatever display there is."""
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
+    from app.qt_messages import drop_offscreen_noise, restore
 
-    def relay(_kind: QtMsgType, _context: QMessageLogContext, message: str) -> None:
-        # The offscreen platform warns about window hints it ignores; that is not QA's business.
-        if message not in _OFFSCREEN_NOISE:
-            print(message, file=sys.stderr)
-
-    previous = qInstallMessageHandler(relay)
+    previous = drop_offscreen_noise()
     try:
         yield
     finally:
-        qInstallMessageHandler(previous)
+        restore(previous)
 
 
 def _log(line: str) -> None:

@@ -7,6 +7,9 @@ first, then each scenario's steps; at each send, the pointer that left the app
 (``X-Ambient-Note`` decoded), what the backend stored, the tools called, the
 reply and the window's picture. A failed step is opened and marked, with its
 expected and actual values; a failing scenario ends with the trace of each step.
+
+Failures come first (R89): a red banner at the top links to each failed step,
+and the failing scenarios lead both the summary and the sections.
 """
 
 from __future__ import annotations
@@ -34,6 +37,12 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: 
 h1 { font-size: 22px; margin: 8px 0 4px; } h2 { font-size: 18px; margin: 0 0 4px; }
 h3 { font-size: 14px; margin: 12px 0 4px; }
 .lead { margin: 0 0 16px; color: #4a5263; }
+.banner { border-radius: 6px; padding: 10px 16px; margin: 8px 0 16px; font-size: 15px; }
+.banner.bad { background: #b3261e; color: #fff; }
+.banner.bad a { color: #fff; font-weight: 600; }
+.banner.bad ul { margin: 6px 0 0; padding-left: 20px; }
+.banner.bad li { margin: 3px 0; }
+.banner.good { background: #dcf3e2; color: #135c2a; font-weight: 600; }
 table { border-collapse: collapse; margin: 6px 0 12px; }
 th, td { border: 1px solid #d5d9e0; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #eef1f5; font-weight: 600; }
@@ -119,6 +128,50 @@ def _status(result: ScenarioResult) -> str:
 
 def _anchor(index: int) -> str:
     return f"scenario-{index}"
+
+
+def _step_anchor(index: int, step: StepResult) -> str:
+    return f"scenario-{index}-step-{step.number}"
+
+
+def failures_first(results: Sequence[ScenarioResult]) -> list[ScenarioResult]:
+    """Failing (and unstartable) scenarios first, each group in its run order."""
+    return sorted(results, key=lambda result: result.passed)
+
+
+def _banner(
+    results: Sequence[ScenarioResult],
+    invalid: Mapping[str, Sequence[Problem]],
+) -> list[str]:
+    """The red banner naming every failed step, with a link to it; green when all passed."""
+    items: list[str] = []
+    for problems in invalid.values():
+        items += [f"<li>{_e(problem)}</li>" for problem in problems]
+    for index, result in enumerate(results, start=1):
+        if result.error is not None:
+            items.append(
+                f'<li><a href="#{_anchor(index)}">{_e(result.file)}</a>: '
+                f"could not run: {_e(result.error)}</li>"
+            )
+        for step in result.steps:
+            if step.status == "failed":
+                items.append(
+                    f'<li><a href="#{_step_anchor(index, step)}">{_e(result.file)}: step '
+                    f"{_e(step.number)} ({_e(step.verb)})</a>: {_e(step.failure_text())}</li>"
+                )
+    if not items:
+        return [f'<div class="banner good">All {len(results)} scenarios passed.</div>']
+    failed = sum(not result.passed for result in results)
+    if invalid:
+        head = f"{len(invalid)} scenario file(s) could not be read or validated; nothing ran."
+    else:
+        head = f"{failed} of {len(results)} scenarios failed."
+    return [
+        '<div class="banner bad" role="alert">',
+        f"<strong>{_e(head)}</strong>",
+        f"<ul>{''.join(items)}</ul>",
+        "</div>",
+    ]
 
 
 # -- the summary -----------------------------------------------------------------
@@ -238,7 +291,13 @@ def _step_trace(step: StepResult) -> str:
 
 
 def _step(
-    step: StepResult, send: SendRecord | None, *, picture: bool, traced: bool, tour: bool
+    step: StepResult,
+    send: SendRecord | None,
+    *,
+    anchor: str,
+    picture: bool,
+    traced: bool,
+    tour: bool,
 ) -> list[str]:
     if step.verb == CaptionStep.verb:
         return [f'<li><p class="caption">{_e(step.summary)}</p></li>']
@@ -266,7 +325,8 @@ def _step(
     # A tour is read top to bottom: its sends stand open; a run opens only what failed.
     opened = " open" if failed or (tour and send is not None) else ""
     return [
-        f'<li><details class="step {step.status}"{opened}>{head}<div class="body">',
+        f'<li><details class="step {step.status}" id="{_e(anchor)}"{opened}>{head}'
+        '<div class="body">',
         *body,
         "</div></details></li>",
     ]
@@ -325,7 +385,14 @@ def _scenario(index: int, result: ScenarioResult, *, every_picture: bool) -> lis
     for step in result.steps:
         picture = wants_picture(step, every_picture=every_picture)
         send = sends.get(step.number)
-        lines += _step(step, send, picture=picture, traced=failing, tour=every_picture)
+        lines += _step(
+            step,
+            send,
+            anchor=_step_anchor(index, step),
+            picture=picture,
+            traced=failing,
+            tour=every_picture,
+        )
     lines.append("</ol>")
     if failing and result.steps:
         lines += _trace_table(result.steps)
@@ -348,6 +415,7 @@ def html_report(
     tour's sends are shown open.
     """
     invalid = invalid or {}
+    results = failures_first(results)
     passed = sum(result.passed for result in results)
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     verdict = f"{passed} of {len(results)} scenarios passed"
@@ -360,6 +428,7 @@ def html_report(
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_e(title)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
+        *_banner(results, invalid),
         f'<p class="lead">{_e(verdict)} · {_e(when)}. Each scenario drove the real app window '
         "offscreen; every send shows the pointer that left the app in the "
         f"<code>{HEADER_NAME}</code> header, decoded, and what the backend stored.</p>",

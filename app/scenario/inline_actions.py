@@ -2,17 +2,12 @@
 
 Each goes through the frame's own command, as Ctrl+I, Enter, Accept and Esc do.
 
-A popped-out note runs in its own process, which the runner cannot drive. As for
-its pictures (:mod:`app.scenario.pictures`), the inline verbs on a popped-out frame
-drive the same :class:`~app.popout.PopoutWindow` class, built here on the same
-backend and workspace with its own store; it stays open (and in the pictures, beside
-the main window) until the scenario ends.
+On a popped-out frame they drive its window as :mod:`app.scenario.popout_windows`
+reaches it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +17,7 @@ from app.scenario.inline_steps import (
     InlineExpectation,
     InlineRejectStep,
 )
-from app.scenario.lookup import note_frame
+from app.scenario.popout_windows import reachable_frame as inline_frame
 from app.scenario.registry import (
     NOW,
     Checking,
@@ -39,66 +34,8 @@ from app.scenario.waiting import StepError, wait_until
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
-    from app.popout import PopoutWindow
-    from renderer.frames.inbox import InboxFrame
 
 INLINE_TIMEOUT_SECONDS = 30.0
-LOAD_TIMEOUT_SECONDS = 20.0
-
-_held: dict[str, PopoutWindow] = {}
-"""The popped-out windows the inline verbs drive, by frame id, until the scenario ends."""
-
-
-def held_popout(frame_id: str | None) -> PopoutWindow | None:
-    return _held.get(frame_id) if frame_id is not None else None
-
-
-def close_held_popouts() -> None:
-    """Close the popped-out windows the inline verbs opened (the scenario ends)."""
-    while _held:
-        _frame_id, popout = _held.popitem()
-        _close(popout)
-
-
-def _close(popout: PopoutWindow) -> None:
-    popout.close()
-    with contextlib.suppress(Exception):
-        wait_until(lambda: not popout.isVisible(), timeout=LOAD_TIMEOUT_SECONDS, what="closing")
-    popout.shutdown_workers()
-    popout.deleteLater()
-
-
-def inline_frame(window: MainWindow, frame_id: str) -> InboxFrame:
-    """The frame named ``frame_id``: in the main window, or its popped-out window (R68)."""
-    if frame_id in window.frames:
-        return note_frame(window, frame_id)
-    held = _held.get(frame_id)
-    if held is not None:
-        return held.frame
-    handles = [
-        handle
-        for handle in window.session.popouts.handles
-        if handle.frame_id == frame_id and handle.exit_code is None
-    ]
-    if not handles:
-        return note_frame(window, frame_id)  # the step error naming it
-    handle = handles[-1]
-    from app.popout import PopoutWindow
-    from app.session import connect_workspace
-
-    link = connect_workspace(window.session.backend, handle.workspace)
-    # The window announces readiness on stdout for its host; here that line is noise.
-    with contextlib.redirect_stdout(io.StringIO()):
-        popout = PopoutWindow(link, handle.frame_id, handle.path, handle.view)
-        popout.show()
-    _held[frame_id] = popout
-    wait_until(
-        lambda: popout.frame.is_loaded,
-        timeout=LOAD_TIMEOUT_SECONDS,
-        what=f"the popped-out {handle.path} to load",
-        wake_on=[popout.frame.loaded],
-    )
-    return popout.frame
 
 
 def _utf16(text: str) -> int:

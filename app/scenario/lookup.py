@@ -10,6 +10,17 @@ from renderer.frames.inbox import InboxFrame
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
+    from app.popouts import PopoutHandle
+
+
+def popped_out_handle(window: MainWindow, frame_id: str) -> PopoutHandle | None:
+    """The newest still-running pop-out of ``frame_id``, if it was popped out."""
+    handles = [
+        handle
+        for handle in window.session.popouts.handles
+        if handle.frame_id == frame_id and handle.exit_code is None
+    ]
+    return handles[-1] if handles else None
 
 
 def frame(window: MainWindow, frame_id: str) -> FrameBase:
@@ -17,6 +28,12 @@ def frame(window: MainWindow, frame_id: str) -> FrameBase:
     found = window.frames.get(frame_id)
     if found is None:
         known = ", ".join(sorted(window.frames)) or "none"
+        handle = popped_out_handle(window, frame_id)
+        if handle is not None:
+            raise StepError(
+                f"'{frame_id}' was popped out into its own window ({handle.path}); this step "
+                f"acts on the main window only (frames here: {known})"
+            )
         raise StepError(f"there is no frame '{frame_id}' (frames now: {known})")
     return found
 

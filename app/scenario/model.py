@@ -21,9 +21,23 @@ from pydantic import (
 )
 
 from app.scenario.catalogue import BY_NAME
+from app.scenario.expectations import ExpectBody
 from app.scenario.problems import Problem, ScenarioFileError, describe_pydantic
 from app.scenario.registry import Step
 from app.scenario.step_fields import StepBody, Strict
+from app.scenario.steps import (
+    ActivateStep,
+    CaptionStep,
+    MountStep,
+    NewNoteStep,
+    OpenStep,
+    PopoutStep,
+    SelectStep,
+    ShareStep,
+    TypeStep,
+    UnmountStep,
+    ViewStep,
+)
 from bridge.paths import WorkspacePathError, check_workspace_path
 
 SCENARIO_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
@@ -140,7 +154,7 @@ class _StepParser:
         try:
             parsed = model.model_validate(dict(body))
         except ValidationError as error:
-            for field_name, message in describe_pydantic(error, where):
+            for field_name, message in describe_pydantic(error, where, model):
                 # A one-value verb has no keys of its own to name: the verb is the field.
                 self.problem(step, where if scalar else field_name, message)
             return None
@@ -178,6 +192,7 @@ def parse_scenario(data: object, source: Path) -> Scenario:
             step = parser.parse(raw, str(number), "", False)
             if step is not None:
                 steps.append(step)
+    _check_selections(steps, workspace, parser)
     if parser.problems:
         raise ScenarioFileError(parser.problems)
     return Scenario(
@@ -190,6 +205,50 @@ def parse_scenario(data: object, source: Path) -> Scenario:
         description=description,
         rules=rules,
     )
+
+
+def _utf16(text: str) -> int:
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+_KEEPS_TEXT = (ActivateStep, ViewStep, PopoutStep, CaptionStep, ExpectBody, ShareStep)
+"""Verbs that never change a note's text: the lengths known before them still hold."""
+
+
+def _check_selections(
+    steps: Sequence[Step], workspace: Mapping[str, str], parser: _StepParser
+) -> None:
+    """A ``select`` past the end of a note whose length the file itself fixes is an error now,
+    not a silent clamp at run time; after a step that may change text in ways the file does
+    not say (a send's flush, Apply, another instance...) the run checks it instead."""
+    paths: dict[str, str] = {}  # frame id -> the note it shows
+    lengths: dict[str, int | None] = {path: _utf16(text) for path, text in workspace.items()}
+
+    for number, step in enumerate(steps, start=1):
+        if isinstance(step, MountStep | OpenStep) and step.path is not None:
+            paths[step.frame] = step.path
+            lengths.setdefault(step.path, 0)  # a note that does not exist opens empty
+        elif isinstance(step, NewNoteStep) and step.frame is not None:
+            paths[step.frame] = step.path
+            lengths.setdefault(step.path, 0)
+        elif isinstance(step, TypeStep) and step.frame in paths:
+            path = paths[step.frame]
+            known = lengths.get(path)
+            lengths[path] = None if known is None else known + _utf16(step.text)
+        elif isinstance(step, UnmountStep):
+            paths.pop(step.frame, None)
+        elif isinstance(step, SelectStep) and step.frame in paths:
+            known = lengths.get(paths[step.frame])
+            for name, value in (("anchor", step.anchor), ("head", step.head)):
+                if known is not None and value > known:
+                    parser.problem(
+                        str(number),
+                        f"select.{name}",
+                        f"{value} is past the end of {paths[step.frame]} in '{step.frame}' "
+                        f"({known} UTF-16 units at this step): 0–{known} are allowed",
+                    )
+        elif not isinstance(step, _KEEPS_TEXT):
+            lengths = dict.fromkeys(lengths)  # may have changed: the run checks from here
 
 
 def _parse_rules(raw: object, parser: _StepParser) -> tuple[str, ...]:
@@ -231,7 +290,7 @@ def _parse_backend(raw: object, parser: _StepParser) -> _BackendBody:
     try:
         return _BackendBody.model_validate(dict(raw))
     except ValidationError as error:
-        for field_name, message in describe_pydantic(error, "backend"):
+        for field_name, message in describe_pydantic(error, "backend", _BackendBody):
             parser.problem(None, field_name, message)
         return _BackendBody()
 

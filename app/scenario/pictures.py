@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
+from PySide6.QtWidgets import QWidget
 
-from app.scenario.inline_actions import held_popout
+from app.scenario.popout_windows import held_popout
 from app.scenario.waiting import wait_until
 from app.session import AppSession, connect_workspace
 from bridge.pointer import View
@@ -29,18 +30,80 @@ _CAPTION_HEIGHT = 40
 _BACKGROUND = QColor("#e9ecf2")
 _INK = QColor("#1f2430")
 _LOAD_SECONDS = 20.0
+DIRECT_CHILDREN = Qt.FindChildOption.FindDirectChildrenOnly
 MAIN_CAPTION = "Main window: its assistant cannot see the popped-out note"
 POPOUT_CAPTION = "Popped-out window: a separate process with its own store"
 
 
+Region = tuple[int, int, int, int]
+"""Where a frame is in a saved picture: x, y, width, height in the picture's pixels."""
+POPOUT_REGION = "popout:"
+"""Prefix of the region of a popped-out window's picture (``popout:inbox-2``)."""
+
+
+LATEST_TURN_REGION = "assistant:latest"
+"""The assistant's latest turn, as far as it is in view."""
+CHIP_REGION = "assistant:chip"
+"""The assistant from its context chip down: the chip and the message input."""
+
+
+def _frame_regions(window: MainWindow, scale: float, offset: QPoint) -> dict[str, Region]:
+    """Each visible frame's rectangle in the window's picture (the slides crop to them)."""
+
+    def placed(widget: QWidget, top: int | None = None) -> Region:
+        corner = widget.mapTo(window, QPoint(0, 0))
+        start = corner.y() if top is None else max(corner.y(), top)
+        return (
+            offset.x() + round(corner.x() * scale),
+            offset.y() + round(start * scale),
+            round(widget.width() * scale),
+            round((corner.y() + widget.height() - start) * scale),
+        )
+
+    regions: dict[str, Region] = {}
+    for frame_id, frame in window.frames.items():
+        if frame.isVisible():
+            regions[frame_id] = placed(frame)
+    assistant = window.assistant
+    turns = [
+        child
+        for child in assistant.transcript.findChildren(QWidget, options=DIRECT_CHILDREN)
+        if child.isVisible() and child is not assistant.welcome
+    ]
+    if turns and assistant.isVisible():
+        latest = max(turns, key=lambda child: child.y())
+        viewport = assistant.transcript_view.viewport()
+        visible_top = viewport.mapTo(window, QPoint(0, 0)).y()
+        visible_bottom = visible_top + viewport.height()
+        turn_top = max(latest.mapTo(window, QPoint(0, 0)).y() - 6, visible_top)
+        turn_bottom = min(
+            latest.mapTo(window, QPoint(0, 0)).y() + latest.height() + 6, visible_bottom
+        )
+        x, _y, width, _height = placed(assistant)
+        regions[LATEST_TURN_REGION] = (
+            x,
+            offset.y() + round(turn_top * scale),
+            width,
+            round(max(0, turn_bottom - turn_top) * scale),
+        )
+        regions[CHIP_REGION] = placed(
+            assistant, assistant.context_chip.mapTo(window, QPoint(0, 0)).y() - 6
+        )
+    return regions
+
+
 def save_window_picture(
     window: MainWindow, size: tuple[int, int], target: Path, *, popped_out: str | None = None
-) -> bool:
+) -> dict[str, Region] | None:
     """Save the window at ``size`` (R46: every picture of a run has the same size, whatever a
-    step did to the window); after a pop-out, beside the popped-out note's window (R29)."""
+    step did to the window); after a pop-out, beside the popped-out note's window (R29).
+
+    Returns where each frame is in the picture (None when it could not be saved)."""
     if (window.width(), window.height()) != size:
         window.resize(*size)
     picture = window.grab().toImage()
+    scale = picture.devicePixelRatio()
+    regions = _frame_regions(window, scale, QPoint(0, 0))
     if popped_out is not None:
         handles = [
             handle for handle in window.session.popouts.handles if handle.frame_id == popped_out
@@ -59,8 +122,17 @@ def save_window_picture(
             except Exception:
                 popout = None  # a picture is a nicety; the step itself already passed
             if popout is not None:
+                main_width = picture.width()
                 picture = side_by_side(picture, popout)
-    return picture.save(str(target))
+                top = _GAP + _CAPTION_HEIGHT
+                regions = _frame_regions(window, scale, QPoint(_GAP, top))
+                regions[POPOUT_REGION + popped_out] = (
+                    _GAP + main_width + _GAP,
+                    _GAP,
+                    popout.width(),
+                    popout.height() + _CAPTION_HEIGHT,
+                )
+    return regions if picture.save(str(target)) else None
 
 
 def render_popout(

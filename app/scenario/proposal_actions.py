@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from app.scenario.lookup import note_frame
+from app.scenario.popout_windows import reachable_frame
 from app.scenario.proposal_steps import (
     ApplyStep,
     DiscardStep,
@@ -71,7 +72,7 @@ def _check_proposals(against: Checking, expected: list[ProposalExpectation]) -> 
 
 
 def _check_note(against: Checking, expected: NoteExpectation) -> list[Mismatch]:
-    problem = expected.mismatch("note", note_frame(against.window, expected.frame).read_text())
+    problem = expected.mismatch("note", reachable_frame(against.window, expected.frame).read_text())
     return [problem] if problem else []
 
 

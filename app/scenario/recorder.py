@@ -6,15 +6,23 @@ activation path and runtime changes (it observes the store's ``activate`` and
 ``contentsChange``), pop-outs, workspace switches, the assistant's sends, and
 the menu commands declared ``recorded`` in ``app/actions.py`` (Save now, Move
 frame up and down), as ``command`` steps.
-Each finished send becomes a ``send`` step followed by an ``expect`` holding the
-pointer it carried (all fields but ``capturedAt``), the drop reason and the
-tools called. Deleting text has no scenario verb, so a deletion is noted in
+Each finished send becomes a ``send`` step followed by an ``expect`` holding what
+a person can read and edit of the pointer it carried (path, frame, view,
+selection, whether it was flushed; not the hash, byte count or capture time,
+which change with every edit of the note), the drop reason and the tools called.
+Deleting text has no scenario verb, so a deletion is noted in
 :attr:`ScenarioRecorder.unrecorded` instead of being guessed at.
+
+An activation that follows from a close or a pop-out (Qt moving the keyboard focus
+to the next editor) is not a step of its own: the replay presses the same button,
+and Qt moves the focus the same way (R88). The file's workspace holds only the
+notes the session touched: opened in a frame, or named by a send or its tools.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import signal
 import sys
 import tempfile
@@ -23,8 +31,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QApplication
 
 from app.actions import ACTIONS
 from app.scenario.catalogue import ExpectStep
@@ -80,6 +89,24 @@ def _provider_name(frame: object) -> str:
     return WORKSPACE_PROVIDER
 
 
+_POINTER_KEPT = ("path", "frameId", "view", "selection", "flushed")
+"""The pointer's fields a recorded ``expect`` keeps: what a person reads and may edit."""
+_USER_INPUT = frozenset({QEvent.Type.MouseButtonPress, QEvent.Type.KeyPress})
+
+
+class _InputWatch(QObject):
+    """Tells when the person presses a key or a mouse button, anywhere in the application."""
+
+    def __init__(self, heard: Callable[[], None]) -> None:
+        super().__init__()
+        self._heard = heard
+
+    def eventFilter(self, _watched: QObject, event: QEvent) -> bool:
+        if event.type() in _USER_INPUT:
+            self._heard()
+        return False
+
+
 class ScenarioRecorder:
     """Listens to one main window and accumulates scenario steps."""
 
@@ -100,6 +127,11 @@ class ScenarioRecorder:
         self._disconnects: list[Callable[[], None]] = []
         self._store_originals: dict[str, Callable[..., None]] = {}
         self._hooked_assistants: set[int] = set()
+        self._settling = False
+        """A close or pop-out was pressed: activations until the next key or click follow
+        from Qt's own focus move, not from the person."""
+        self._touched: set[str] = set()
+        self._input_watch = _InputWatch(self._on_input)
         self._attach()
 
     # -- wiring ------------------------------------------------------------------
@@ -111,6 +143,9 @@ class ScenarioRecorder:
             original = getattr(store, method)
             self._store_originals[method] = original
             setattr(store, method, self._observer(method, original))
+        application = QApplication.instance()
+        if application is not None:
+            application.installEventFilter(self._input_watch)
         self._connect(window.frames_changed, self._on_frames_changed)
         self._connect(window.workspace_switched, self._on_workspace_switched)
         for declaration in ACTIONS:  # R84: commands whose effect nothing else records
@@ -156,6 +191,9 @@ class ScenarioRecorder:
 
     def detach(self) -> None:
         """Stop listening and give the store back its own methods."""
+        application = QApplication.instance()
+        if application is not None:
+            application.removeEventFilter(self._input_watch)
         for disconnect in self._disconnects:
             disconnect()
         self._disconnects.clear()
@@ -173,7 +211,9 @@ class ScenarioRecorder:
             data["description"] = "Recorded. Not replayed: " + "; ".join(self.unrecorded)
         else:
             data["description"] = "Recorded from a session of the app."
-        data["workspace"] = dict(sorted(self.documents.items()))
+        data["workspace"] = {
+            path: text for path, text in sorted(self.documents.items()) if path in self._touched
+        }
         steps = self.steps or [CaptionStep(text="nothing was done")]
         data["steps"] = [step_data(step) for step in steps]
         return data
@@ -193,6 +233,12 @@ class ScenarioRecorder:
         path.write_text(text, encoding="utf-8")
         return len(data["steps"])
 
+    def _on_input(self) -> None:
+        self._settling = False
+
+    def _settle(self, _frame_id: str) -> None:
+        self._settling = True
+
     @property
     def _current(self) -> list[Step]:
         """Where the next step goes: under the send whose flush is in flight, else the top."""
@@ -204,7 +250,11 @@ class ScenarioRecorder:
     # -- frames ----------------------------------------------------------------------
 
     def _adopt(self, frame_id: str, frame: object, *, record: bool) -> None:
+        close_requested = getattr(frame, "close_requested", None)
+        if close_requested is not None:
+            self._connect(close_requested, self._settle)
         if isinstance(frame, InboxFrame):
+            self._touched.add(frame.path)
             self._known[frame_id] = (frame.path, frame.view)
             self._cursors[frame_id] = None
             if record:
@@ -239,6 +289,7 @@ class ScenarioRecorder:
                 self._adopt(frame_id, frame, record=True)
 
     def _on_popout_requested(self, frame_id: str) -> None:
+        self._settling = True
         target = self._current
         if target and target[-1] == UnmountStep(frame=frame_id):
             # The window's own handler ran first and the frame already left: that was this.
@@ -263,7 +314,8 @@ class ScenarioRecorder:
         if self.window.is_switching_workspace or frame_id == self._last_activated:
             return
         self._last_activated = frame_id
-        self._record(ActivateStep(frame=frame_id))
+        if not self._settling:  # else the replay's own button press brings it about
+            self._record(ActivateStep(frame=frame_id))
 
     def _on_runtime_changed(self, frame_id: str) -> None:
         frame = self.window.frames.get(frame_id)
@@ -272,6 +324,7 @@ class ScenarioRecorder:
             return
         path, view = known
         if frame.path != path:
+            self._touched.add(frame.path)
             self._record(OpenStep(frame=frame_id, path=frame.path))
             self._cursors[frame_id] = None
         if frame.view != view:
@@ -310,9 +363,13 @@ class ScenarioRecorder:
                 continue
             cursor = frame.editor.textCursor()
             state = (cursor.anchor(), cursor.position())
-            if self._cursors.get(frame_id) != state:
-                self._record(SelectStep(frame=frame_id, anchor=state[0], head=state[1]))
-                self._cursors[frame_id] = state
+            before = self._cursors.get(frame_id)
+            if before == state:
+                continue
+            self._cursors[frame_id] = state
+            if state[0] == state[1] and (before is None or before[0] == before[1]):
+                continue  # only the cursor moved: no selection before or now, none to replay
+            self._record(SelectStep(frame=frame_id, anchor=state[0], head=state[1]))
 
     # -- sends ----------------------------------------------------------------------------
 
@@ -332,6 +389,7 @@ class ScenarioRecorder:
         included = record.capture.dropped != "excluded"
         self.steps.insert(at, SendStep(record.message, tuple(during), include_ambient=included))
         self.steps.append(_expectation(record))
+        self._touched.update(_named_notes(record, self.documents))
 
 
 def _expectation(record: TurnRecord) -> ExpectBody:
@@ -340,8 +398,8 @@ def _expectation(record: TurnRecord) -> ExpectBody:
     expect: dict[str, Any] = {}
     decoded = decode_header(capture.header) if capture.header is not None else None
     if isinstance(decoded, AmbientPointer):
-        pointer = decoded.model_dump(exclude_none=True)
-        pointer.pop("capturedAt", None)
+        carried = decoded.model_dump(exclude_none=True)
+        pointer = {key: carried[key] for key in _POINTER_KEPT if key in carried}
         if "selection" not in pointer:
             pointer["selection"] = None
         expect["pointer"] = pointer
@@ -352,6 +410,17 @@ def _expectation(record: TurnRecord) -> ExpectBody:
     if record.reply is not None:
         expect["tools"] = [call.name for call in record.reply.tool_calls]
     return ExpectStep.model_validate(expect)
+
+
+def _named_notes(record: TurnRecord, documents: dict[str, str]) -> set[str]:
+    """The workspace's notes a send named: in its message, or in its tools' calls and results."""
+    texts = [record.message]
+    if record.reply is not None:
+        for call in record.reply.tool_calls:
+            texts.append(json.dumps(call.arguments, ensure_ascii=False, default=str))
+            texts.append(json.dumps(call.result, ensure_ascii=False, default=str))
+    joined = "\n".join(texts)
+    return {path for path in documents if path in joined}
 
 
 def snapshot_documents(folder: Path) -> dict[str, str]:

@@ -71,6 +71,8 @@ class StepResult:
     duration_ms: float = 0.0
     trace: StepTrace | None = None
     """The window's ambient state right after the step (R79); None when it could not be read."""
+    regions: dict[str, list[int]] = field(default_factory=dict)
+    """Where each frame is in ``screenshot`` ([x, y, width, height]): the slides crop to them."""
 
     def failure_text(self) -> str:
         parts = [str(mismatch) for mismatch in self.mismatches]

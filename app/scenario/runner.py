@@ -26,9 +26,9 @@ from app.main_window import MainWindow
 from app.scenario.actions import switch_workspace, wait_all_loaded
 from app.scenario.catalogue import verb_of
 from app.scenario.expectations import ExpectBody
-from app.scenario.inline_actions import close_held_popouts
 from app.scenario.model import Scenario
 from app.scenario.pictures import save_window_picture
+from app.scenario.popout_windows import close_held_popouts
 from app.scenario.registry import Step
 from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
 from app.scenario.sends import observe_send
@@ -77,7 +77,7 @@ def run_scenarios(
     results: list[ScenarioResult] = []
     folders: set[str] = set()
     for scenario in scenarios:
-        folder = _slug(scenario.source.stem)
+        folder = picture_folder(scenario)
         while folder in folders:  # same file name in two folders: keep both sets of pictures
             folder += "-again"
         folders.add(folder)
@@ -117,6 +117,11 @@ def run_scenario(
                 replay.close()
     result.duration_ms = (time.monotonic() - started) * 1000
     return result
+
+
+def picture_folder(scenario: Scenario) -> str:
+    """The folder (under ``screenshots``) a scenario's pictures go into: its file's name."""
+    return _slug(scenario.source.stem)
 
 
 def _slug(text: str) -> str:
@@ -202,7 +207,7 @@ class ScenarioReplay:
             outcome.duration_ms = (time.monotonic() - began) * 1000
             outcome.trace = self._trace()
             if self.shots is not None and (self.pictures is None or self.pictures(outcome)):
-                outcome.screenshot = self._screenshot(number, step)
+                outcome.screenshot = self._screenshot(number, step, outcome)
 
     def act(self, step: Step, outcome: StepResult) -> None:
         """Run one step as its verb declares (:mod:`app.scenario.catalogue`)."""
@@ -283,13 +288,16 @@ class ScenarioReplay:
 
     # -- screenshots and teardown ----------------------------------------------
 
-    def _screenshot(self, number: int, step: Step) -> str | None:
+    def _screenshot(self, number: int, step: Step, outcome: StepResult) -> str | None:
         assert self.shots is not None
         self.shots.mkdir(parents=True, exist_ok=True)
         target = self.shots / f"{number:02d}-{_slug(step.verb)}.png"
         popped = step.frame if isinstance(step, PopoutStep) else _latest_popped_out(self.window)
-        saved = save_window_picture(self.window, WINDOW_SIZE, target, popped_out=popped)
-        return str(target) if saved else None
+        regions = save_window_picture(self.window, WINDOW_SIZE, target, popped_out=popped)
+        if regions is None:
+            return None
+        outcome.regions = {name: list(box) for name, box in regions.items()}
+        return str(target)
 
     def close(self) -> None:
         """Close the window, pop-out processes, threads and the backend; nothing outlives it."""

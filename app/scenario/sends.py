@@ -49,7 +49,8 @@ def observe_send(
         error=record.error,
         stored=read_delivery(session, record.conversation),
         during_flush_ran=ran,
-        notices=turn_notices(record),
+        # Beside the reply too: a popped-out note read from its saved copy (R29, R25).
+        notices=[*turn_notices(record), *record.elsewhere_caveats],
     )
 
 

@@ -76,6 +76,10 @@ class ActivateStep(StepBody):
     frame: FrameId
 
 
+DIRECT_NOTE = " (direct: set through the editor, not through input)"
+"""Said in the report of a step that asked for the old direct path (R88)."""
+
+
 class TypeStep(StepBody):
     """Type text into an Inbox frame's editor."""
 
@@ -84,6 +88,11 @@ class TypeStep(StepBody):
     frame: FrameId
     text: str
     at: Literal["end"] | NonNegative = "end"
+    direct: bool = False
+    """Insert through the editor's API instead of keys (no click, no focus change)."""
+
+    def describe(self) -> str:
+        return self.summary.format_map(dict(self)) + (DIRECT_NOTE if self.direct else "")
 
     @field_validator("at", mode="before")
     @classmethod
@@ -101,6 +110,11 @@ class SelectStep(StepBody):
     frame: FrameId
     anchor: NonNegative
     head: NonNegative
+    direct: bool = False
+    """Set the editor's selection instead of clicking (no focus change)."""
+
+    def describe(self) -> str:
+        return self.summary.format_map(dict(self)) + (DIRECT_NOTE if self.direct else "")
 
 
 class ViewStep(StepBody):
@@ -319,7 +333,7 @@ def parse_body(
     try:
         return model.model_validate(dict(body))
     except ValidationError as error:
-        for field_name, message in describe_pydantic(error, where):
+        for field_name, message in describe_pydantic(error, where, model):
             parser.problem(step, field_name, message)
         return None
 

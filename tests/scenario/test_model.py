@@ -221,6 +221,65 @@ def test_invalid_file_level_content_is_named(tmp_path: Path, text: str, expected
     )
 
 
+@pytest.mark.parametrize(
+    ("steps", "expected"),
+    [
+        (
+            "  - expect: {pointer: {frame: inbox-1}}\n",
+            "step 1: field 'expect.pointer.frame': unknown key 'frame'; allowed here: v, path, "
+            "view, frameId, selection, bytes, sha256, flushed, capturedAt",
+        ),
+        (
+            "  - type: {frame: a, txt: x}\n",
+            "step 1: field 'type.txt': unknown key 'txt'; allowed here: frame, text, at, direct",
+        ),
+        (
+            "  - expect: {frames: [{idd: a}]}\n",
+            "step 1: field 'expect.frames.0.idd': unknown key 'idd'; allowed here: id, path, view",
+        ),
+        (
+            "  - expect: {shared: {activeNote: {pth: a}}}\n",
+            "step 1: field 'expect.shared.activeNote.pth': unknown key 'pth'; allowed here: v, "
+            "path,",
+        ),
+    ],
+)
+def test_r89_an_unknown_key_lists_the_keys_allowed_there(
+    tmp_path: Path, steps: str, expected: str
+) -> None:
+    path = write(tmp_path, "steps:\n" + steps)
+    problems = problems_of(path)
+    assert any(problem.startswith(f"{path}: {expected}") for problem in problems), problems
+
+
+def test_r89_a_selection_past_the_end_of_a_known_note_is_a_validation_error(
+    tmp_path: Path,
+) -> None:
+    text = (
+        'workspace: {notes/a.md: "abcd"}\n'
+        "steps:\n"
+        "  - mount: {frame: inbox-1, path: notes/a.md}\n"
+        "  - select: {frame: inbox-1, anchor: 0, head: 4}\n"
+        "  - select: {frame: inbox-1, anchor: 0, head: 500}\n"
+        '  - type: {frame: inbox-1, text: "🙂"}\n'
+        "  - select: {frame: inbox-1, anchor: 7, head: 6}\n"
+        "  - mount: {frame: inbox-2, path: notes/new.md}\n"
+        "  - select: {frame: inbox-2, anchor: 1, head: 0}\n"
+        "  - send: {message: hi, duringFlush: [{type: {frame: inbox-1, text: more}}]}\n"
+        "  - select: {frame: inbox-1, anchor: 0, head: 90}\n"
+    )
+    problems = problems_of(write(tmp_path, text))
+    located = [problem.split(": ", 1)[1] for problem in problems]
+    assert located == [
+        "step 3: field 'select.head': 500 is past the end of notes/a.md in 'inbox-1' "
+        "(4 UTF-16 units at this step): 0–4 are allowed",
+        "step 5: field 'select.anchor': 7 is past the end of notes/a.md in 'inbox-1' "
+        "(6 UTF-16 units at this step): 0–6 are allowed",
+        "step 7: field 'select.anchor': 1 is past the end of notes/new.md in 'inbox-2' "
+        "(0 UTF-16 units at this step): 0–0 are allowed",
+    ], problems
+
+
 def test_every_problem_in_a_file_is_reported_together(tmp_path: Path) -> None:
     text = "steps:\n  - activat: a\n  - type: {frame: a}\n  - expect: {}\n"
     problems = problems_of(write(tmp_path, text))

@@ -33,16 +33,19 @@ def test_every_picture_after_a_pop_out_shows_both_windows_and_the_reply_says_why
     report, shots = tmp_path / "report.json", tmp_path / "shots"
     assert cli.main(["run", str(DEMO), "--report", str(report), "--screenshots", str(shots)]) == 0
     (scenario,) = json.loads(report.read_text(encoding="utf-8"))["scenarios"]
-    first, second = scenario["sends"]
+    first, stale, second = scenario["sends"]
     assert "inbox/reading.md is in its own window now" in " ".join(first["notices"])
+    # Typed in the pop-out, not saved yet: read by name, the saved copy comes with a warning.
+    assert "Braiding Sweetgrass" not in (stale["reply"] or "")
+    assert "the assistant read its saved copy" in " ".join(stale["notices"])
     assert "no note here is “this note”" in " ".join(second["notices"])
     folder = shots / DEMO.stem
     main_width = WINDOW_SIZE[0]
-    for name in ("06-send.png", "10-send.png"):
+    for name in ("06-send.png", "13-send.png", "17-send.png"):
         picture = QImage(str(folder / name))
         assert picture.width() > main_width + 400, name  # the pop-out stands beside it
         assert _has_content(picture, main_width + 60, picture.width() - 40), name
-    before = QImage(str(folder / "03-activate.png"))
+    before = QImage(str(folder / "04-activate.png"))
     assert before.width() == main_width  # before the pop-out: the main window alone
 
 

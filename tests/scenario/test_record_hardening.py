@@ -67,9 +67,8 @@ def test_r66_sigterm_writes_the_recording_as_quit_does(tmp_path: Path) -> None:
     code, out, errors = _record_until_sigterm(workspace, target)
     assert code == 0, errors[-2000:]
     assert "Recorded " in out and "steps into" in out
-    assert yaml.safe_load(target.read_text(encoding="utf-8"))["workspace"] == {
-        "notes/a.md": "# A\n"
-    }
+    # Nothing was opened in the session: no note of the folder is written (R89).
+    assert yaml.safe_load(target.read_text(encoding="utf-8"))["workspace"] == {}
 
 
 def test_r66_only_regular_files_inside_are_recorded(tmp_path: Path) -> None:
@@ -81,6 +80,6 @@ def test_r66_only_regular_files_inside_are_recorded(tmp_path: Path) -> None:
     for skipped in ("elsewhere (a link)", "notes/linked.md (a link)", "notes/pipe.md (not a"):
         assert skipped in errors
     data = yaml.safe_load(target.read_text(encoding="utf-8"))
-    assert data["workspace"] == {"notes/a.md": "# A\nalpha\n"}
+    assert data["workspace"] == {}  # nothing was opened in the session (R89)
     assert "OUTSIDE SECRET" not in target.read_text(encoding="utf-8")
     load_scenario(target)  # written whole, a valid scenario

@@ -150,7 +150,7 @@ def test_declared_commands_are_recorded_by_their_ids_and_replay(
     second = mount(qtbot, window, "inbox-2", "notes/b.md")
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
-    second.editor.setFocus()
+    QTest.mouseClick(second.editor.viewport(), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.store.last_activated_frame == "inbox-2")
     modifiers = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     QTest.keyClick(second.editor, Qt.Key.Key_Up, modifiers)  # Frames ▸ Move frame up

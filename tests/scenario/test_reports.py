@@ -139,25 +139,41 @@ def test_r79_junit_has_every_attribute_the_schema_requires(failing_run: Path) ->
             assert set(problem.attrib) >= PROBLEM_REQUIRED
 
 
-def test_r79_junit_failure_carries_the_trace_of_each_step(failing_run: Path) -> None:
+def test_r89_junit_failure_gives_one_mismatch_a_line_and_the_trace_around_it(
+    failing_run: Path,
+) -> None:
     root = ET.parse(failing_run / "out" / "junit.xml").getroot()
     failure = root.find("testsuite/testcase/failure")
     assert failure is not None and failure.text is not None
     text = failure.text
-    step3 = text.split("step 3 (activate)")[1].split("step 4 (send)")[0]
-    # R81: the assistant Qt focused when the window was shown was never activated.
-    assert "MRU (most recent first): inbox-1\n" in step3
-    assert "active frame: inbox-1" in step3
-    assert "chip: This note: notes/a.md" in step3
-    assert 'capture now: path="notes/a.md", view="edit", frameId="inbox-1"' in step3
-    during = text.split("step 4.1 (type)")[1].split("step 5 (expect)")[0]
+    head, trace = text.split("Trace of each step (after it ran):")
+    lines = head.strip().splitlines()
+    assert "r02-wrong-frame.yaml: step 5 (expect) failed: expect pointer" in lines[0]
+    assert lines[1:] == ['  pointer.frameId: expected "inbox-2", actual "inbox-1"']
+    # Only the steps around the failure: two before it (4 and 4.1), it, and one after.
+    assert "step 3 (activate)" not in trace and "step 1 (mount)" not in trace
+    step4 = trace.split("step 4 (send)")[1].split("step 4.1 (type)")[0]
+    assert "MRU (most recent first): inbox-1\n" in step4
+    during = trace.split("step 4.1 (type)")[1].split("step 5 (expect)")[0]
     assert (
         "send in preparation: step 4 ('summarise this'), resolved at its start to "
         "inbox-1 notes/a.md (edit)"
     ) in during
-    last = text.split("step 6 (activate)")[1]
+    last = trace.split("step 6 (activate)")[1]
     assert "MRU (most recent first): assistant, inbox-1" in last
     assert "active frame: assistant" in last
+
+
+def test_r89_junit_attaches_the_failing_picture_beside_the_xml(failing_run: Path) -> None:
+    root = ET.parse(failing_run / "out" / "junit.xml").getroot()
+    outputs = {
+        case.attrib["name"]: case.findtext("system-out") or "" for case in root.iter("testcase")
+    }
+    picture = failing_run / "out" / "r02-wrong-frame-step-5.png"
+    assert f"[[ATTACHMENT|{picture.as_posix()}]]" in outputs["the wrong frame expected"]
+    assert "ATTACHMENT" not in outputs["a popped-out note is not this note"]
+    image = QImage(str(picture))
+    assert (image.width(), image.height()) == WINDOW_SIZE
 
 
 def test_r79_html_is_self_contained_and_opens_the_failing_step(failing_run: Path) -> None:
@@ -180,6 +196,15 @@ def test_r79_html_is_self_contained_and_opens_the_failing_step(failing_run: Path
     assert "The reply</dt><dd><pre>" in page
     # The summary table comes first, then the failing scenario's trace of each step.
     assert page.index('<table class="summary">') < page.index('<section class="scenario')
+    # R89: first of all a red banner linking to the failed step, and the failing scenario leads.
+    banner = page.split('<div class="banner bad" role="alert">')[1].split("</div>")[0]
+    assert page.index('class="banner bad"') < page.index('<table class="summary">')
+    assert "1 of 2 scenarios failed." in banner
+    [link] = read_links(banner).links
+    assert link == "#scenario-1-step-5"
+    assert 'id="scenario-1-step-5"' in page
+    assert "pointer.frameId: expected &quot;inbox-2&quot;, actual &quot;inbox-1&quot;" in banner
+    assert page.index("the wrong frame expected") < page.index("a popped-out note is not")
     assert "<h3>Trace of each step</h3>" in page
     assert page.count("<h3>Trace of each step</h3>") == 1  # the passing one has none
 
@@ -291,7 +316,7 @@ def test_r79_a_failed_action_step_is_named_and_the_rest_marked_skipped(
     text = page.read_text(encoding="utf-8")
     opened = [item for item in read_links(text).details if "open" in item]
     assert [item.get("class") for item in opened] == ["step failed"]
-    assert '<details class="step skipped">' in text
+    assert '<details class="step skipped" id="scenario-1-step-3">' in text
     assert len(read_links(text).images) == 1  # the failed step's picture; nothing was sent
 
 
@@ -315,3 +340,27 @@ def test_r79_make_qa_runs_the_shipped_scenarios_into_both_reports(tmp_path: Path
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "1 of 1 scenarios passed" in page
     assert (out / "report.json").is_file()
+
+
+def test_r89_make_qa_takes_folders_and_keeps_the_run_exit_code(tmp_path: Path) -> None:
+    """QA_FILES runs any folder; the run's own code (1 failed, 2 invalid) is said and kept."""
+    out = tmp_path / "qa"
+    failing = write(tmp_path / "failing", "wrong.yaml", FAILING)
+    invalid = write(tmp_path / "invalid", "bad.yaml", f"name: bad\n{WORKSPACE}steps: []\n")
+    target = ["make", "--no-print-directory", "-o", "bytecode", "qa", f"QA_OUT={out}"]
+    codes = {}
+    for folder in (failing.parent, invalid.parent):
+        completed = subprocess.run(
+            [*target, f"QA_FILES={folder}"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert completed.returncode != 0  # make itself ends with 2 whenever a recipe fails
+        codes[folder.name] = (out / "exit-code").read_text().strip()
+        assert f"make qa: exit {codes[folder.name]}, " in completed.stdout
+    assert codes == {"failing": "1", "invalid": "2"}
+    [suite] = list(JUnitXml.fromfile(str(out / "junit.xml")))
+    assert [case.classname for case in suite] == [str(invalid)]
