@@ -22,7 +22,7 @@ from bridge.markdown import NoteReading
 from bridge.markdown import read_note as real_read_note
 from tests.support.backend import make_workspace
 from tests.workers.conftest import NOTES, Backend, pointer_header
-from workers.offline import turn
+from workers.offline import answers
 from workers.server import EmbeddedServer
 from workers.settings import Settings
 
@@ -101,7 +101,7 @@ def test_r40_health_answers_while_a_turn_reads_a_worst_case_note(
         overlapped.append(health_answered.is_set())
         return result
 
-    monkeypatch.setattr(turn, "read_note", read_until_health_answered)
+    monkeypatch.setattr(answers, "read_note", read_until_health_answered)
     auth = {"Authorization": f"Bearer {server.device_token}"}
     key = requests.post(
         f"{server.url}/v1/key-sessions", json={"workspace": "demo"}, headers=auth, timeout=30

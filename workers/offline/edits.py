@@ -10,9 +10,10 @@ Everything is linear in the note's size.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 from bridge.contract import MAX_MAX_BYTES
 from bridge.markdown import Task, read_note
@@ -20,7 +21,6 @@ from workers.offline import edit_phrases as say
 from workers.offline import edit_words
 from workers.offline.catalogue import phrase
 from workers.offline.intents import (
-    REQUEST_CHARS,
     _marker_at,
     _quoted,
     _words,
@@ -32,6 +32,7 @@ from workers.outcomes import ToolCall, TurnOutcome
 from workers.tools import PROPOSE_TOOL, TOOLS, ToolContext, ToolResult
 
 EditKind = Literal["tick", "untick", "add", "remove"]
+_KINDS: Final[dict[str, EditKind]] = {kind: kind for kind in get_args(EditKind)}
 DOMAIN: Final = "edits"
 _EDGE_JUNK: Final = " :：-–—,，、.。\"'“”‘’«»「」『』"
 _UNIQUE_TRIES: Final = 20
@@ -49,9 +50,10 @@ class EditRequest:
     path: str | None
 
 
-def edit_request(message: str) -> EditRequest | None:
-    """The edit a request asks for, or None when it asks for none."""
-    text = " ".join(message[:REQUEST_CHARS].split())
+@functools.lru_cache(maxsize=8)
+def edit_in(text: str) -> EditRequest | None:
+    """The edit a request (cut and spaced by :func:`~workers.offline.intents.asked_of`) asks
+    for, or None; each edit intent of the table asks about the same text, read once."""
     paths, rest = named_paths(text)
     lowered = rest.casefold()
     source = rest if len(lowered) == len(rest) else lowered
@@ -94,6 +96,11 @@ def _trim_cjk(text: str) -> str:
         if text.startswith(filler) and len(text) > len(filler):
             text = text[len(filler) :]
     return text.strip(_EDGE_JUNK)
+
+
+def edit_kind(name: str) -> EditKind:
+    """The kind of edit an intent of the table names (its name is the kind)."""
+    return _KINDS[name]
 
 
 def answer(

@@ -28,23 +28,6 @@ _SENTENCE_ENDS: Final = ".!?。！？"
 _WIDE_ENDS: Final = "。！？"
 
 
-def capabilities(language: str) -> str:
-    items = (
-        phrases.CAN_EDIT,  # first: the only things it can change (R80)
-        phrases.CAN_SUMMARY,
-        phrases.CAN_TASKS,
-        phrases.CAN_OUTLINE,
-        phrases.CAN_FIND,
-        phrases.CAN_DATES,
-        phrases.CAN_SEARCH,
-        phrases.CAN_COMPARE,
-        phrases.CAN_LIST,
-    )
-    lines = [phrase(language, phrases.CAN_DO)]
-    lines += [f"- {phrase(language, item)}" for item in items]
-    return "\n".join(lines) + "\n\n" + phrase(language, phrases.MODEL)
-
-
 LANGUAGES: Final = ("en", "fr", "de", "es", "ja", "zh", "ko")
 
 
