@@ -39,10 +39,11 @@ EDIT_WORDS: Final = frozenset(
     {
         # English, French, German, Spanish: the verbs of an edit the task words do not cover.
         # Not "edit" or "fix": "how do I edit notes?" asks for no change.
-        "rename", "retitle", "reword", "replace", "change",
-        "renomme", "renommer", "remplace", "remplacer", "modifie", "modifier",
-        "umbenennen", "benenne", "ersetze", "ersetzen", "ändere", "ändern",
-        "renombra", "renombrar", "reemplaza", "reemplazar", "cambia", "cambiar",
+        # ("rename", "renomme", "benenne", "renombra" are the table's rename intent.)
+        "reword", "replace", "change",
+        "renommer", "remplace", "remplacer", "modifie", "modifier",
+        "umbenennen", "ersetze", "ersetzen", "ändere", "ändern",
+        "renombrar", "reemplaza", "reemplazar", "cambia", "cambiar",
     }
 )  # fmt: skip
 EDIT_PHRASES_CJK: Final = ("名前を変更", "書き換え", "置き換え", "重命名", "替换", "바꿔")

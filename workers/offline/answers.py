@@ -20,10 +20,11 @@ from typing import Any
 from bridge.markdown import NoteReading, read_note
 from workers.conversations import StoredMessage
 from workers.errors import AccessDenied
-from workers.offline import edits, phrases, replies
+from workers.offline import edits, phrases, replies, words
 from workers.offline.catalogue import phrase
 from workers.offline.due import due_request
 from workers.offline.intents import Request
+from workers.offline.lines import question
 from workers.offline.naming import Candidate, named_notes
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.tools import (
@@ -129,10 +130,17 @@ def dates_part(
 ) -> list[str]:
     asked = due_request(request.text)
     if asked is None:
-        return replies.dates(request.language, result, reading)
+        about = question(request.text, also_stop=words.DATES)
+        return replies.dates(request.language, result, reading, None if about.empty else about)
     # "what's due this week?": by the note's dates, against today here (R80)
     today = context.clock().astimezone().date()
     return replies.due(request.language, result, reading, asked, today)
+
+
+def ticked_part(
+    _context: ToolContext, request: Request, result: ToolResult, reading: NoteReading
+) -> list[str]:
+    return replies.done(request.language, result, reading)
 
 
 def find_part(
@@ -239,5 +247,6 @@ def edit(context: ToolContext, request: Request, _history: History) -> TurnOutco
         request.language,
         request.term,
         request.paths[0] if request.paths else None,
+        request.more,
     )
     return edits.answer(context, asked, read=read, failed=failed)

@@ -248,11 +248,11 @@ UNTICK_AROUND: Final[dict[str, tuple[tuple[str, str], ...]]] = {
 }  # fmt: skip
 TICK_SAID: Final[dict[str, tuple[str, ...]]] = {
     # Said, not asked: "I did X", "X is done". Never read in a question ("is X done?").
-    "en": ("i ve done", "i have done", "i did", "i ve finished", "i have finished", "i finished",
-           "i ve completed", "i completed", "is done", "are done", "s done", "is finished",
-           "is complete", "i m done with", "done with", "finished with", "is sorted"),
-    "fr": ("j ai fait", "j ai fini", "j ai terminé", "est faite", "est fait", "est terminée",
-           "est terminé", "c est fait", "c est fini"),
+    "en": ("i've done", "i have done", "i did", "i've finished", "i have finished", "i finished",
+           "i've completed", "i completed", "is done", "are done", "'s done", "is finished",
+           "is complete", "i'm done with", "done with", "finished with", "is sorted"),
+    "fr": ("j'ai fait", "j'ai fini", "j'ai terminé", "est faite", "est fait", "est terminée",
+           "est terminé", "c'est fait", "c'est fini"),
     "de": ("ist erledigt", "sind erledigt", "habe ich erledigt", "ist fertig", "hab ich erledigt",
            "erledigt", "habe ich gemacht", "ich bin fertig mit"),
     "es": ("ya hice", "he hecho", "hice", "he terminado", "terminé", "está hecho", "está hecha",
@@ -266,10 +266,10 @@ ADD_SAID: Final[dict[str, tuple[str, ...]]] = {
     # Words around a new task the person says rather than asks for ("X needs doing too").
     # The task comes before the first four; after "remind me to" and the like.
     "en": ("needs doing", "need doing", "needs to be done", "has to be done", "must be done",
-           "should be done too", "remind me to", "don t forget to", "i also need to",
+           "should be done too", "remind me to", "don't forget to", "i also need to",
            "i also have to", "i need to", "i have to", "i must"),
     "fr": ("est à faire", "à faire aussi", "il faut aussi", "il faut que je", "je dois aussi",
-           "je dois", "n oublie pas de"),
+           "je dois", "n'oublie pas de"),
     "de": ("muss auch erledigt werden", "muss noch erledigt werden", "muss erledigt werden",
            "muss auch gemacht werden", "muss noch gemacht werden", "ich muss noch", "ich muss auch",
            "ich muss", "vergiss nicht"),
@@ -362,10 +362,26 @@ RENAME_CJK: Final[dict[str, tuple[str, ...]]] = {
     "zh": ("重命名为", "改名为", "改成", "改为"),
     "ko": ("로 이름을 바꿔", "으로 이름을 바꿔", "로 바꿔", "으로 바꿔", "로 변경", "으로 변경"),
 }  # fmt: skip
+RENAME_CJK_NAMING: Final = (
+    "に名前を変更", "に名前を変え", "にリネーム", "重命名为", "改名为", "로 이름을 바꿔",
+    "으로 이름을 바꿔",
+)  # fmt: skip
+"""CJK rename words that say "name" themselves; the others ("にして", "改成", "로 바꿔")
+change anything, so they rename only when the ask says "heading" (HEADING_NOUNS_CJK)."""
+HEADING_NOUNS_CJK: Final = (
+    "見出し",
+    "タイトル",
+    "セクション",
+    "标题",
+    "章节",
+    "제목",
+    "섹션",
+    "헤딩",
+)
 HEADING_WORDS: Final = (
     "見出しの", "見出し", "セクション", "标题", "部分", "章节", "把", "제목", "섹션", "헤딩",
     "the heading", "heading", "the section", "section", "the title", "title", "le titre",
-    "la section", "die überschrift", "den abschnitt", "el encabezado", "la sección", "um",
+    "la section", "die überschrift", "den abschnitt", "el encabezado", "la sección", "um", "の",
 )  # fmt: skip
 
 MOVE: Final[dict[str, tuple[str, ...]]] = {

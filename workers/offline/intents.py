@@ -36,6 +36,8 @@ class Request:
     """What to look for (find, search)."""
     text: str = ""
     """The request without the paths it names (read for a note named by its words)."""
+    more: tuple[str, ...] = ()
+    """What an edit says beyond its target: a heading's new words, a task's new place."""
 
 
 def _punctuation_table() -> dict[int, str]:

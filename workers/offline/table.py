@@ -10,11 +10,13 @@ Adding an intent is one entry here, its answer, its phrases and their translatio
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from workers.offline import answers, edits, phrases, replies, words
+from bridge.markdown import NoteReading
+from workers.offline import answers, edits, lines, phrases, replies, words
 from workers.offline.answers import Answer, History
 from workers.offline.catalogue import phrase
 from workers.offline.intents import (
@@ -29,7 +31,7 @@ from workers.offline.intents import (
     searched,
 )
 from workers.outcomes import TurnOutcome
-from workers.tools import ToolContext
+from workers.tools import ToolContext, ToolResult
 
 
 def _never(_asked: Asked) -> bool:
@@ -65,7 +67,7 @@ class Intent:
             if edit is None or edit.kind != self.name:
                 return None
             paths = [edit.path] if edit.path else []
-            return Request(self.name, edit.language, paths, edit.target)
+            return Request(self.name, edit.language, paths, edit.target, more=edit.more)
         if self.term is not None:
             term = self.term(asked)
             if term is None:
@@ -84,6 +86,32 @@ class Intent:
         return self.keeps_text
 
 
+_EXAMPLE: Final = re.compile(r"“([^”]+)”|«\s?([^»]+?)\s?»|„([^“]+)“|「([^」]+)」")
+
+
+def examples(language: str, line: str = "") -> list[str]:
+    """The asks "what I can do" gives as examples (or one line of it gives), in the
+    language asked, as written there."""
+    lines_of = [line] if line else [intent.can_do for intent in INTENTS if intent.can_do]
+    found: list[str] = []
+    for can_do in lines_of:
+        found += ["".join(groups) for groups in _EXAMPLE.findall(phrase(language, can_do))]
+    return found
+
+
+def nearest(language: str, text: str, reading: NoteReading | None = None) -> str:
+    """ "Try: …": the example nearest the ask by its words; with none near, for a note
+    with open tasks, ticking its first one (R83)."""
+    asked = lines.question(text)
+    scored = [(lines.score(asked, example), example) for example in examples(language)]
+    best, example = max(scored, key=lambda pair: pair[0], default=(0, ""))
+    if best == 0 and reading is not None and reading.open_tasks:
+        example = phrase(language, phrases.TRY_TICK, task=reading.open_tasks[0].text)
+    elif best == 0:
+        example = examples(language, phrases.CAN_SUMMARY)[0]  # "summarise this"
+    return phrase(language, phrases.TRY, example=example)
+
+
 def capabilities(language: str) -> str:
     """What the offline assistant can do, a line per intent that has one, then how to get more."""
     lines = [phrase(language, phrases.CAN_DO)]
@@ -100,6 +128,8 @@ def _saying(opening: str) -> Answer:
 
     def answer(_context: ToolContext, request: Request, history: History) -> TurnOutcome:
         reply = phrase(request.language, opening)
+        if opening != phrases.GREETING:  # what it can't do: the nearest ask it can (R83)
+            reply += "\n\n" + nearest(request.language, request.text)
         listed = any(
             item.role == "assistant" and replies.lists_abilities(item.text) for item in history
         )
@@ -110,6 +140,34 @@ def _saying(opening: str) -> Answer:
     return answer
 
 
+def _answered(
+    context: ToolContext, request: Request, result: ToolResult, reading: NoteReading
+) -> list[str]:
+    """A question answered from the note's own lines, or said plainly that it can't be."""
+    found = lines.answering_lines(reading, lines.question(request.text))
+    if found:
+        return replies.answer(request.language, result, found)
+    cannot = phrase(request.language, phrases.NOT_IN_NOTE, path=result["path"])
+    return [cannot, nearest(request.language, request.text, reading)]
+
+
+def _is_question(asked: Asked) -> bool:
+    """An ask about something (a question mark, a question word) whose words could be
+    on the note's lines: "what time is the standup?", "is Sam around on friday"."""
+    tokens = asked.padded.split()
+    asking = (
+        "?" in asked.lowered
+        or "？" in asked.lowered
+        or (bool(tokens) and tokens[0] in words.QUESTION_OPENERS)
+        or any(word in asked.lowered for word in words.CJK_QUESTION_ASKS)
+    )
+    return asking and not lines.question(asked.rest).empty
+
+
+def _done(asked: Asked) -> bool:
+    return asked.has(words.DONE) and not asked.has(words.STILL_OPEN)
+
+
 def _edit(name: str, can_do: str = "") -> Intent:
     return Intent(name, answers.edit, edits=True, can_do=can_do)
 
@@ -118,6 +176,8 @@ INTENTS: Final[tuple[Intent, ...]] = (
     # In order: the first that recognises a request names its intent. Untick before
     # tick: some untick phrases hold a tick phrase ("mark as not done").
     _edit("add", phrases.CAN_EDIT),  # first: the only things it can change (R80)
+    _edit("move", phrases.CAN_MOVE),
+    _edit("rename", phrases.CAN_RENAME),
     _edit("untick"),
     _edit("tick"),
     _edit("remove"),
@@ -137,7 +197,17 @@ INTENTS: Final[tuple[Intent, ...]] = (
         about_a_note=True,
         can_do=phrases.CAN_FIND,
     ),
-    Intent("unsupported", _saying(phrases.UNSUPPORTED), phrased(words.UNSUPPORTED)),
+    Intent(
+        "ticked",
+        answers.about_a_note(answers.ticked_part),
+        _done,
+        can_do=phrases.CAN_DONE,
+        about_a_note=True,
+        keeps_text=True,
+    ),
+    Intent(
+        "unsupported", _saying(phrases.UNSUPPORTED), phrased(words.UNSUPPORTED), keeps_text=True
+    ),
     Intent(
         "dates",
         answers.about_a_note(answers.dates_part),
@@ -172,7 +242,17 @@ INTENTS: Final[tuple[Intent, ...]] = (
     ),
     Intent("help", _capabilities, phrased(words.HELP), takes_paths=False),
     Intent("greeting", _saying(phrases.GREETING), is_greeting, takes_paths=False),
-    Intent("other", _saying(phrases.OTHER), lambda _asked: True, takes_paths=False),
+    Intent(
+        "question",
+        answers.about_a_note(_answered),
+        _is_question,
+        can_do=phrases.CAN_ASK,
+        about_a_note=True,
+        keeps_text=True,
+    ),
+    Intent(
+        "other", _saying(phrases.OTHER), lambda _asked: True, takes_paths=False, keeps_text=True
+    ),
 )
 """The offline classifier (R38): one entry per intent, tried in this order."""
 
