@@ -59,7 +59,7 @@ def open_note_use(
     intent = intent_of(request)
     if intent.compares:
         return OpenNoteUse(first=len(request.paths) == 1, alone=False)
-    if not intent.about_a_note or request.paths:
+    if not intent.about_a_note or intent.may_be_general or request.paths:
         return OpenNoteUse(first=False, alone=False)
     if intent.names_a_note_by_words and named_notes(context, request.text):
         return OpenNoteUse(first=False, alone=False)

@@ -37,6 +37,13 @@ class Named:
     task it goes next to."""
 
 
+def folded_like(text: str) -> str:
+    """The text in lower case, as long as it is: positions in one are positions in the other
+    ("ß" stays; casefold would make it "ss")."""
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else text.casefold()
+
+
 def _spoken(lowered: str) -> int:
     """Where the ask proper starts, after "please", "can you" and the like."""
     at = 0
@@ -66,7 +73,7 @@ def clean(text: str) -> str:
     changed = True
     while changed and text:
         changed = False
-        folded = text.casefold()
+        folded = folded_like(text)
         for word in (*edit_words.LIST_WORDS, *edit_words.FILLER_ENDS):
             cjk = is_cjk(word)
             if folded.endswith(word) and len(text) > len(word):
@@ -175,7 +182,7 @@ def renamed(source: str, lowered: str) -> Named | None:
             rest = " " + source[at + len(marker) :].strip(EDGE_JUNK) + " "
             if len(quoted) >= 2:
                 return Named(language, quoted[0], (quoted[1],))
-            folded = rest.casefold()
+            folded = folded_like(rest)
             cut = max(folded.rfind(joint) for joint in edit_words.RENAME_TO)
             if cut < 0:
                 return Named(language, _heading_words(rest), ("",))
@@ -235,7 +242,7 @@ def _heading_words(text: str) -> str:
     changed = True
     while changed and text:
         changed = False
-        folded = text.casefold()
+        folded = folded_like(text)
         for word in edit_words.HEADING_WORDS:
             cjk = is_cjk(word)
             if folded.startswith(word) and (cjk or folded[len(word) :][:1] in ("", " ")):

@@ -357,8 +357,7 @@ RENAME_CALL: Final[dict[str, tuple[tuple[str, str], ...]]] = {
 }  # fmt: skip
 RENAME_CJK: Final[dict[str, tuple[str, ...]]] = {
     # The heading, then its new words, then these: 見出し「A」を「B」に変えて.
-    "ja": ("に名前を変更", "に名前を変え", "にリネーム", "に変更して", "に変更", "に変えて",
-           "にして"),
+    "ja": ("に名前を変更", "に名前を変え", "にリネーム", "に変更して", "に変更", "に変えて"),
     "zh": ("重命名为", "改名为", "改成", "改为"),
     "ko": ("로 이름을 바꿔", "으로 이름을 바꿔", "로 바꿔", "으로 바꿔", "로 변경", "으로 변경"),
 }  # fmt: skip

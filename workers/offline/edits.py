@@ -66,7 +66,7 @@ def edit_in(text: str) -> EditRequest | None:
     """
     paths, rest = named_paths(_APOSTROPHE.sub("'", text))  # one apostrophe: "j’ai", "I've"
     path = paths[0] if paths else None
-    lowered = rest.casefold()
+    lowered = edit_asks.folded_like(rest)  # "ß" kept: the task's words are cut as written
     source = rest if len(lowered) == len(rest) else lowered
     marked = _marked("add", edit_words.ADD, source, lowered)
     if marked is not None:

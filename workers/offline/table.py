@@ -60,6 +60,9 @@ class Intent:
     """It asks for a change to the note: a proposal (R54); the model path forces one."""
     compares: bool = False
     """It reads two notes: the open one first when it names only one (R23)."""
+    may_be_general: bool = False
+    """It may ask about the world rather than the note ("what's the capital of Peru?"):
+    offline its words are looked for in the note; a model is offered every tool and chooses."""
 
     def recognise(self, asked: Asked) -> Request | None:
         if self.edits:
@@ -249,6 +252,7 @@ INTENTS: Final[tuple[Intent, ...]] = (
         can_do=phrases.CAN_ASK,
         about_a_note=True,
         keeps_text=True,
+        may_be_general=True,
     ),
     Intent(
         "other", _saying(phrases.OTHER), lambda _asked: True, takes_paths=False, keeps_text=True
