@@ -27,9 +27,9 @@ from workers.offline.intents import (
     _quoted,
     _words,
     is_cjk,
-    named_paths,
 )
 from workers.offline.positions import LAST, task_reference
+from workers.offline.replies import bullet_list, clip, notes_on_read
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.tools import PROPOSE_TOOL, TOOLS, ToolContext, ToolResult
 
@@ -38,6 +38,8 @@ _KINDS: Final[dict[str, EditKind]] = {kind: kind for kind in get_args(EditKind)}
 DOMAIN: Final = "edits"
 _APOSTROPHE: Final = re.compile(r"(?<=\w)’(?=\w)")
 """A typographic apostrophe inside a word, not a closing quote."""
+ECHOED_CHARS: Final = 80
+"""The ask's words said back in a reply, at most: a pasted page is not repeated."""
 _EDGE_JUNK: Final = " :：-–—,，、.。\"'“”‘’«»「」『』"
 
 Reader = Callable[[TurnOutcome, ToolContext, str | None, dict[str, Any]], ToolResult]
@@ -56,16 +58,16 @@ class EditRequest:
 
 
 @functools.lru_cache(maxsize=8)
-def edit_in(text: str) -> EditRequest | None:
-    """The edit a request (cut and spaced by :func:`~workers.offline.intents.asked_of`) asks
-    for, or None; each edit intent of the table asks about the same text, read once.
+def edit_in(rest: str, path: str | None) -> EditRequest | None:
+    """The edit a request asks for, or None: ``rest`` is the request without the paths it
+    names (:func:`~workers.offline.intents.asked_of`), ``path`` the first of them; each edit
+    intent of the table asks about the same request, read once.
 
     In order: an explicit "add a task", a move, a rename, untick (some of its phrases
     hold a tick phrase: "mark as not done"), tick, remove, then the everyday additions
     ("put X on my list"), which would otherwise read many asks as new tasks.
     """
-    paths, rest = named_paths(_APOSTROPHE.sub("'", text))  # one apostrophe: "j’ai", "I've"
-    path = paths[0] if paths else None
+    rest = _APOSTROPHE.sub("'", rest)  # one apostrophe: "j’ai", "I've"
     lowered = edit_asks.folded_like(rest)  # "ß" kept: the task's words are cut as written
     source = rest if len(lowered) == len(rest) else lowered
     marked = _marked("add", edit_words.ADD, source, lowered)
@@ -152,9 +154,12 @@ def answer(
         outcome.reply = failure
         return outcome
     text, path = result["text"] or "", result["path"]
+    if result.get("partial"):  # the read stops mid-line: only whole lines are changed
+        text = text[: text.rfind("\n") + 1]
+    seen = notes_on_read(language, result)  # "I only saw the first 262,144 bytes"
     planned = _plan(request, text, path)
     if isinstance(planned, str):
-        outcome.reply = planned
+        outcome.reply = "\n\n".join([planned, *seen])
         return outcome
     arguments = {
         "path": path,
@@ -166,7 +171,7 @@ def answer(
     if proposed["status"] != "proposed":
         outcome.reply = failed(context, language, proposed) or ""
         return outcome
-    outcome.reply = planned.reply
+    outcome.reply = "\n\n".join([planned.reply, *seen])
     return outcome
 
 
@@ -260,14 +265,15 @@ def _no_single_match(
     if not request.target and len(candidates) > 1:
         head = phrase(language, say.WHICH_TASK, domain=DOMAIN, path=path)
     elif found:
-        head = phrase(language, say.AMBIGUOUS, domain=DOMAIN, path=path, words=request.target)
+        words = clip(request.target, ECHOED_CHARS)
+        head = phrase(language, say.AMBIGUOUS, domain=DOMAIN, path=path, words=words)
     else:
-        words = request.target or "…"
+        words = clip(request.target, ECHOED_CHARS) or "…"
         head = phrase(language, say.NO_MATCH, domain=DOMAIN, path=path, words=words)
         if not candidates:
             return head
         head += " " + phrase(language, say.CANDIDATES, domain=DOMAIN)
-    return "\n".join([head, *(f"- {task.text}" for task in listed)])
+    return "\n".join([head, bullet_list([task.text for task in listed], language)])
 
 
 def referred_tasks(kind: EditKind, target: str, candidates: Sequence[Task]) -> list[Task]:
@@ -302,23 +308,37 @@ def matching_tasks(target: str, tasks: Sequence[Task]) -> list[Task]:
     contained = [task for task in tasks if folded in task.text.casefold()]
     if contained:
         return contained
-    scores = [(_score(folded, task.text.casefold()), task) for task in tasks]
+    wanted = _wanted(folded)
+    scores = [(_score(wanted, task.text.casefold()), task) for task in tasks]
     best = max((score for score, _task in scores), default=0)
     return [task for score, task in scores if score == best] if best > 0 else []
 
 
-def _score(target: str, task: str) -> int:
+WANTED_WORDS: Final = 16
+"""A task is named in a few words: only the first this many (pairs of characters for
+Chinese and Japanese: four times as many) are compared, so a 4,000-character ask
+against 20,000 tasks costs what a short one does."""
+
+
+def _wanted(target: str) -> tuple[bool, list[str]]:
+    """(CJK, the words or character pairs of ``target`` worth comparing)."""
     if is_cjk(target):
-        pairs = {target[i : i + 2] for i in range(len(target) - 1)}
-        return sum(1 for pair in pairs if pair in task)
-    task_words = _words(task).split()
-    return sum(
-        1
+        pairs = dict.fromkeys(target[i : i + 2] for i in range(len(target) - 1))
+        return True, list(pairs)[: WANTED_WORDS * 4]
+    words = [
+        word
         for word in _words(target).split()
-        if len(word) > 2
-        and word not in edit_words.STOP_WORDS
-        and any(_same_word(word, other) for other in task_words)
-    )
+        if len(word) > 2 and word not in edit_words.STOP_WORDS
+    ]
+    return False, list(dict.fromkeys(words))[:WANTED_WORDS]
+
+
+def _score(wanted: tuple[bool, list[str]], task: str) -> int:
+    cjk, pieces = wanted
+    if cjk:
+        return sum(1 for pair in pieces if pair in task)
+    task_words = _words(task).split()
+    return sum(1 for word in pieces if any(_same_word(word, other) for other in task_words))
 
 
 def _same_word(one: str, other: str) -> bool:

@@ -277,8 +277,6 @@ class Asked:
     """The request without the paths it names."""
     lowered: str
     padded: str
-    text: str = ""
-    """The whole request, white space made single, paths included."""
 
     def has(self, phrases: tuple[str, ...]) -> bool:
         return _has_any(self.padded, self.lowered, phrases)
@@ -288,7 +286,7 @@ def asked_of(message: str) -> Asked:
     """A request read once for every intent's test: its first 4,096 characters, paths apart."""
     text = " ".join(message[:REQUEST_CHARS].split())
     paths, rest = named_paths(text)
-    return Asked(language_of(rest or text), paths, rest, rest.casefold(), _words(rest), text)
+    return Asked(language_of(rest or text), paths, rest, rest.casefold(), _words(rest))
 
 
 def searched(asked: Asked) -> str | None:

@@ -26,7 +26,10 @@ from workers.offline.intents import is_cjk, words_of
 
 Kind = Literal["time", "place", "any"]
 MAX_LINES: Final = 5
+MAX_WORDS: Final = 16
 _MIN_STEM: Final = 4
+_LONGEST: Final = 24
+"""Beginnings longer than this are not compared: no word of a note is that long but noise."""
 _ENDINGS: Final = ("ing", "ed", "es", "s", "en", "er", "e")
 _KOREAN_PARTICLES: Final = (
     "에서는", "에서", "으로", "에게", "한테", "은", "는", "이", "가", "을", "를", "에", "의", "도",
@@ -40,13 +43,6 @@ def stem(word: str) -> str:
         if word.endswith(ending) and len(word) - len(ending) >= _MIN_STEM:
             return word[: -len(ending)]
     return word
-
-
-def _same(one: str, other: str) -> bool:
-    if one == other:
-        return True
-    short, long = sorted((one, other), key=len)
-    return len(short) >= _MIN_STEM and long.startswith(short)
 
 
 @dataclass(frozen=True)
@@ -105,7 +101,10 @@ def question(text: str, *, also_stop: Iterable[str] = ()) -> Question:
         pairs.update(token[index : index + 2] for index in range(len(token) - 1))
         if len(token) == 1:
             pairs.add(token)
-    return Question(tuple(dict.fromkeys(latin)), frozenset(pairs), kind)
+    # A question is short: its first few words are what a line is matched by, so a
+    # 4,000-character ask costs what a short one does.
+    kept_pairs = frozenset(sorted(pairs)[: MAX_WORDS * 4])
+    return Question(tuple(dict.fromkeys(latin))[:MAX_WORDS], kept_pairs, kind)
 
 
 def _has(padded: str, lowered: str, phrase: str) -> bool:
@@ -119,24 +118,35 @@ def _without_particle(token: str) -> str:
     return token
 
 
-def _line_words(line: str) -> set[str]:
-    """The line's stems, and each pair of neighbours joined ("stand up" → "standup")."""
+def _line_words(line: str) -> tuple[set[str], set[str]]:
+    """The line's stems, and each pair of neighbours joined ("stand up" → "standup"); and
+    their beginnings of four letters or more, so a word is matched in a set, not a loop."""
     tokens = words_of(line).split()
     found = {stem(token) for token in tokens}
     found.update(stem(first + second) for first, second in itertools.pairwise(tokens))
     found.update(_without_particle(token) for token in tokens if is_cjk(token))
-    return found
+    beginnings = {
+        word[:end] for word in found for end in range(_MIN_STEM, min(len(word), _LONGEST) + 1)
+    }
+    return found, beginnings
+
+
+def _held(word: str, found: set[str], beginnings: set[str]) -> bool:
+    """The word is on the line, one of the line's words begins with it, or it begins with
+    one of them (four letters or more): "booked" and "book", "dentist's" and "dentist"."""
+    if word in found or (len(word) >= _MIN_STEM and word in beginnings):
+        return True
+    return any(word[:end] in found for end in range(_MIN_STEM, min(len(word), _LONGEST) + 1))
 
 
 def score(asked: Question, line: str) -> int:
     """How many of the question's content words the line holds."""
     found = 0
     if asked.latin:
-        line_words = _line_words(line)
+        line_words, beginnings = _line_words(line)
         lowered = line.casefold()
         for word in asked.latin:
-            held = word in line_words or any(_same(word, other) for other in line_words)
-            if held or (is_cjk(word) and word in lowered):
+            if _held(word, line_words, beginnings) or (is_cjk(word) and word in lowered):
                 found += 1
     if asked.pairs:
         found += sum(1 for pair in asked.pairs if pair in line)

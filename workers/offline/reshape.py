@@ -18,6 +18,7 @@ from workers.offline import edit_phrases as say
 from workers.offline.catalogue import phrase
 from workers.offline.changes import unique_change
 from workers.offline.intents import words_of
+from workers.offline.replies import bullet_list
 
 DOMAIN: Final = "edits"
 Change = tuple[str, str, dict[str, str]]
@@ -62,7 +63,7 @@ def rename(
             if found or not target
             else phrase(language, say.NO_HEADING_MATCH, domain=DOMAIN, path=path, words=target)
         )
-        return "\n".join([head, *(f"- {heading.text}" for heading in listed)])
+        return "\n".join([head, bullet_list([heading.text for heading in listed], language)])
     heading = found[0]
     start, end = spans[heading.line]
     line = text[start:end]
@@ -119,7 +120,7 @@ def move(
             words = anchor or "…"
             head = phrase(language, say.NO_MATCH, domain=DOMAIN, path=path, words=words)
             listed = found or others
-            return "\n".join([head, *(f"- {other.text}" for other in listed)])
+            return "\n".join([head, bullet_list([other.text for other in listed], language)])
         at = order.index(found[0]) + (1 if place == "after" else 0)
         order.insert(at, task)
         values["other"] = found[0].text

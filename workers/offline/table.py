@@ -66,7 +66,7 @@ class Intent:
 
     def recognise(self, asked: Asked) -> Request | None:
         if self.edits:
-            edit = edits.edit_in(asked.text)
+            edit = edits.edit_in(asked.rest, asked.paths[0] if asked.paths else None)
             if edit is None or edit.kind != self.name:
                 return None
             paths = [edit.path] if edit.path else []
