@@ -155,10 +155,10 @@ def selection(language: str, result: ToolResult, selected: dict[str, Any]) -> li
         tasks=len(reading.tasks),
         open=len(reading.open_tasks),
     )
+    parts.append(counted)
     standing_out = distinctive(text)
     if standing_out:
-        counted += "\n" + phrase(language, phrases.SELECTION_WORDS, words=", ".join(standing_out))
-    parts.append(counted)
+        parts.append(phrase(language, phrases.SELECTION_WORDS, words=", ".join(standing_out)))
     return parts
 
 
