@@ -78,7 +78,8 @@ def person_language() -> str:
 def assistant_help_text(language: str) -> str:
     """What the offline assistant can do, with its examples, in ``language`` (Markdown)."""
     # Loaded when the window opens, not at start: the catalogue reader and its phrases.
-    from workers.offline.replies import LANGUAGES, capabilities
+    from workers.offline.replies import LANGUAGES
+    from workers.offline.table import capabilities
 
     return capabilities(language if language in LANGUAGES else "en")
 

@@ -3,7 +3,12 @@
 For each adversarial note, a "summarise this" turn that reads it (the assistant's
 default 64 KiB read, parsed and summarised) over the same turn on an ordinary note
 of the same size; for each adversarial message, a turn carrying it over a turn
-carrying ordinary text of the same size. Target: every ratio <= 2.
+carrying ordinary text of the same size. The everyday asks of R83 (an edit that reads
+256 KiB, a question matched against the note's lines) are timed the same way on a
+note of 20,000 tasks and on a 5 MiB note whose every line holds the question's words,
+against the same ask on an ordinary note of the same size; and their messages (an ask
+of 4,000 characters, stop words only, an edit word repeated) against an ordinary
+message. Target: every ratio <= 2.
 """
 
 from __future__ import annotations
@@ -65,7 +70,37 @@ ADVERSARIAL_MESSAGES: dict[str, Callable[[int], str]] = {
     "'[ ]' repeated": lambda n: _fill("[ ]", n),
     "'> ' nesting": lambda n: _fill("> ", n),
     "'where do I mention' + one long word": lambda n: ("where do I mention " + "a" * n)[:n],
+    # R83: the everyday asks' own words, at any length (only the first 4,096 are read).
+    "stop words only": lambda n: _fill("the of a is to and ", n),
+    "'mark the second task done' + distinct words": lambda n: _fill(
+        "mark the second task done " + " ".join(f"w{index}" for index in range(n // 4)), n
+    ),
+    "'what time is the' * N + '?'": lambda n: _fill("what time is the ", n - 1) + "?",
+    "'add ' + one long word": lambda n: ("add " + "a" * n)[:n],
+    "'move it to the top ' * N": lambda n: _fill("move it to the top ", n),
+    "'締め切りはいつ' * N": lambda n: _fill("締め切りはいつ", n // 3),  # 3 bytes a character
 }
+TASKS = 20_000
+BIG_NOTE_BYTES = 5 * 1024 * 1024
+EVERYDAY_ASKS: dict[str, Callable[[int], str]] = {
+    # The subject note of each everyday ask, made to the size asked; the floor is the
+    # ordinary note filled to the same size.
+    "mark the second task done": lambda _n: (
+        "# Tasks\n\n"
+        + "".join(f"- [ ] task number {index} about things\n" for index in range(TASKS))
+    ),
+    "move the last task to the top": lambda _n: (
+        "# Tasks\n\n"
+        + "".join(f"- [ ] task number {index} about things\n" for index in range(TASKS))
+    ),
+    "what time is the standup?": lambda n: _fill("The standup moved to 9:30 on Friday.\n", n),
+}
+EVERYDAY_SIZES = {
+    "mark the second task done": 0,
+    "move the last task to the top": 0,
+    "what time is the standup?": BIG_NOTE_BYTES,
+}
+"""0: the size of the 20,000-task note itself."""
 
 
 class _Turns:
@@ -138,4 +173,19 @@ def run() -> list[Measurement]:
                     turns.with_message(_fill(ORDINARY_MESSAGE, LINE_BYTES)),
                 )
             )
+            # Last: the big notes would be in the workspace of every gate after them (an ask
+            # that says no "this" looks for a note it names by title among them all).
+            for index, (ask, make) in enumerate(EVERYDAY_ASKS.items()):
+                text = make(EVERYDAY_SIZES[ask])
+                size = len(text)
+                subject = turns.on_note(f"everyday-{index}.md", text, ask)
+                floor_note = turns.on_note(
+                    f"everyday-floor-{index}.md", _fill(ORDINARY_NOTE, size), ask
+                )
+                label = (
+                    f"{size / 1024 / 1024:.1f} MiB" if size > NOTE_BYTES * 16 else "20,000 tasks"
+                )
+                results.append(
+                    _measure(f"everyday ask {ask!r} on {label} vs ordinary", subject, floor_note)
+                )
     return results

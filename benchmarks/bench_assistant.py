@@ -27,7 +27,7 @@ from typing import Final
 from benchmarks.backend import backend, post_turn, write_notes
 from benchmarks.measure import Measurement, alternating_pairs, median, ratio
 from benchmarks.phrasings import DEVELOPMENT, HELD_OUT
-from workers.offline.intents import classify
+from workers.offline.table import classify
 from workers.settings import Settings
 
 HIT_RATE_TARGET: Final = 0.95

@@ -20,9 +20,10 @@ import requests
 from bridge.contract import DEFAULT_MAX_BYTES
 from bridge.markdown import NoteReading
 from bridge.markdown import read_note as real_read_note
+from bridge.proposals import Proposal, apply_edits
 from tests.support.backend import make_workspace
 from tests.workers.conftest import NOTES, Backend, pointer_header
-from workers.offline import turn
+from workers.offline import answers
 from workers.server import EmbeddedServer
 from workers.settings import Settings
 
@@ -101,7 +102,7 @@ def test_r40_health_answers_while_a_turn_reads_a_worst_case_note(
         overlapped.append(health_answered.is_set())
         return result
 
-    monkeypatch.setattr(turn, "read_note", read_until_health_answered)
+    monkeypatch.setattr(answers, "read_note", read_until_health_answered)
     auth = {"Authorization": f"Bearer {server.device_token}"}
     key = requests.post(
         f"{server.url}/v1/key-sessions", json={"workspace": "demo"}, headers=auth, timeout=30
@@ -135,3 +136,41 @@ def test_r40_health_answers_while_a_turn_reads_a_worst_case_note(
     assert overlapped == [True], "the turn finished before health answered"
     assert outcome["status"] == 200
     assert outcome["reply"].startswith("Headings in hostile.md:")
+
+
+TWENTY_THOUSAND_TASKS = "# Tasks\n\n" + "".join(
+    f"- [ ] task number {index} about things\n" for index in range(20_000)
+)
+FIVE_MIB = ("The standup moved to 9:30 on Friday.\n" * (5 * 1024 * 1024 // 37))[: 5 * 1024 * 1024]
+EVERYDAY_ASKS = [
+    "mark the second task done",
+    "move the last task to the top",
+    "rename the heading to Plans",
+    "what time is the standup?",
+    "what have I done?",
+    "the of a is to and " * 210,  # stop words only, 4,000 characters
+    "tick " + " ".join(f"w{index}" for index in range(800)),  # a 4,000-character ask
+]
+
+
+@pytest.mark.parametrize(
+    "name", ["twenty-thousand-tasks", "five-mib"], ids=["20000-tasks", "5-MiB"]
+)
+def test_r83_everyday_asks_on_huge_notes_get_a_plain_reply(backend: Backend, name: str) -> None:
+    """No 5xx, no traceback, a reply a person reads; an edit on a note read in part says
+    so, and changes only whole lines of the part it read."""
+    text = TWENTY_THOUSAND_TASKS if name == "twenty-thousand-tasks" else FIVE_MIB
+    key = backend.key()
+    (backend.root / "huge.md").write_text(text, encoding="utf-8")
+    header = pointer_header("huge.md", text)
+    for message in EVERYDAY_ASKS:
+        reply = backend.turn(message[:4000], key=key, ambient=header, conversation=name)
+        assert reply["reply"] and "Traceback" not in reply["reply"]
+        assert len(reply["reply"]) < 8_000, message[:40]  # candidates listed 50 at most
+        for raw in reply["proposals"]:
+            assert "I only saw the first" in reply["reply"]
+            proposal = Proposal.from_json(raw)
+            assert proposal.is_base(text)
+            changed = apply_edits(text, proposal.edits).split("\n")
+            # Whole lines only: no task cut where the read stopped.
+            assert all(not line or line.endswith(("things", "Tasks", "Plans")) for line in changed)

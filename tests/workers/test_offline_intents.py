@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 
 from tests.workers.conftest import TestClient, client_with_key, pointer_header
+from workers.offline import phrases
+from workers.offline.catalogue import phrase
+from workers.offline.table import classify
 
 DAY = (
     "# Day plan\n"
@@ -277,7 +280,9 @@ def test_r38_selection_addresses_the_selected_text(
     reply = turn(api, message, selection=SELECTION)
     assert tools(reply) == ["read_active_note"]
     assert MARKERS[intent][language] in reply["reply"]
-    assert "> Call the dentist about Thursday." in reply["reply"]
+    # R83: summarised (its first sentence, counts, words), not quoted back as Markdown.
+    assert "Call the dentist about Thursday." in reply["reply"]
+    assert "> " not in reply["reply"]
     assert "Then pick up the parcel" not in reply["reply"]
 
 
@@ -329,14 +334,26 @@ def test_r38_greeting_and_help_call_no_tool_and_say_how_to_connect_a_model(
     reply = turn(api, message)
     assert tools(reply) == []
     assert MARKERS[intent][language] in reply["reply"]
-    assert "AMBIENT_MODEL_BASE_URL" in reply["reply"] and "--model-base-url" in reply["reply"]
-    # In the app the menu is the way: its English name, as the menu shows it (R37).
+    # In the app the menu is the way: its English name, as the menu shows it (R37); a chat
+    # reply names no command-line flag or environment variable (R83).
     assert "**Assistant → Assistant settings…**" in reply["reply"]
+    assert "--model" not in reply["reply"] and "AMBIENT_MODEL" not in reply["reply"]
 
 
 @pytest.mark.parametrize("message", UNRELATED)
-def test_r38_unrelated_messages_never_read_the_note(api: Any, message: str) -> None:
+def test_r38_unrelated_messages_never_get_an_answer_about_the_note(api: Any, message: str) -> None:
+    """R38, R83: a question may be looked up in the note's lines (its words could be
+    there), but an unrelated message is never answered with the note: one sentence that
+    it can't, and the nearest ask it can serve."""
     reply = turn(api, message)
-    assert tools(reply) == []
-    assert "Day plan" not in reply["reply"]
-    assert "--model-base-url" in reply["reply"]
+    assert tools(reply) in ([], ["read_active_note"])
+    assert "Day plan" not in reply["reply"] and "Open tasks" not in reply["reply"]
+    first = reply["reply"].split("\n\n")[0]
+    language = classify(message).language
+    assert first in (
+        phrase(language, phrases.OTHER),
+        phrase(language, phrases.UNSUPPORTED),
+        phrase(language, phrases.NOT_IN_NOTE, path="notes/day.md"),
+    )
+    assert phrase(language, phrases.TRY, example="")[:4] in reply["reply"]
+    assert "--model" not in reply["reply"]

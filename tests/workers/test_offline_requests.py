@@ -153,15 +153,18 @@ def test_r56_what_only_a_model_can_do_gets_one_honest_sentence(
     assert first["reply"].startswith(sentence)
     assert phrase(language, phrases.CAN_DO) in first["reply"]  # the first time: what it can do
     again = turn(api, message, conversation)
-    assert again["reply"] == sentence  # then the one sentence alone
+    # Then the one sentence and the nearest ask it can serve (R83), no list.
+    sentence_again, nearest = again["reply"].split("\n\n")
+    assert sentence_again == sentence
+    assert nearest.startswith(phrase(language, phrases.TRY, example="")[:4])
 
 
 def test_r56_abilities_are_listed_once_per_conversation(api: Any) -> None:
     first = turn(api, "tell me a joke", "jokes")
     assert first["reply"].startswith(phrases.OTHER)
     assert "I can:" in first["reply"]
-    second = turn(api, "what's the weather?", "jokes")
-    assert second["reply"] == phrases.OTHER
+    second = turn(api, "sing me a song", "jokes")
+    assert second["reply"] == phrases.OTHER + "\n\nTry: “summarise this”"
     assert "I can:" in turn(api, "help", "jokes")["reply"]  # asked for, it is always given
 
 

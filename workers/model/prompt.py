@@ -21,7 +21,7 @@ from workers.conversations import StoredMessage
 from workers.errors import DocumentRefused
 from workers.messages import NO_ACTIVE_NOTE, NOTE_LEFT_OUT
 from workers.model.stops import model_words
-from workers.offline.intents import classify
+from workers.offline.table import classify
 from workers.tools import DECLARATIONS, OPEN_NOTE_TOOL, ToolContext, read_document
 
 TOOL_SCHEMAS: Final[list[dict[str, Any]]] = [tool.schema() for tool in DECLARATIONS]

@@ -27,8 +27,8 @@ from typing import Any, Final, Literal
 
 from workers.model.prompt import TOOL_SCHEMAS
 from workers.model.tool_choice import offered, open_note_use
-from workers.offline import edits
 from workers.offline.intents import words_of
+from workers.offline.table import classify, intent_of
 from workers.tools import OPEN_NOTE_TOOL, PROPOSE_TOOL, ToolContext
 
 __all__ = ["OPEN_NOTE_TOOL", "Plan", "Step", "auto_tools", "edit_tools", "forced_tools", "plan"]
@@ -39,10 +39,11 @@ EDIT_WORDS: Final = frozenset(
     {
         # English, French, German, Spanish: the verbs of an edit the task words do not cover.
         # Not "edit" or "fix": "how do I edit notes?" asks for no change.
-        "rename", "retitle", "reword", "replace", "change",
-        "renomme", "renommer", "remplace", "remplacer", "modifie", "modifier",
-        "umbenennen", "benenne", "ersetze", "ersetzen", "ändere", "ändern",
-        "renombra", "renombrar", "reemplaza", "reemplazar", "cambia", "cambiar",
+        # ("rename", "renomme", "benenne", "renombra" are the table's rename intent.)
+        "reword", "replace", "change",
+        "renommer", "remplace", "remplacer", "modifie", "modifier",
+        "umbenennen", "ersetze", "ersetzen", "ändere", "ändern",
+        "renombrar", "reemplaza", "reemplazar", "cambia", "cambiar",
     }
 )  # fmt: skip
 EDIT_PHRASES_CJK: Final = ("名前を変更", "書き換え", "置き換え", "重命名", "替换", "바꿔")
@@ -60,7 +61,7 @@ class Plan:
 
 def is_edit_ask(message: str) -> bool:
     """An ask to change the note: the offline edit words, or a verb of change."""
-    if edits.edit_request(message) is not None:
+    if intent_of(classify(message)).edits:
         return True
     if any(phrase in message for phrase in EDIT_PHRASES_CJK):
         return True
@@ -86,8 +87,8 @@ def plan(context: ToolContext, message: str, *, has_pointer: bool, first_tool: s
 
 
 def _names_a_path(message: str) -> bool:
-    request = edits.edit_request(message)
-    return request is not None and request.path is not None
+    request = classify(message)
+    return intent_of(request).edits and bool(request.paths)
 
 
 def auto_tools(*, has_pointer: bool) -> list[dict[str, Any]]:

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from workers.offline.intents import NOTE_INTENTS, classify
 from workers.offline.naming import named_notes
+from workers.offline.table import classify, intent_of
 from workers.tools import DECLARATIONS, OPEN_NOTE_TOOL, ToolContext
 from workers.tools.declaration import ToolDeclaration
 
@@ -56,11 +56,12 @@ def open_note_use(
     "summarise the budget" names a note by its title, so it is not unnamed.
     """
     request = classify(message)
-    if request.intent == "compare":
+    intent = intent_of(request)
+    if intent.compares:
         return OpenNoteUse(first=len(request.paths) == 1, alone=False)
-    if request.intent not in NOTE_INTENTS or request.paths:
+    if not intent.about_a_note or intent.may_be_general or request.paths:
         return OpenNoteUse(first=False, alone=False)
-    if request.intent != "find" and named_notes(context, request.text):
+    if intent.names_a_note_by_words and named_notes(context, request.text):
         return OpenNoteUse(first=False, alone=False)
     return OpenNoteUse(first=True, alone=not beside_the_first_read(declarations))
 

@@ -74,5 +74,11 @@ def has_date(line: str) -> bool:
 
 
 def dated_lines(reading: NoteReading) -> list[tuple[int, str]]:
-    """(0-based line, line) for each source line that holds a date or a time."""
-    return [(number, line) for number, line in enumerate(reading.lines) if has_date(line)]
+    """(0-based line, line) for each source line that holds a date or a time; a heading
+    names a section ("# Today"), never a date (R83)."""
+    headings = {heading.line for heading in reading.headings}
+    return [
+        (number, line)
+        for number, line in enumerate(reading.lines)
+        if number not in headings and has_date(line)
+    ]

@@ -27,6 +27,22 @@ CANDIDATES: Final = "These are the tasks I could change:"
 NO_TASKS: Final = "{path} has no tasks, so I changed nothing."
 WHICH_TASK: Final = "Which task in {path}? Name it by its words, for example: tick off the dentist."
 ADD_WHAT: Final = "What should the new task say? Ask, for example: add a task: buy milk."
+PROPOSED_RENAME: Final = "I can rename the heading “{heading}” to “{name}” in {path}. " + REVIEW
+SUMMARY_RENAME: Final = "Rename the heading “{heading}” to “{name}”"
+PROPOSED_MOVE_TOP: Final = "I can move “{task}” to the top of its list in {path}. " + REVIEW
+PROPOSED_MOVE_BOTTOM: Final = "I can move “{task}” to the bottom of its list in {path}. " + REVIEW
+PROPOSED_MOVE_AFTER: Final = "I can move “{task}” after “{other}” in {path}. " + REVIEW
+PROPOSED_MOVE_BEFORE: Final = "I can move “{task}” before “{other}” in {path}. " + REVIEW
+SUMMARY_MOVE: Final = "Move “{task}”"
+MOVE_ALREADY: Final = "“{task}” is already there in {path}, so I changed nothing."
+NO_HEADINGS: Final = "{path} has no headings, so I changed nothing."
+WHICH_HEADING: Final = "Which heading in {path} do you mean? Name it by its words:"
+NO_HEADING_MATCH: Final = (
+    "No heading in {path} matches “{words}”, so I changed nothing. Its headings are:"
+)
+RENAME_TO_WHAT: Final = (
+    "What should the heading be called? Ask, for example: rename the heading Notes to Details."
+)
 
 ALL: Final = message_ids(globals(), pieces={REVIEW})
 """Every message id: each ``edits`` catalogue translates all of them."""

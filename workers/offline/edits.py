@@ -10,31 +10,37 @@ Everything is linear in the note's size.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Final, Literal
+from dataclasses import dataclass, replace
+from typing import Any, Final, Literal, get_args
 
 from bridge.contract import MAX_MAX_BYTES
 from bridge.markdown import Task, read_note
+from workers.offline import edit_asks, edit_words, reshape
 from workers.offline import edit_phrases as say
-from workers.offline import edit_words
 from workers.offline.catalogue import phrase
+from workers.offline.changes import code_points, line_spans, unique_change
 from workers.offline.intents import (
-    REQUEST_CHARS,
     _marker_at,
     _quoted,
     _words,
     is_cjk,
-    named_paths,
 )
 from workers.offline.positions import LAST, task_reference
+from workers.offline.replies import bullet_list, clip, notes_on_read
 from workers.outcomes import ToolCall, TurnOutcome
 from workers.tools import PROPOSE_TOOL, TOOLS, ToolContext, ToolResult
 
-EditKind = Literal["tick", "untick", "add", "remove"]
+EditKind = Literal["tick", "untick", "add", "remove", "rename", "move"]
+_KINDS: Final[dict[str, EditKind]] = {kind: kind for kind in get_args(EditKind)}
 DOMAIN: Final = "edits"
+_APOSTROPHE: Final = re.compile(r"(?<=\w)’(?=\w)")
+"""A typographic apostrophe inside a word, not a closing quote."""
+ECHOED_CHARS: Final = 80
+"""The ask's words said back in a reply, at most: a pasted page is not repeated."""
 _EDGE_JUNK: Final = " :：-–—,，、.。\"'“”‘’«»「」『』"
-_UNIQUE_TRIES: Final = 20
 
 Reader = Callable[[TurnOutcome, ToolContext, str | None, dict[str, Any]], ToolResult]
 Failure = Callable[[ToolContext, str, ToolResult], str | None]
@@ -47,27 +53,62 @@ class EditRequest:
     target: str
     """What the request says about the task: its words, or the new task's text."""
     path: str | None
+    more: tuple[str, ...] = ()
+    """A rename's new words; a move's place and the task it goes next to."""
 
 
-def edit_request(message: str) -> EditRequest | None:
-    """The edit a request asks for, or None when it asks for none."""
-    text = " ".join(message[:REQUEST_CHARS].split())
-    paths, rest = named_paths(text)
-    lowered = rest.casefold()
+@functools.lru_cache(maxsize=8)
+def edit_in(rest: str, path: str | None) -> EditRequest | None:
+    """The edit a request asks for, or None: ``rest`` is the request without the paths it
+    names (:func:`~workers.offline.intents.asked_of`), ``path`` the first of them; each edit
+    intent of the table asks about the same request, read once.
+
+    In order: an explicit "add a task", a move, a rename, untick (some of its phrases
+    hold a tick phrase: "mark as not done"), tick, remove, then the everyday additions
+    ("put X on my list"), which would otherwise read many asks as new tasks.
+    """
+    rest = _APOSTROPHE.sub("'", rest)  # one apostrophe: "j’ai", "I've"
+    lowered = edit_asks.folded_like(rest)  # "ß" kept: the task's words are cut as written
     source = rest if len(lowered) == len(rest) else lowered
-    kinds: Sequence[tuple[EditKind, dict[str, tuple[str, ...]]]] = (
-        ("add", edit_words.ADD),
-        ("untick", edit_words.UNTICK),
-        ("tick", edit_words.TICK),
-        ("remove", edit_words.REMOVE),
-    )
-    for kind, by_language in kinds:
-        for language, markers in by_language.items():
-            for marker in markers:
-                at = _marker_at(lowered, marker)
-                if at >= 0:
-                    target = _target(kind, source, at, at + len(marker))
-                    return EditRequest(kind, language, target, paths[0] if paths else None)
+    marked = _marked("add", edit_words.ADD, source, lowered)
+    if marked is not None:
+        return replace(marked, path=path)
+    for kind, finder in (("move", edit_asks.moved), ("rename", edit_asks.renamed)):
+        named = finder(source, lowered)
+        if named is not None:
+            return EditRequest(_KINDS[kind], named.language, named.target, path, named.more)
+    for kind, markers, pairs in (
+        ("untick", edit_words.UNTICK, edit_words.UNTICK_AROUND),
+        ("tick", edit_words.TICK, edit_words.TICK_AROUND),
+    ):
+        named = edit_asks.around(source, lowered, pairs)
+        if named is not None:
+            return EditRequest(_KINDS[kind], named.language, named.target, path)
+        marked = _marked(_KINDS[kind], markers, source, lowered)
+        if marked is not None:
+            return replace(marked, path=path)
+    named = edit_asks.said(source, lowered)
+    if named is not None:
+        return EditRequest("tick", named.language, named.target, path)
+    marked = _marked("remove", edit_words.REMOVE, source, lowered)
+    if marked is not None:
+        return replace(marked, path=path)
+    named = edit_asks.added(source, lowered)
+    if named is not None:
+        return EditRequest("add", named.language, named.target, path)
+    return None
+
+
+def _marked(
+    kind: EditKind, by_language: dict[str, tuple[str, ...]], source: str, lowered: str
+) -> EditRequest | None:
+    for language, markers in by_language.items():
+        for marker in markers:
+            at = _marker_at(lowered, marker)
+            if at >= 0:
+                return EditRequest(
+                    kind, language, _target(kind, source, at, at + len(marker)), None
+                )
     return None
 
 
@@ -96,6 +137,11 @@ def _trim_cjk(text: str) -> str:
     return text.strip(_EDGE_JUNK)
 
 
+def edit_kind(name: str) -> EditKind:
+    """The kind of edit an intent of the table names (its name is the kind)."""
+    return _KINDS[name]
+
+
 def answer(
     context: ToolContext, request: EditRequest, *, read: Reader, failed: Failure
 ) -> TurnOutcome:
@@ -108,63 +154,107 @@ def answer(
         outcome.reply = failure
         return outcome
     text, path = result["text"] or "", result["path"]
+    if result.get("partial"):  # the read stops mid-line: only whole lines are changed
+        text = text[: text.rfind("\n") + 1]
+    seen = notes_on_read(language, result)  # "I only saw the first 262,144 bytes"
     planned = _plan(request, text, path)
     if isinstance(planned, str):
-        outcome.reply = planned
+        outcome.reply = "\n\n".join([planned, *seen])
         return outcome
-    old, new, task = planned
-    summary = phrase(language, _SUMMARIES[request.kind], domain=DOMAIN, task=task)
-    arguments = {"path": path, "edits": [{"oldText": old, "newText": new}], "summary": summary}
+    arguments = {
+        "path": path,
+        "edits": [{"oldText": planned.old, "newText": planned.new}],
+        "summary": planned.summary,
+    }
     proposed = TOOLS[PROPOSE_TOOL](context, arguments)
     outcome.tool_calls.append(ToolCall(PROPOSE_TOOL, arguments, proposed))
     if proposed["status"] != "proposed":
         outcome.reply = failed(context, language, proposed) or ""
         return outcome
-    outcome.reply = phrase(language, _PROPOSED[request.kind], domain=DOMAIN, task=task, path=path)
+    outcome.reply = "\n\n".join([planned.reply, *seen])
     return outcome
 
 
-_SUMMARIES: Final[dict[EditKind, str]] = {
-    "tick": say.SUMMARY_TICK,
-    "untick": say.SUMMARY_UNTICK,
-    "add": say.SUMMARY_ADD,
-    "remove": say.SUMMARY_REMOVE,
-}
-_PROPOSED: Final[dict[EditKind, str]] = {
-    "tick": say.PROPOSED_TICK,
-    "untick": say.PROPOSED_UNTICK,
-    "add": say.PROPOSED_ADD,
-    "remove": say.PROPOSED_REMOVE,
+@dataclass(frozen=True)
+class Planned:
+    """One change: the text it replaces, its new text, and how it is told."""
+
+    old: str
+    new: str
+    summary: str
+    reply: str
+
+
+_SAID: Final[dict[EditKind, tuple[str, str]]] = {
+    # (the proposal's summary, the reply) of each kind; a move's are by its place.
+    "tick": (say.SUMMARY_TICK, say.PROPOSED_TICK),
+    "untick": (say.SUMMARY_UNTICK, say.PROPOSED_UNTICK),
+    "add": (say.SUMMARY_ADD, say.PROPOSED_ADD),
+    "remove": (say.SUMMARY_REMOVE, say.PROPOSED_REMOVE),
+    "rename": (say.SUMMARY_RENAME, say.PROPOSED_RENAME),
 }
 
 
-def _plan(request: EditRequest, text: str, path: str) -> tuple[str, str, str] | str:
-    """(oldText, newText, the task's words), or the reply saying why there is no change."""
+def planned(request: EditRequest, path: str, old: str, new: str, values: dict[str, str]) -> Planned:
+    """The change told in the request's language (a move's words by its place)."""
+    language = request.language
+    summary, reply = _SAID.get(request.kind) or reshape.MOVE_SAID[values["place"]]
+    values = {**values, "path": path}
+    return Planned(
+        old,
+        new,
+        phrase(language, summary, domain=DOMAIN, **values),
+        phrase(language, reply, domain=DOMAIN, **values),
+    )
+
+
+def _plan(request: EditRequest, text: str, path: str) -> Planned | str:
+    """The change, or the reply saying why there is none."""
     language = request.language
     reading = read_note(text)
     spans = line_spans(text)
     if request.kind == "add":
         if not request.target:
             return phrase(language, say.ADD_WHAT, domain=DOMAIN)
-        return (*_add(text, spans, reading.tasks, request.target), request.target)
+        old, new = _add(text, spans, reading.tasks, request.target)
+        return planned(request, path, old, new, {"task": request.target})
+    if request.kind == "rename":
+        renamed = reshape.rename(request.target, request.more, language, text, path, reading, spans)
+        return renamed if isinstance(renamed, str) else planned(request, path, *renamed)
     if not reading.tasks:
         return phrase(language, say.NO_TASKS, domain=DOMAIN, path=path)
     candidates = [
         task
         for task in reading.tasks
-        if request.kind == "remove" or task.done == (request.kind == "untick")
+        if request.kind in ("remove", "move") or task.done == (request.kind == "untick")
     ]
     found = referred_tasks(request.kind, request.target, candidates)
     if len(found) != 1:
         return _no_single_match(request, path, found, candidates)
     task = found[0]
+    if request.kind == "move":
+        place, anchor = (*request.more, "", "")[:2]
+        moved = reshape.move(
+            place,
+            anchor,
+            language,
+            text,
+            path,
+            reading.tasks,
+            task,
+            spans,
+            lambda words, tasks: referred_tasks("move", words, tasks),
+        )
+        return moved if isinstance(moved, str) else planned(request, path, *moved)
     start, end = spans[task.line]
     if request.kind == "remove":
         stop = min(end + 1, len(text))  # the line and its line break
-        return (*_unique(text, start, stop, start, stop, ""), task.text)
-    mark = start + _code_points(text[start:end], task.mark_column)
+        removed = unique_change(text, start, stop, start, stop, "")
+        return planned(request, path, *removed, {"task": task.text})
+    mark = start + code_points(text[start:end], task.mark_column)
     replacement = "x" if request.kind == "tick" else " "
-    return (*_unique(text, start, end, mark, mark + 1, replacement), task.text)
+    changed = unique_change(text, start, end, mark, mark + 1, replacement)
+    return planned(request, path, *changed, {"task": task.text})
 
 
 def _no_single_match(
@@ -175,14 +265,15 @@ def _no_single_match(
     if not request.target and len(candidates) > 1:
         head = phrase(language, say.WHICH_TASK, domain=DOMAIN, path=path)
     elif found:
-        head = phrase(language, say.AMBIGUOUS, domain=DOMAIN, path=path, words=request.target)
+        words = clip(request.target, ECHOED_CHARS)
+        head = phrase(language, say.AMBIGUOUS, domain=DOMAIN, path=path, words=words)
     else:
-        words = request.target or "…"
+        words = clip(request.target, ECHOED_CHARS) or "…"
         head = phrase(language, say.NO_MATCH, domain=DOMAIN, path=path, words=words)
         if not candidates:
             return head
         head += " " + phrase(language, say.CANDIDATES, domain=DOMAIN)
-    return "\n".join([head, *(f"- {task.text}" for task in listed)])
+    return "\n".join([head, bullet_list([task.text for task in listed], language)])
 
 
 def referred_tasks(kind: EditKind, target: str, candidates: Sequence[Task]) -> list[Task]:
@@ -217,23 +308,37 @@ def matching_tasks(target: str, tasks: Sequence[Task]) -> list[Task]:
     contained = [task for task in tasks if folded in task.text.casefold()]
     if contained:
         return contained
-    scores = [(_score(folded, task.text.casefold()), task) for task in tasks]
+    wanted = _wanted(folded)
+    scores = [(_score(wanted, task.text.casefold()), task) for task in tasks]
     best = max((score for score, _task in scores), default=0)
     return [task for score, task in scores if score == best] if best > 0 else []
 
 
-def _score(target: str, task: str) -> int:
+WANTED_WORDS: Final = 16
+"""A task is named in a few words: only the first this many (pairs of characters for
+Chinese and Japanese: four times as many) are compared, so a 4,000-character ask
+against 20,000 tasks costs what a short one does."""
+
+
+def _wanted(target: str) -> tuple[bool, list[str]]:
+    """(CJK, the words or character pairs of ``target`` worth comparing)."""
     if is_cjk(target):
-        pairs = {target[i : i + 2] for i in range(len(target) - 1)}
-        return sum(1 for pair in pairs if pair in task)
-    task_words = _words(task).split()
-    return sum(
-        1
+        pairs = dict.fromkeys(target[i : i + 2] for i in range(len(target) - 1))
+        return True, list(pairs)[: WANTED_WORDS * 4]
+    words = [
+        word
         for word in _words(target).split()
-        if len(word) > 2
-        and word not in edit_words.STOP_WORDS
-        and any(_same_word(word, other) for other in task_words)
-    )
+        if len(word) > 2 and word not in edit_words.STOP_WORDS
+    ]
+    return False, list(dict.fromkeys(words))[:WANTED_WORDS]
+
+
+def _score(wanted: tuple[bool, list[str]], task: str) -> int:
+    cjk, pieces = wanted
+    if cjk:
+        return sum(1 for pair in pieces if pair in task)
+    task_words = _words(task).split()
+    return sum(1 for word in pieces if any(_same_word(word, other) for other in task_words))
 
 
 def _same_word(one: str, other: str) -> bool:
@@ -255,59 +360,11 @@ def _add(text: str, spans: list[tuple[int, int]], tasks: list[Task], task: str) 
         start, end = spans[last.line]
         line = text[start:end]
         prefix = line[: line.find("[")]
-        return _unique(text, start, end, end, end, f"\n{prefix}[ ] {task}")
+        return unique_change(text, start, end, end, end, f"\n{prefix}[ ] {task}")
     content_end = len(text.rstrip())
     if content_end == 0:
         return text, f"- [ ] {task}\n"
     line_start = text.rfind("\n", 0, content_end) + 1
-    return _unique(text, line_start, content_end, content_end, content_end, f"\n\n- [ ] {task}")
-
-
-def _unique(
-    text: str, start: int, end: int, edit_start: int, edit_end: int, replacement: str
-) -> tuple[str, str]:
-    """(oldText, newText) for the change, widened by whole lines until oldText occurs once."""
-    for _try in range(_UNIQUE_TRIES):
-        if text.count(text[start:end]) <= 1 or (start == 0 and end == len(text)):
-            break
-        if start > 0:
-            start = text.rfind("\n", 0, start - 1) + 1
-        else:
-            following = text.find("\n", end + 1)
-            end = len(text) if following < 0 else following
-    old = text[start:end]
-    new = text[start:edit_start] + replacement + text[edit_end:end]
-    return old, new
-
-
-def line_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each line in code points, breaking where the reading does (CRLF, CR, LF)."""
-    spans: list[tuple[int, int]] = []
-    start = 0
-    index = 0
-    length = len(text)
-    if "\r" not in text:
-        for line in text.split("\n"):
-            spans.append((start, start + len(line)))
-            start += len(line) + 1
-        return spans
-    while index < length:
-        char = text[index]
-        if char in "\r\n":
-            spans.append((start, index))
-            index += 2 if text.startswith("\r\n", index) else 1
-            start = index
-        else:
-            index += 1
-    spans.append((start, length))
-    return spans
-
-
-def _code_points(line: str, utf16_column: int) -> int:
-    """The code-point index of a UTF-16 column in ``line``."""
-    units = 0
-    for index, char in enumerate(line):
-        if units >= utf16_column:
-            return index
-        units += 2 if ord(char) > 0xFFFF else 1
-    return len(line)
+    return unique_change(
+        text, line_start, content_end, content_end, content_end, f"\n\n- [ ] {task}"
+    )

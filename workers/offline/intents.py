@@ -1,4 +1,4 @@
-"""What a request asks the offline assistant, and in which language (R38, R23).
+"""How a request to the offline assistant is read: its language, paths and terms (R38, R23).
 
 Everything here is linear in the request's size (R39): requests are split on
 white space, punctuation is mapped to spaces with one ``str.translate``, and
@@ -13,7 +13,7 @@ import functools
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final
 
 from bridge.paths import WorkspacePathError, check_workspace_path
 from workers.offline import words
@@ -24,25 +24,11 @@ _QUOTES: Final = ("“”", '""', "«»", "„“", "「」", "『』", "‘’"
 _WRAPPERS: Final = "\"'`“”„‘’‚«»「」『』()[]<>,.;:!?！？。、，：；"
 _TERM_END: Final = "?!？！。\n"
 
-Intent = Literal[
-    "compare",
-    "search",
-    "listing",
-    "find",
-    "unsupported",
-    "dates",
-    "tasks",
-    "outline",
-    "summary",
-    "help",
-    "greeting",
-    "other",
-]
-
 
 @dataclass(frozen=True)
 class Request:
-    intent: Intent
+    intent: str
+    """The name of the table entry that recognised it (:mod:`workers.offline.table`)."""
     language: str
     paths: list[str] = field(default_factory=list)
     """Workspace paths the request names, in order."""
@@ -50,6 +36,8 @@ class Request:
     """What to look for (find, search)."""
     text: str = ""
     """The request without the paths it names (read for a note named by its words)."""
+    more: tuple[str, ...] = ()
+    """What an edit says beyond its target: a heading's new words, a task's new place."""
 
 
 def _punctuation_table() -> dict[int, str]:
@@ -294,102 +282,44 @@ class Asked:
         return _has_any(self.padded, self.lowered, phrases)
 
 
-def _never(_asked: Asked) -> bool:
-    return False
+def asked_of(message: str) -> Asked:
+    """A request read once for every intent's test: its first 4,096 characters, paths apart."""
+    text = " ".join(message[:REQUEST_CHARS].split())
+    paths, rest = named_paths(text)
+    return Asked(language_of(rest or text), paths, rest, rest.casefold(), _words(rest))
 
 
-@dataclass(frozen=True)
-class IntentSpec:
-    """One intent of the offline classifier: how it is recognised and what its request holds."""
-
-    intent: Intent
-    matches: Callable[[Asked], bool] = _never
-    term: Callable[[Asked], str | None] | None = None
-    """For an intent that looks for words: the words, or None when the request is not one
-    (then ``matches`` is not asked)."""
-    takes_paths: bool = True
-    """The request keeps the paths it names."""
-    about_a_note: bool = False
-    """Answered from one note: the named one, else the open one (R23)."""
-    keeps_text: bool = False
-    """The request keeps its text without the paths: read for a note named by its words."""
-
-    def recognise(self, asked: Asked) -> Request | None:
-        if self.term is not None:
-            term = self.term(asked)
-            if term is None:
-                return None
-        elif not self.matches(asked):
-            return None
-        else:
-            term = ""
-        paths = asked.paths if self.takes_paths else []
-        text = asked.rest if self.keeps_text else ""
-        return Request(self.intent, asked.language, paths, term, text)
-
-
-def _searched(asked: Asked) -> str | None:
+def searched(asked: Asked) -> str | None:
+    """The words of a search across notes, or None when the request is not one."""
     return None if asked.paths else search_term(asked.rest, asked.lowered) or None
 
 
-def _listing(asked: Asked) -> bool:
+def found(asked: Asked) -> str | None:
+    """The term of a find in one note, "" when it names none, None when it is not one."""
+    return find_term(asked.rest, asked.padded, asked.lowered)
+
+
+def is_listing(asked: Asked) -> bool:
     return not asked.paths and (
         asked.has(words.LISTING_PHRASES)
         or (asked.has(words.LISTING_VERBS) and asked.has(words.LISTING_NOUNS))
     )
 
 
-def _summary(asked: Asked) -> bool:
+def is_summary(asked: Asked) -> bool:
     whole = asked.padded.strip() in words.SUMMARY_WHOLE
     return bool(asked.paths) or asked.has(words.SUMMARY) or whole
 
 
-def _greeting(asked: Asked) -> bool:
+def is_greeting(asked: Asked) -> bool:
     short = len(asked.padded.split()) <= words.GREETING_MAX_WORDS
     return asked.has(words.GREETING) and short
 
 
-def _phrased(phrases: tuple[str, ...]) -> Callable[[Asked], bool]:
+def phrased(phrases: tuple[str, ...]) -> Callable[[Asked], bool]:
+    """A test that holds when the request has one of ``phrases``."""
+
     def matches(asked: Asked) -> bool:
         return asked.has(phrases)
 
     return matches
-
-
-INTENTS: Final[tuple[IntentSpec, ...]] = (
-    # In order: the first that recognises a request names its intent.
-    IntentSpec("compare", _phrased(words.COMPARE)),
-    IntentSpec("search", term=_searched, takes_paths=False),
-    IntentSpec("listing", _listing, takes_paths=False),
-    IntentSpec(
-        "find",
-        term=lambda asked: find_term(asked.rest, asked.padded, asked.lowered),
-        about_a_note=True,
-    ),
-    IntentSpec("unsupported", _phrased(words.UNSUPPORTED)),
-    IntentSpec("dates", _phrased(words.DATES), about_a_note=True, keeps_text=True),
-    IntentSpec("tasks", _phrased(words.TASKS), about_a_note=True, keeps_text=True),
-    IntentSpec("outline", _phrased(words.OUTLINE), about_a_note=True, keeps_text=True),
-    IntentSpec("summary", _summary, about_a_note=True, keeps_text=True),
-    IntentSpec("help", _phrased(words.HELP), takes_paths=False),
-    IntentSpec("greeting", _greeting, takes_paths=False),
-    IntentSpec("other", lambda _asked: True, takes_paths=False),
-)
-"""The offline classifier (R38): one entry per intent, tried in this order."""
-
-NOTE_INTENTS: Final[tuple[Intent, ...]] = tuple(
-    spec.intent for spec in INTENTS if spec.about_a_note
-)
-"""Intents answered from one note: the named one, else the open one."""
-
-
-def classify(message: str) -> Request:
-    """The intent of a request, the paths it names and its language."""
-    text = " ".join(message[:REQUEST_CHARS].split())
-    paths, rest = named_paths(text)
-    asked = Asked(language_of(rest or text), paths, rest, rest.casefold(), _words(rest))
-    for spec in INTENTS:
-        request = spec.recognise(asked)
-        if request is not None:
-            return request
-    raise AssertionError("the last intent recognises every request")  # pragma: no cover

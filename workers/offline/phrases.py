@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from bridge import environment
 from workers.offline.catalogue import message_ids
 
 NO_NOTE: Final = (
@@ -83,6 +82,8 @@ CAN_EDIT: Final = (
     "tick, untick, add or remove a task, as a change you review and apply "
     "(“tick off the first open task”, “add a task: buy milk”)"
 )
+CAN_RENAME: Final = "rename a heading (“rename the heading Notes to Details”)"
+CAN_MOVE: Final = "move a task in its list (“move the last task to the top”)"
 CAN_SUMMARY: Final = "summarise the open note, or the text you selected (“summarise this”)"
 CAN_TASKS: Final = "list its open tasks (“what's still open here?”)"
 CAN_OUTLINE: Final = "show its headings (“what are the headings?”)"
@@ -91,12 +92,17 @@ CAN_DATES: Final = "show the lines with dates and deadlines (“any deadlines he
 CAN_SEARCH: Final = "search all your notes (“which notes mention Sam?”)"
 CAN_COMPARE: Final = "compare it with another note (“compare this with notes/b.md”)"
 CAN_LIST: Final = "list your notes (“list my notes”)"
-MODEL: Final = (
-    "To connect a model, use **Assistant → Assistant settings…** in the app, or start the app or "
-    "`python -m workers serve` with `--model-base-url URL --model NAME`, or set "
-    f"`{environment.MODEL_BASE_URL_ENV}` and `{environment.MODEL_ENV}` (and "
-    f"`{environment.MODEL_API_KEY_ENV}` if the server needs a key)."
-)
+CAN_DONE: Final = "list what is ticked already (“what have I done?”)"
+CAN_ASK: Final = "answer from the note's own lines (“what time is the standup?”)"
+MODEL: Final = "To connect a model, use **Assistant → Assistant settings…**."
+DONE: Final = "Ticked tasks in {path}:"
+DONE_NONE: Final = "Nothing in {path} is ticked yet."
+ANSWER: Final = "From {path}:"
+NOT_IN_NOTE: Final = "I can't answer that offline: no line of {path} is about it."
+TRY: Final = "Try: “{example}”"
+TRY_TICK: Final = "tick off ‘{task}’"
+SELECTION_COUNTS: Final = "Headings: {headings}. Tasks: {tasks} ({open} open)."
+SELECTION_WORDS: Final = "Words that stand out: {words}"
 
 ALL: Final = message_ids(globals())
 """Every message id: each catalogue translates all of them."""

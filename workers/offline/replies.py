@@ -18,6 +18,7 @@ from workers.offline import phrases
 from workers.offline.catalogue import phrase
 from workers.offline.dates import dated_lines
 from workers.offline.due import DueRequest, Span, due_lines, span_dates
+from workers.offline.lines import Question, answering_lines, distinctive
 from workers.tools import ToolResult
 
 SUMMARY_CHARS: Final = 280
@@ -26,23 +27,6 @@ QUOTE_CHARS: Final = 200
 SHARED_WORDS: Final = 8
 _SENTENCE_ENDS: Final = ".!?。！？"
 _WIDE_ENDS: Final = "。！？"
-
-
-def capabilities(language: str) -> str:
-    items = (
-        phrases.CAN_EDIT,  # first: the only things it can change (R80)
-        phrases.CAN_SUMMARY,
-        phrases.CAN_TASKS,
-        phrases.CAN_OUTLINE,
-        phrases.CAN_FIND,
-        phrases.CAN_DATES,
-        phrases.CAN_SEARCH,
-        phrases.CAN_COMPARE,
-        phrases.CAN_LIST,
-    )
-    lines = [phrase(language, phrases.CAN_DO)]
-    lines += [f"- {phrase(language, item)}" for item in items]
-    return "\n".join(lines) + "\n\n" + phrase(language, phrases.MODEL)
 
 
 LANGUAGES: Final = ("en", "fr", "de", "es", "ja", "zh", "ko")
@@ -145,6 +129,8 @@ def summary(language: str, result: ToolResult, reading: NoteReading) -> list[str
 
 
 def selection(language: str, result: ToolResult, selected: dict[str, Any]) -> list[str]:
+    """The selected text summarised, not repeated (R83): its first sentence, its headings
+    and tasks counted, and the words that stand out in it."""
     text: str = selected["text"]
     head = phrase(
         language,
@@ -154,14 +140,44 @@ def selection(language: str, result: ToolResult, selected: dict[str, Any]) -> li
         last=selected["lastLine"],
     )
     reading = read_note(text)
-    quoted = "\n".join(f"> {line}" for line in clip(text.strip("\n"), SUMMARY_CHARS).split("\n"))
-    parts = [f"{head}\n\n{quoted}"]
-    gist = summary_text(reading)
-    if gist and len(text) > SUMMARY_CHARS:
-        parts.append(gist)
-    if reading.tasks or reading.headings:
-        parts.append(counts(language, reading))
+    headings = {heading.line for heading in reading.headings}
+    prose = (
+        block.text
+        for block in reading.blocks
+        if block.text and not block.in_list and block.line not in headings
+    )
+    sentences = first_sentences(prose)
+    parts = [f"{head}\n\n{clip(sentences[0], SUMMARY_CHARS)}" if sentences else head]
+    counted = phrase(
+        language,
+        phrases.SELECTION_COUNTS,
+        headings=len(reading.headings),
+        tasks=len(reading.tasks),
+        open=len(reading.open_tasks),
+    )
+    parts.append(counted)
+    standing_out = distinctive(text)
+    if standing_out:
+        parts.append(phrase(language, phrases.SELECTION_WORDS, words=", ".join(standing_out)))
     return parts
+
+
+def done(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
+    """The ticked tasks: "what have I done?" (R83)."""
+    path = result["path"]
+    ticked = [task.text for task in reading.tasks if task.done]
+    if not ticked:
+        return [phrase(language, phrases.DONE_NONE, path=path)]
+    return [f"{phrase(language, phrases.DONE, path=path)}\n\n{bullet_list(ticked, language)}"]
+
+
+def answer(language: str, result: ToolResult, found: list[tuple[int, str]]) -> list[str]:
+    """The note's own lines that answer a question, with their numbers, best first (R83)."""
+    items = [f"{number + 1}: {clip(line.strip(), QUOTE_CHARS)}" for number, line in found]
+    return [
+        f"{phrase(language, phrases.ANSWER, path=result['path'])}\n\n"
+        + "\n".join(f"- {item}" for item in items)
+    ]
 
 
 def tasks(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
@@ -197,10 +213,14 @@ def find(language: str, result: ToolResult, reading: NoteReading, term: str) -> 
     ]
 
 
-def dates(language: str, result: ToolResult, reading: NoteReading) -> list[str]:
-    """The lines with a date, a weekday, a time or a deadline word (R56)."""
+def dates(
+    language: str, result: ToolResult, reading: NoteReading, about: Question | None = None
+) -> list[str]:
+    """The lines with a date, a weekday, a time or a deadline word (R56); "when is the
+    dentist?" gives the dentist's dated lines only, when there are some (R83)."""
     path = result["path"]
-    found = dated_lines(reading)
+    found = answering_lines(reading, about, dated_only=True) if about else []
+    found = found or dated_lines(reading)
     if not found:
         return [phrase(language, phrases.DATES_NONE, path=path)]
     items = [f"{number + 1}: {clip(line.strip(), QUOTE_CHARS)}" for number, line in found]

@@ -307,3 +307,105 @@ LANGUAGE_WORDS: Final = {
         "mencionan", "qué", "cuándo", "para", "por", "favor", "todas", "notas",
     ),
 }  # fmt: skip
+
+DONE: Final = (
+    # What is ticked already: "what have I done?"
+    "what have i done", "what have i already done", "what did i do", "what did i finish",
+    "what did i get done", "what have i finished", "what have i completed", "what s done",
+    "what is done", "what s finished", "what is finished", "done tasks", "ticked tasks",
+    "completed tasks", "finished tasks", "checked tasks", "tasks i ve done", "tasks are done",
+    "already done", "ticked off", "what i ve done", "done so far",
+    "qu est ce que j ai fait", "qu ai je fait", "qu est ce que j ai déjà fait", "déjà fait",
+    "tâches faites", "tâches terminées", "tâches cochées", "ce que j ai fait", "j ai fait quoi",
+    "qu est ce qui est fait", "qu est ce qui est terminé",
+    "was habe ich erledigt", "was habe ich schon erledigt", "was habe ich gemacht",
+    "was habe ich schon gemacht", "erledigte aufgaben", "abgehakte aufgaben", "was ist erledigt",
+    "was ist schon erledigt", "schon erledigt", "bereits erledigt", "was ist fertig",
+    "qué he hecho", "qué hice", "qué he terminado", "qué ya hice", "tareas hechas",
+    "tareas completadas", "tareas terminadas", "ya he hecho", "qué está hecho", "ya hecho",
+    "qué está terminado", "lo que hice",
+    "何をやった", "何を終えた", "何が終わった", "何が完了", "終わったタスク", "完了したタスク",
+    "完了済み", "済んだタスク", "もう終わった", "何を済ませた", "終わったこと", "完了した項目",
+    "做了什么", "做完了什么", "完成了什么", "完成了哪些", "已完成的任务", "做完的任务", "已经做完",
+    "已经完成", "哪些做完了", "哪些已经完成", "已完成",
+    "뭘 했", "무엇을 했", "뭐 했", "완료한 일", "끝낸 일", "완료된 작업", "완료된 할 일",
+    "다 한 일", "끝난 일", "완료된 일", "뭐 끝냈", "이미 끝낸",
+)  # fmt: skip
+STILL_OPEN: Final = (
+    # A done-question that asks for what is not done is about open tasks.
+    "not done", "not yet", "still", "left", "pas encore", "reste", "noch nicht", "noch offen",
+    "todavía no", "falta", "未完了", "まだ", "未完成", "没", "还", "미완료", "아직", "안 끝난",
+)  # fmt: skip
+
+QUESTION_OPENERS: Final = (
+    # A request that opens with these asks something (a question mark or not).
+    "what", "whats", "which", "when", "whens", "where", "wheres", "who", "whos", "why", "how",
+    "is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "will",
+    "should", "any", "qu", "que", "quoi", "quand", "où", "quel", "quelle", "quels", "quelles",
+    "est", "qui", "comment", "pourquoi", "y", "wann", "wo", "wer", "welche", "welcher",
+    "welches", "wie", "warum", "ist", "sind", "hat", "gibt", "kommt", "qué", "cuándo", "dónde",
+    "cuál", "cuáles", "quién", "cómo", "por", "hay", "tiene", "es", "está", "va",
+)  # fmt: skip
+CJK_QUESTION_WORDS: Final = (
+    # Taken out of a Chinese, Japanese or Korean question before its content is matched.
+    "ですか", "でしょうか", "ますか", "いつ", "何時", "どこ", "だれ", "誰", "何", "なに", "どう",
+    "って", "は", "が", "の", "を", "に", "で", "も", "か", "？", "いる", "ある", "する", "した",
+    "什么时候", "几点", "在哪里", "在哪儿", "哪里", "哪儿", "什么", "谁", "怎么", "吗", "呢", "是",
+    "的", "了", "在", "有", "吧", "几",
+    "언제", "몇 시", "어디", "누가", "뭐", "무엇", "있어", "있나", "있니", "인가", "야", "까",
+)  # fmt: skip
+CJK_QUESTION_ASKS: Final = (
+    # A Chinese, Japanese or Korean ask holding these is a question.
+    "いつ", "何時", "どこ", "誰", "ですか", "ますか", "什么时候", "几点", "哪里", "哪儿", "谁",
+    "吗", "언제", "몇 시", "어디", "누가", "있어?", "까?",
+)  # fmt: skip
+TIME_QUESTIONS: Final = (
+    "what time", "when", "what day", "which day", "how late", "how early", "à quelle heure",
+    "quand", "quel jour", "um wie viel uhr", "wann", "welcher tag", "an welchem tag",
+    "a qué hora", "cuándo", "qué día", "いつ", "何時", "何曜", "什么时候", "几点", "哪天", "星期几",
+    "언제", "몇 시", "무슨 요일",
+)  # fmt: skip
+PLACE_QUESTIONS: Final = (
+    "where", "which room", "what place", "où", "wo", "dónde", "どこ", "哪里", "哪儿", "在哪",
+    "어디",
+)  # fmt: skip
+PLACE_WORDS: Final = (
+    "at", "in", "room", "office", "venue", "à", "au", "chez", "salle", "im", "raum", "bei",
+    "en", "sala", "oficina", "で", "会議室", "在", "会议室", "에서", "회의실",
+)  # fmt: skip
+QUESTION_STOP_WORDS: Final = frozenset(
+    (
+        # en
+        "the", "a", "an", "is", "are", "was", "were", "be", "been", "am", "do", "does", "did",
+        "what", "whats", "which", "when", "whens", "where", "wheres", "who", "whos", "why", "how",
+        "time", "day", "i", "me", "my", "we", "our", "you", "your", "it", "its", "this", "that",
+        "there", "here", "of", "to", "in", "on", "at", "for", "with", "about", "from", "by",
+        "and", "or", "s", "t", "have", "has", "had", "will", "would", "can", "could", "should",
+        "any", "anything", "note", "notes", "say", "says", "tell", "please", "still", "again",
+        "around", "going", "get", "got", "much", "many", "some", "today", "thing", "things",
+        "know", "want", "need", "if", "then", "so", "up", "out", "next", "last", "m", "ll",
+        "re", "ve", "d", "late", "early", "must", "should", "could", "might", "also", "just",
+        "more", "into", "over", "than", "them", "they", "their", "these", "those", "were",
+        "start", "starts", "begin", "begins", "end", "ends", "happen", "happens", "does",
+        # fr
+        "le", "la", "les", "l", "un", "une", "des", "du", "de", "d", "est", "ce", "c", "qu",
+        "que", "quoi", "quand", "où", "quel", "quelle", "quels", "quelles", "qui", "comment",
+        "je", "j", "tu", "il", "elle", "on", "nous", "vous", "mon", "ma", "mes", "à", "au",
+        "aux", "en", "et", "ou", "dans", "sur", "pour", "avec", "y", "a", "heure", "jour",
+        "ça", "cette", "note", "dit", "quelle", "t", "là", "encore", "sont", "être", "fait",
+        "faire", "commence", "finit",
+        # de
+        "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "ist", "sind", "war",
+        "was", "wann", "wo", "wer", "welche", "welcher", "welches", "wie", "warum", "um", "uhr",
+        "viel", "ich", "du", "er", "sie", "es", "wir", "mein", "meine", "in", "im", "am", "an",
+        "auf", "für", "mit", "und", "oder", "zu", "zum", "zur", "von", "vom", "bei", "noch",
+        "hier", "da", "gibt", "hat", "habe", "tag", "notiz", "steht", "kommt",
+        # es
+        "el", "los", "las", "una", "unos", "del", "al", "es", "son", "está", "están", "qué",
+        "cuándo", "dónde", "cuál", "cuáles", "quién", "cómo", "hora", "día", "yo", "mi", "mis",
+        "su", "con", "por", "para", "y", "o", "hay", "nota", "dice", "tiene", "va", "se", "lo",
+        # ko
+        "언제", "어디", "뭐", "무엇", "몇", "시", "있어", "있나", "이", "그", "노트", "여기",
+    )
+)  # fmt: skip
+"""Words no line is found by: articles, question words, the ask's own words."""
