@@ -310,3 +310,14 @@ def test_r93_a_hostile_scenario_file_is_an_invalid_file_exit_2_never_a_hang_or_t
     assert cli.main(["run", str(path)]) == cli.EXIT_INVALID
     err = capsys.readouterr().err
     assert f"{path}: " in err and "Traceback" not in err
+
+
+def test_r93_file_names_reach_the_terminal_without_their_control_sequences(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = "clear\x1b[2J\x1b]0;owned\x07.yaml"
+    path = write(tmp_path, "steps: []\n", name)
+    assert cli.main(["run", str(path)]) == cli.EXIT_INVALID
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err
+    assert "clear\\x{1b}[2J\\x{1b}]0;owned\\x{7}.yaml" in err
