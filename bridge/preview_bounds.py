@@ -34,8 +34,10 @@ PIECE_CHARS: Final = 4096
 """HTML characters after which a piece is cut at the end of the next block."""
 HARD_PIECE_CHARS: Final = 4096
 """HTML characters after which a piece is cut at once, within a block or a text."""
-MAX_NESTING: Final = 12
-"""Quotes and lists drawn one inside another; deeper ones are drawn flat."""
+MAX_NESTING: Final = 5
+"""Quotes and lists drawn one inside another; deeper ones are drawn flat.
+
+Qt indents a quote by 40 pixels on each side: deeper, a narrow frame has no room left."""
 MAX_INLINE_TAGS: Final = 256
 """Emphasis, code and link runs drawn in one paragraph; the rest of it is plain text."""
 MAX_COLUMNS: Final = 64
