@@ -9,12 +9,18 @@ its workspace is opened again.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from app.banner import Banners, save_failed_text_on_screen
 from app.frame_registry import FrameRegistry
 from app.session import AppSession
 from renderer.frames.inbox import InboxFrame
 from renderer.qt.recovery import KeptNote
+
+SET_ASIDE: Final = (
+    "{count} record(s) of unsaved text named no note of a workspace and were set aside, "
+    "unread, in {folder}."
+)
 
 
 def save_topic(workspace: str, path: str) -> str:
@@ -79,6 +85,13 @@ class KeptNotes:
         workspace = session.workspace
         if kept is None:
             kept = session.recovery.kept_for(workspace)
+        set_aside = session.recovery.take_set_aside()
+        if set_aside:
+            self._banners.show_message(
+                SET_ASIDE.format(count=len(set_aside), folder=set_aside[0].parent),
+                tone="error",
+                topic="kept-notes-set-aside",
+            )
         if not kept:
             return
         paths = [note.path for note in kept]

@@ -33,6 +33,7 @@ from bridge.paths import WORKSPACE_ID_INVALID, is_workspace_id
 from bridge.privacy import WorkspacePrivacy
 from bridge.private_files import make_private_folder
 from renderer.ambient.store import AmbientStore
+from renderer.frames.rendering import remove_left_segments
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import BackendLink, FolderRead, WorkspaceLink
 from renderer.qt.privacy import PENDING, PrivacyMarks, read_remote_rules
@@ -108,6 +109,8 @@ class AppSession:
         # Text whose save fails is kept in the data folder: closing, switching or quitting
         # while the backend refuses a save loses nothing.
         self.recovery = RecoveryStore(data_dir / RECOVERY_FOLDER)
+        # R92: a note's text an earlier app left in shared memory when it was killed.
+        remove_left_segments()
         self.autosave = AutosaveCoordinator(self.save_runner, recovery=self.recovery)
         self.popouts = PopoutManager(backend, self.autosave)
         self.assistant_settings = AssistantSettingsStore(data_dir)

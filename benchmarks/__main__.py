@@ -35,6 +35,7 @@ BENCHMARKS: Final = (
     "bench_assistant",
     "bench_views",
     "bench_preview",
+    "bench_hostile_notes",
     "bench_open",
     "bench_startup",
     "bench_idle",

@@ -44,6 +44,7 @@ from bridge.markdown_tokens import (
     release,
     task_mark,
 )
+from bridge.preview_bounds import bounded_pieces
 
 _OPEN_BOX: Final = "☐ "
 _DONE_BOX: Final = "☑ "
@@ -93,16 +94,15 @@ def render_html_pieces(text: str) -> list[str]:
     """:func:`render_html` in pieces of whole top-level blocks; joined, the note's HTML.
 
     A long top-level list is cut into lists of at most :data:`PIECE_LIST_ITEMS` items
-    (an ordered one goes on counting). How many pieces the drawing lays out at once is
-    the drawing's choice, by the time they take.
+    (an ordered one goes on counting), and every piece is bounded in size, nesting and
+    runs (:func:`bridge.preview_bounds.bounded_pieces`). How many pieces the drawing lays
+    out at once is the drawing's choice, by the time they take.
     """
     pieces: list[str] = []
     for block in _blocks(text):
         html = _SOURCEPOS.sub("", block.html)
-        if block.kind in ("ul", "ol"):
-            pieces += _cut_list(html)
-        else:
-            pieces.append(html)
+        for part in _cut_list(html) if block.kind in ("ul", "ol") else (html,):
+            pieces += bounded_pieces(part)  # R91: no piece too big or too deep for Qt
     return pieces or [""]
 
 

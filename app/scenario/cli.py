@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Final, TextIO
 
 from app.scenario.html_report import wants_picture, write_html_report
 from app.scenario.junit import write_junit
@@ -87,8 +90,45 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_UNPRINTABLE: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Control characters (ESC starts the terminal's own commands) and lone surrogates."""
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with what a terminal would obey, or cannot encode, written as escapes (R93)."""
+    return _UNPRINTABLE.sub(lambda found: f"\\x{{{ord(found[0]):x}}}", text)
+
+
+class _TerminalSafe(io.TextIOBase):
+    """A text stream that escapes, on the way to ``stream``, what :func:`terminal_safe` does."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(terminal_safe(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m app scenario``; returns the exit code."""
+    """Entry point of ``python -m app scenario``; returns the exit code.
+
+    File names, frame ids and step texts come from the scenario files: everything it
+    prints goes through :func:`terminal_safe`, so a file cannot clear a CI log or set
+    a terminal's title.
+    """
+    with (
+        contextlib.redirect_stdout(_TerminalSafe(sys.stdout)),
+        contextlib.redirect_stderr(_TerminalSafe(sys.stderr)),
+    ):
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(list(sys.argv[1:] if argv is None else argv))
     # ``run``'s files may follow its options too (``--junit X.xml DIR``, as make passes them).

@@ -8,11 +8,13 @@ nothing here runs the app: a file is fully validated before anything runs.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 import yaml
 from pydantic import (
@@ -295,11 +297,43 @@ def _parse_backend(raw: object, parser: _StepParser) -> _BackendBody:
         return _BackendBody()
 
 
+MAX_SCENARIO_BYTES: Final = 1024 * 1024
+"""A scenario file's size at most: the library's longest is a few KiB (R93: a file is data)."""
+_OPEN_FLAGS: Final = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def _read_scenario_bytes(path: Path) -> bytes:
+    """The file's bytes, if it is a regular file of at most :data:`MAX_SCENARIO_BYTES`.
+
+    Opened without blocking (a FIFO named ``a.yaml`` would wait for a writer for ever)
+    and looked at before reading (a link to ``/dev/zero`` never ends).
+    """
+    descriptor = os.open(path, _OPEN_FLAGS)
+    try:
+        status = os.fstat(descriptor)
+        if stat.S_ISDIR(status.st_mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(status.st_mode):
+            raise ScenarioFileError([Problem(str(path), "this is not a regular file")])
+        if status.st_size > MAX_SCENARIO_BYTES:
+            raise ScenarioFileError([Problem(str(path), _TOO_BIG)])
+        with os.fdopen(descriptor, "rb", closefd=False) as file:
+            data = file.read(MAX_SCENARIO_BYTES + 1)
+    finally:
+        os.close(descriptor)
+    if len(data) > MAX_SCENARIO_BYTES:  # grew while read
+        raise ScenarioFileError([Problem(str(path), _TOO_BIG)])
+    return data
+
+
+_TOO_BIG: Final = f"the file is larger than the {MAX_SCENARIO_BYTES:,} bytes a scenario may have"
+
+
 def load_scenario(path: Path) -> Scenario:
     """Read and validate one scenario file (YAML; JSON is YAML too)."""
     file = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_scenario_bytes(path).decode("utf-8")
     except FileNotFoundError:
         raise ScenarioFileError([Problem(file, "the file does not exist")]) from None
     except IsADirectoryError:
@@ -315,7 +349,20 @@ def load_scenario(path: Path) -> Scenario:
         line = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(error, "problem", None) or str(error)
         raise ScenarioFileError([Problem(file, f"not valid YAML{line}: {problem}")]) from None
-    return parse_scenario(data, path)
+    except (RecursionError, TypeError, ValueError) as error:
+        # R93: nesting deeper than Python recurses, a list as a key, an integer of
+        # thousands of digits: an invalid file like any other, never a traceback.
+        raise ScenarioFileError([Problem(file, _unreadable(error))]) from None
+    try:
+        return parse_scenario(data, path)
+    except (RecursionError, TypeError, ValueError) as error:
+        raise ScenarioFileError([Problem(file, _unreadable(error))]) from None
+
+
+def _unreadable(error: Exception) -> str:
+    if isinstance(error, RecursionError):
+        return "not a scenario: nested deeper than the runner reads"
+    return f"not a scenario the runner can read: {type(error).__name__}"
 
 
 def expand_sources(paths: Sequence[Path]) -> list[Path]:

@@ -24,8 +24,10 @@ the latest request waits for it instead of piling up behind it.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -33,6 +35,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing.shared_memory import SharedMemory
+from pathlib import Path
 from typing import Any, Final
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -62,6 +65,13 @@ RAW_CHARACTERS_PER_STEP: Final = 1 << 18
 Taking all of a 5 MiB note at once (``toRawText``) holds the GUI thread for tens of
 milliseconds, and for over a hundred on a busy machine.
 """
+
+SEGMENT_PREFIX: Final = "ambient-notes-reading-"
+"""Shared memory blocks of a reading are named so, then the app's process id and a count:
+a start finds the blocks an app killed meanwhile left behind (R92), and only those."""
+SHARED_MEMORY_FOLDER: Final = Path("/dev/shm")
+_LEFT_SEGMENT: Final = re.compile(rf"{SEGMENT_PREFIX}(\d{{1,10}})-\d+")
+_segment_numbers = itertools.count()
 
 Reading = Callable[..., Any]
 """A module-level, Qt-free function of the note's text (and plain values): it is sent
@@ -104,7 +114,8 @@ class ReadingProcess:
         at a time, and only the block's name goes down the pipe.
         """
         size = sum(len(chunk) for chunk in chunks)
-        block = SharedMemory(create=True, size=max(size, 1))
+        name = f"{SEGMENT_PREFIX}{os.getpid()}-{next(_segment_numbers)}"
+        block = SharedMemory(name=name, create=True, size=max(size, 1))
         try:
             with _memory(block) as memory:
                 offset = 0
@@ -140,6 +151,43 @@ class ReadingProcess:
         finally:
             with cls._lock:
                 cls._running -= 1
+
+
+def remove_left_segments(folder: Path = SHARED_MEMORY_FOLDER) -> list[str]:
+    """Remove the readings' shared memory that apps no longer running left; their names.
+
+    A block is removed by the reading that made it; an app killed mid-reading leaves
+    its block (the note's text) behind. Only this user's blocks named by
+    :data:`SEGMENT_PREFIX` whose process is gone are removed.
+    """
+    removed: list[str] = []
+    try:
+        names = [name for name in os.listdir(folder) if name.startswith(SEGMENT_PREFIX)]
+    except OSError:
+        return removed  # no such folder on this system: nothing was left there
+    for name in names:
+        match = _LEFT_SEGMENT.fullmatch(name)
+        if match is None or _process_runs(int(match[1])):
+            continue
+        path = folder / name
+        try:
+            if path.lstat().st_uid != os.getuid():
+                continue
+            path.unlink()
+        except OSError:
+            continue
+        removed.append(name)
+    return removed
+
+
+def _process_runs(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process, or not a process id: not ours to judge
+    return True
 
 
 def _memory(block: SharedMemory) -> memoryview:

@@ -156,6 +156,9 @@ def _fresh_document(like: QTextDocument, parent: QWidget) -> QTextDocument:
     document.setDefaultStyleSheet(like.defaultStyleSheet())
     document.setDefaultTextOption(like.defaultTextOption())
     document.setDocumentMargin(like.documentMargin())
+    # The view's width, before any text: a document without one lays each block out on
+    # one line of its natural width when its layout is made, seconds for long blocks (R91).
+    document.setPageSize(like.pageSize())
     # Drawing appends through a cursor; an undo history of it would only hold memory.
     document.setUndoRedoEnabled(False)
     return document

@@ -22,12 +22,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bridge.private_files import parse_json, read_own_file, write_atomically
+from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
+from bridge.private_files import parse_json, read_own_file, set_aside, write_atomically
 
 RECOVERY_FOLDER = "unsaved-notes"
 _SUFFIX = ".json"
 KEPT_FILE_MAX_BYTES = 64 * 1024 * 1024
 """A kept note: the 10 MiB PUT limit's text, escaped in JSON, fits with room to spare."""
+MAX_KEPT_FILES = 100
+"""Kept notes read when a workspace opens; more files than that are left for later runs."""
 Writer = Callable[[Path, str], None]
 
 
@@ -51,6 +54,8 @@ class RecoveryStore:
         self.writer = writer
         """How a kept text reaches the disk: tests pass one that fails as a full disk does."""
         self._lock = threading.Lock()
+        self._set_aside: list[Path] = []
+        """Records found unusable (not a note of a workspace) and moved aside, not yet told."""
         self._unkept: dict[tuple[str, str], int] = {}
         """Per note, the save number of a text that failed to save and failed to be kept:
         no file holds it, only an editor or nothing (R77)."""
@@ -127,16 +132,37 @@ class RecoveryStore:
         """Every kept note of ``workspace``, sorted by path."""
         if not self.folder.is_dir():
             return []
-        found = [
-            note
-            for file in self.folder.glob(f"*{_SUFFIX}")
-            if (note := _read(file)) is not None and note.workspace == workspace
-        ]
+        found: list[KeptNote] = []
+        for file in sorted(self.folder.glob(f"*{_SUFFIX}"))[:MAX_KEPT_FILES]:
+            note = _read(file)
+            if note is not None and not _valid(note):
+                # R92: a record naming no note of a workspace (a path out of it, one past
+                # the path rules' length) is never offered: moved aside, and said once.
+                moved = set_aside(file)
+                with self._lock:
+                    self._set_aside.append(moved or file)
+            elif note is not None and note.workspace == workspace:
+                found.append(note)
         return sorted(found, key=lambda note: note.path)
+
+    def take_set_aside(self) -> list[Path]:
+        """The records set aside since last asked (to say so once), then none."""
+        with self._lock:
+            taken, self._set_aside = self._set_aside, []
+        return taken
 
     def _file(self, workspace: str, path: str) -> Path:
         digest = hashlib.sha256(f"{workspace}\0{path}".encode()).hexdigest()[:32]
         return self.folder / f"{digest}{_SUFFIX}"
+
+
+def _valid(note: KeptNote) -> bool:
+    """Whether a record names a note of a workspace, by the workspace path rules."""
+    try:
+        check_workspace_path(note.path)
+    except WorkspacePathError:
+        return False
+    return is_workspace_id(note.workspace)
 
 
 def _read(file: Path) -> KeptNote | None:

@@ -343,3 +343,38 @@ def test_r80_a_note_without_tasks_says_so_only_once_read(make_app: AppFactory) -
     assert not frame.todo.empty.isVisible() and frame.drawing.cover.isVisible()
     app.qtbot.waitUntil(lambda: not frame.renders.busy, timeout=DRAW_TIMEOUT_MS)
     assert frame.todo.empty.isVisible() and not frame.drawing.cover.isVisible()
+
+
+def test_r92_a_start_removes_the_reading_memory_a_killed_app_left_and_only_that(
+    make_app: AppFactory,
+) -> None:
+    """An app killed mid-reading leaves the note's text in /dev/shm; the next start removes
+    it, and leaves a block of a running app, and anyone else's, alone."""
+    from multiprocessing import resource_tracker
+    from multiprocessing.shared_memory import SharedMemory
+
+    from renderer.frames.rendering import SEGMENT_PREFIX, SHARED_MEMORY_FOLDER
+
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    dead_pid = int(gone.stdout)
+    left = f"{SEGMENT_PREFIX}{dead_pid}-0"
+    running = f"{SEGMENT_PREFIX}{os.getpid()}-999999"
+    other = "psm_not_ours_r92"
+    blocks = [SharedMemory(name=name, create=True, size=64) for name in (left, running, other)]
+    for block in blocks:
+        block.buf[:12] = b"private text"
+        block.close()
+        resource_tracker.unregister(f"/{block.name}", "shared_memory")  # as a killed app's
+    try:
+        make_app()
+        assert not (SHARED_MEMORY_FOLDER / left).exists()
+        assert (SHARED_MEMORY_FOLDER / running).exists()
+        assert (SHARED_MEMORY_FOLDER / other).exists()
+    finally:
+        for name in (left, running, other):
+            (SHARED_MEMORY_FOLDER / name).unlink(missing_ok=True)

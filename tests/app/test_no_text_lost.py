@@ -183,3 +183,28 @@ def test_quitting_keeps_a_save_still_waiting_behind_a_slow_one(make_app: AppFact
     assert app.saved_text("notes/a.md") == first
     kept = RecoveryStore(app.data_dir / RECOVERY_FOLDER).get(workspace, "notes/a.md")
     assert kept is not None and kept.text == second
+
+
+def test_r92_a_kept_record_naming_no_note_is_set_aside_with_a_banner_never_offered(
+    make_app: AppFactory,
+) -> None:
+    """A record out of the workspace (``../../../../etc/passwd``, ``/tmp/x``) or past the
+    path rules (200,000 characters: the banner of such a path froze the window for 9 s,
+    2,000,000 crashed it) is moved aside, and the window says so, naming none of them."""
+    app = make_app()
+    workspace = app.session.workspace
+    folder = app.data_dir / RECOVERY_FOLDER
+    store = RecoveryStore(folder)
+    bad_paths = ["../../../../etc/passwd", "/tmp/planted.md", "n" * 200_000 + ".md"]
+    for path in bad_paths:
+        assert store.keep(workspace, path, "planted", "why", 1) is not None
+    assert store.keep(workspace, "notes/a.md", "kept text", "why", 1) is not None
+
+    app.window.driver.offer_kept_notes()
+
+    offer = _banner_with(app, "kept for notes/a.md")
+    warning = _banner_with(app, "3 record(s) of unsaved text named no note")
+    for path in bad_paths:
+        assert path[:40] not in offer.label.text() and path[:40] not in warning.label.text()
+    assert len(list(folder.glob("*.json"))) == 1  # only the good record is left to read
+    assert len(list(folder.glob("*.broken-*"))) == 3

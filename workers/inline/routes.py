@@ -65,6 +65,8 @@ INSTRUCTION_LENGTH: Final = (
     f"The instruction must be 1 to {MAX_INSTRUCTION_CHARS:,} characters long; "
     "this one has {count:,}."
 )
+MAX_LIMIT_DIGITS: Final = 9
+"""Characters of a ``limit`` read as a number: a longer one is refused before ``int()``."""
 MAX_LINE: Final = 2**31 - 1
 """Line numbers are kept in an SQL integer column: a larger one is refused, never a 5xx."""
 LINES_INVALID: Final = (
@@ -175,7 +177,13 @@ async def list_inline(
     raw = request.query_params.get("limit")
     limit = HISTORY_LIMIT
     if raw is not None:
-        if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_HISTORY_LIMIT:
+        # Length first: int() of thousands of digits raises past Python's digit limit (R93).
+        if (
+            len(raw) > MAX_LIMIT_DIGITS
+            or not raw.isascii()
+            or not raw.isdigit()
+            or not 1 <= int(raw) <= MAX_HISTORY_LIMIT
+        ):
             raise ApiError(400, "invalid_argument", LIMIT_INVALID)
         limit = int(raw)
     found = await run_in_threadpool(state.inline.recent, account, key.workspace, limit)
