@@ -30,15 +30,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-import cffi
-from cmarkgfm import _cmark
-
 TASK_MARKS: Final = frozenset(" xX")
 CMARK_EXTENSIONS: Final = (b"table", b"strikethrough", b"autolink")
-OPTIONS: Final = int(
-    _cmark.lib.CMARK_OPT_SOURCEPOS | _cmark.lib.CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
-)
-"""Source lines on every block, for the preview's pieces and links; ``~~`` only."""
 
 # cmark's node types (cmark-gfm.h): blocks, then inlines. Extension nodes (tables,
 # strikethrough) get numbers at run time and are none of these.
@@ -104,6 +97,8 @@ class _Library:
     ffi: Any
     lib: Any
     extensions: tuple[Any, ...]
+    options: int
+    """Source lines on every block, for the preview's pieces and links; ``~~`` only."""
 
 
 _library: _Library | None = None
@@ -114,12 +109,20 @@ def _cmark_library() -> _Library:
     global _library
     with _library_lock:
         if _library is None:
+            # Imported at the first parse, not with the module: the editor's first paint
+            # needs this module's text counts but no parser (issue 40, start-up).
+            import cffi
+            from cmarkgfm import _cmark
+
             ffi = cffi.FFI()
             ffi.cdef(_DECLARATIONS)
             lib: Any = ffi.dlopen(_cmark.__file__)  # the library cmarkgfm loaded: one registry
             lib.cmark_gfm_core_extensions_ensure_registered()
             extensions = tuple(lib.cmark_find_syntax_extension(name) for name in CMARK_EXTENSIONS)
-            _library = _Library(ffi, lib, extensions)
+            options = int(
+                _cmark.lib.CMARK_OPT_SOURCEPOS | _cmark.lib.CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
+            )
+            _library = _Library(ffi, lib, extensions, options)
         return _library
 
 
@@ -170,7 +173,8 @@ class ParsedNote:
         self._lib = lib = library.lib
         self._null = library.ffi.NULL
         data = self.text.encode("utf-8", errors="surrogatepass")
-        self._parser = lib.cmark_parser_new(OPTIONS)
+        self._options = library.options
+        self._parser = lib.cmark_parser_new(library.options)
         for extension in library.extensions:
             lib.cmark_parser_attach_syntax_extension(self._parser, extension)
         lib.cmark_parser_feed(self._parser, data, len(data))
@@ -192,7 +196,7 @@ class ParsedNote:
         """The tree as HTML, with ``data-sourcepos`` on every block; raw HTML left out."""
         lib = self._lib
         rendered = lib.cmark_render_html(
-            self.root, OPTIONS, lib.cmark_parser_get_syntax_extensions(self._parser)
+            self.root, self._options, lib.cmark_parser_get_syntax_extensions(self._parser)
         )
         try:
             return str(self._ffi.string(rendered).decode("utf-8", errors="replace"))
