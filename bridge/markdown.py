@@ -1,21 +1,20 @@
 """The one reading of a note's Markdown (R39): title, headings, tasks, links, prose.
 
-The preview, the todo view, the mindmap and the offline assistant all read a note
-through :func:`read_note` (and the preview renders through :func:`render_html`,
-from the same token stream), so they never disagree about what is a heading or a
-task: a ``# comment`` in fenced or indented code is code for all of them.
+The preview, the todo view, the mindmap and the assistant all read a note from the
+same parse: cmark-gfm's syntax tree (:mod:`bridge.markdown_tree`). The preview renders
+that tree (:func:`render_html`), and :func:`read_note` takes the headings, tasks and
+paragraphs from it, so they never disagree about what is a heading or a task: a
+``# comment`` in fenced or indented code, or inside a raw HTML block, is no heading
+for any of them, and ``\\[ ]`` is no task.
 
 Heading, task and title texts are plain text as the preview shows them (R55):
 ``**x**`` reads ``x``, entities and backslash escapes are decoded, a link reads as its
-label and an image as its alt text. Bare URLs are links (GFM autolinks, through
-linkify-it-py, markdown-it-py's own linkify plug-in).
+label (a reference defined anywhere in the note included), an image as its alt text
+and raw HTML as written. Bare URLs are links (GFM autolinks).
 
-The grammar (markdown-it-py: CommonMark, plus tables, strikethrough and linkify) is in
-:mod:`bridge.markdown_tokens` and the preview's HTML in :mod:`bridge.markdown_preview`;
-both are importable from here too. Tasks are GitHub's task-list items: a list
-item whose first paragraph starts with ``[ ]``, ``[x]`` or ``[X]`` followed by
-white space. They are found here on the token stream, so a task's line and the
-column of its mark come from the same parse as everything else.
+Tasks are GitHub's task-list items: a list item whose first paragraph starts, as
+written, with ``[ ]``, ``[x]`` or ``[X]`` followed by white space
+(:meth:`~bridge.markdown_tree.ParsedNote.task_mark`).
 
 Line numbers are **0-based** source lines of the note after line-ending
 normalisation (CRLF and CR count as one line break), which is what the editor
@@ -24,21 +23,19 @@ counts as block numbers; a reply that shows them to a person adds 1.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from bridge.markdown_preview import preview_links, render_html, render_html_pieces
-from bridge.markdown_tokens import (
+from bridge.markdown_tree import (
+    HEADING,
+    ITEM,
+    PARAGRAPH,
     TASK_MARKS,
-    full_parser,
+    ParsedNote,
     image_stand_in,
-    is_task_paragraph,
     normalise_newlines,
-    parse,
-    release,
-    task_mark,
     utf16_length,
 )
 
@@ -54,9 +51,7 @@ __all__ = [
     "image_stand_in",
     "locate_selection",
     "normalise_newlines",
-    "plain_text",
     "read_note",
-    "release",
     "render_html",
     "render_html_pieces",
     "selection_line_span",
@@ -64,11 +59,6 @@ __all__ = [
 ]
 
 _UTF16: Final = "utf-16-le"
-_INLINE_MARKUP: Final = re.compile(r"[*_`\[\]<>!&\\~]|://|www\.", re.IGNORECASE)
-"""A text without any of these reads the same before and after the inline pass."""
-PLAIN_TEXT_CHARS: Final = 1000
-"""Longer heading or task texts are kept as written: the inline pass stays off hostile input."""
-_PLAIN_TOKENS: Final = frozenset(("text", "code_inline", "image"))
 
 
 @dataclass(frozen=True)
@@ -100,7 +90,7 @@ class Link:
 
 @dataclass(frozen=True)
 class Block:
-    """A paragraph of text; ``in_list`` when it belongs to a list item (a task or a bullet)."""
+    """A paragraph's source on one line; ``in_list`` when it belongs to a list item."""
 
     text: str
     line: int
@@ -130,68 +120,44 @@ class NoteReading:
         return [task for task in self.tasks if not task.done]
 
 
-def _one_line(text: str) -> str:
-    return " ".join(part.strip() for part in text.split("\n") if part.strip())
-
-
-def plain_text(content: str, env: dict[str, Any] | None = None) -> str:
-    """Inline Markdown on one line as the preview shows its text (R55).
-
-    ``env`` is the note's block-pass environment: with it, ``[Foo]`` naming a link
-    reference defined elsewhere in the note reads as its label, as the preview shows it.
-    """
-    line = _one_line(content)
-    if len(line) > PLAIN_TEXT_CHARS or not _INLINE_MARKUP.search(line):
-        return line
-    tokens = full_parser().parseInline(line, dict(env) if env else None)
-    children = (tokens[0].children or []) if tokens else []
-    return "".join(child.content for child in children if child.type in _PLAIN_TOKENS).strip()
-
-
 def read_note(text: str) -> NoteReading:
-    """Read a note once: title, headings, tasks, links and paragraphs, in document order."""
-    env: dict[str, Any] = {}
-    lines, tokens = parse(text, inline=False, env=env)
-    headings: list[Heading] = []
-    tasks: list[Task] = []
-    blocks: list[Block] = []
-    list_depth = 0
-    for index, token in enumerate(tokens):
-        kind = token.type
-        if kind == "list_item_open":
-            list_depth += 1
-        elif kind == "list_item_close":
-            list_depth -= 1
-        elif kind == "heading_open" and token.map is not None:
-            inline = tokens[index + 1]
-            headings.append(
-                Heading(int(token.tag[1:]), plain_text(inline.content, env), token.map[0])
-            )
-        elif kind == "inline" and token.map is not None:
-            line = token.map[0]
-            if tokens[index - 1].type != "paragraph_open":
-                continue
-            content = token.content
-            mark = task_mark(content) if is_task_paragraph(tokens, index - 1) else None
-            if mark is not None:
-                source = lines[line]
-                column = source.find("[") + 1  # only container markers come before it
-                tasks.append(
-                    Task(
-                        plain_text(content[4:], env),
-                        mark != " ",
-                        line,
-                        utf16_length(source[:column]),
-                    )
+    """Read a note once: title, headings, tasks and paragraphs, in document order."""
+    with ParsedNote(text) as note:
+        lines = note.lines
+        headings: list[Heading] = []
+        tasks: list[Task] = []
+        blocks: list[Block] = []
+        task_paragraph = None
+        first_paragraph = None
+        for kind, node, items_around in note.blocks():
+            if kind == HEADING:
+                headings.append(
+                    Heading(note.heading_level(node), note.text_of(node), note.start_line(node))
                 )
-                content = content[4:]
-            blocks.append(Block(_one_line(content), line, list_depth > 0))
-    release(tokens)
-    title = (
-        headings[0].text
-        if headings
-        else plain_text(next((b.text for b in blocks if b.text), ""), env)
-    )
+            elif kind == ITEM:
+                mark = note.task_mark(node)
+                if mark is not None:
+                    task_paragraph = mark.paragraph
+                    tasks.append(
+                        Task(
+                            note.text_of(mark.paragraph, skip_mark=True),
+                            mark.mark != " ",
+                            mark.line,
+                            utf16_length(lines[mark.line][: mark.column]),
+                        )
+                    )
+            elif kind == PARAGRAPH:
+                is_task = node == task_paragraph
+                source = note.paragraph_source(node, after_mark=is_task)
+                blocks.append(Block(source, note.start_line(node), items_around > 0))
+                if first_paragraph is None and source:
+                    first_paragraph = (node, is_task)
+        if headings:
+            title = headings[0].text
+        elif first_paragraph is not None:
+            title = note.text_of(first_paragraph[0], skip_mark=first_paragraph[1])
+        else:
+            title = ""
     return NoteReading(lines, title, headings, tasks, blocks)
 
 

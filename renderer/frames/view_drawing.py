@@ -86,6 +86,7 @@ class ViewDrawing:
 
     def close(self) -> None:
         self.renders.close()
+        self.preview.leave_documents()  # a big one is emptied a slice at a time, not freed at once
 
     def _on_drawn(self) -> None:
         drawn = self._drawn.get(self._drawing) if self._drawing is not None else None

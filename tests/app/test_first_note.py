@@ -177,6 +177,18 @@ def test_r67_the_window_and_its_frames_load_none_of_the_backends_web_stack() -> 
     assert loaded == "[]"
 
 
+def test_issue_40_the_window_loads_no_markdown_parser_before_a_note_is_read() -> None:
+    """The parser (cmark-gfm through cffi) loads at the first reading, after the paint."""
+    probe = (
+        "import sys, app.__main__, app.main_window, app.session; "
+        "print([name for name in ('cffi', 'cmarkgfm', 'markdown_it') if name in sys.modules])"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    ).stdout.strip()
+    assert loaded == "[]"
+
+
 def test_r77_a_backend_that_never_starts_says_why_and_keeps_what_was_typed(
     qtbot: QtBot, begin_app: Begin, monkeypatch: pytest.MonkeyPatch
 ) -> None:
