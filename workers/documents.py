@@ -191,6 +191,28 @@ class Workspaces:
             ) from error
         return DocumentInfo(path, len(data), sha16(data), _format_time(modified))
 
+    def versions(
+        self, workspace: str, skip: Callable[[str], bool] | None = None
+    ) -> list[tuple[str, FileVersion | None]]:
+        """Each document's path and file version from one look at it, nothing read, sorted.
+
+        What :meth:`list` leaves out (a hard link, a name that is no file) is left out. A
+        name that is a link has no version (None): only reading it the long way, from the
+        root, tells where it leads. ``skip``: paths never looked at (private notes).
+        """
+        found: list[tuple[str, FileVersion | None]] = []
+        for folder_fd, name, relative in self._walked(workspace, "", skip):
+            try:
+                info = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+            except OSError:
+                continue  # gone meanwhile
+            if stat.S_ISLNK(info.st_mode):
+                found.append((relative, None))
+            elif stat.S_ISREG(info.st_mode) and info.st_nlink == 1:
+                found.append((relative, FileVersion.of(info)))
+        found.sort(key=lambda entry: entry[0])
+        return found
+
     def list(
         self, workspace: str, prefix: str = "", skip: Callable[[str], bool] | None = None
     ) -> list[DocumentInfo]:

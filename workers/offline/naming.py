@@ -8,16 +8,24 @@ note ("this", "here", "このノート") names no other note. The notes are read
 the key session's delivery row, with the same access rules as the tools; only the
 note the request names is then read by a tool. If the open note is one of the notes
 a name fits, it is the one meant.
+
+Every turn whose request does not point at the open note looks at every note's names,
+so a title is remembered by the note's file version (device, inode, size, modification
+and change times): an unchanged note is looked at (one ``stat``), not read again, and
+any write moves its change time, so an edited note's new title is read.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Final
 
 from bridge.markdown import read_note
+from workers.digests import FileVersion
 from workers.errors import AccessDenied, DocumentRefused
 from workers.offline import words
 from workers.offline.dates import DATE_WORDS
@@ -29,6 +37,8 @@ TITLE_BYTES: Final = 4096
 """A title is at the top: only this much of each note is read to find it."""
 MAX_NOTES: Final = 2000
 """Beyond this many notes, names are not resolved: the request needs a path."""
+MAX_TITLES: Final = 4 * MAX_NOTES
+"""Titles remembered at once (a few workspaces' worth); the least recently used goes first."""
 
 
 @dataclass(frozen=True)
@@ -86,24 +96,59 @@ def named_notes(context: ToolContext, message: str) -> list[Candidate]:
         return []
     padded, lowered = words_of(message), message.casefold()
     skip, _left_out = shared_only(context, row.workspace)  # R86: a private title is never read
-    listing = context.workspaces.list(row.workspace, skip=skip)
-    if len(listing) > MAX_NOTES:
+    versions = context.workspaces.versions(row.workspace, skip=skip)
+    if len(versions) > MAX_NOTES:
         return []
     found: list[Candidate] = []
-    for info in listing:
-        stem = PurePosixPath(info.path).stem.replace("-", " ").replace("_", " ")
-        title = _title(context, row.workspace, info.path)
+    for path, version in versions:
+        title = _TITLES.title(context, row.workspace, path, version)
+        if title is None:
+            continue  # refused (a link leading out, gone meanwhile): no tool could read it
+        stem = PurePosixPath(path).stem.replace("-", " ").replace("_", " ")
         matched = max(_matches(stem, padded, lowered), _matches(title, padded, lowered))
         if matched:
-            found.append(Candidate(info.path, title, matched))
+            found.append(Candidate(path, title, matched))
     best = max((candidate.matched for candidate in found), default=0)
     return [candidate for candidate in found if candidate.matched == best]
 
 
-def _title(context: ToolContext, workspace: str, path: str) -> str:
+class _RememberedTitles:
+    """Each note's title by its file version, the least recently used forgotten first."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[tuple[str, str, FileVersion], str] = OrderedDict()
+
+    def title(
+        self, context: ToolContext, workspace: str, path: str, version: FileVersion | None
+    ) -> str | None:
+        """The note's title ("" when it has none), None when the note cannot be read.
+
+        ``version`` None (a link): read every time, through the path rules, never kept.
+        """
+        key = None if version is None else (workspace, path, version)
+        if key is not None:
+            with self._lock:
+                remembered = self._entries.get(key)
+                if remembered is not None:
+                    self._entries.move_to_end(key)
+                    return remembered
+        title = _read_title(context, workspace, path)
+        if key is not None and title is not None:
+            with self._lock:
+                self._entries[key] = title
+                while len(self._entries) > MAX_TITLES:
+                    self._entries.popitem(last=False)
+        return title
+
+
+_TITLES: Final = _RememberedTitles()
+
+
+def _read_title(context: ToolContext, workspace: str, path: str) -> str | None:
     try:
         read = context.workspaces.read(workspace, path, TITLE_BYTES)
     except (DocumentRefused, OSError):
-        return ""
+        return None
     headings = read_note(read.text).headings
     return headings[0].text if headings else ""
