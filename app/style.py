@@ -51,10 +51,12 @@ class Rule:
             parts.append(f"selection-color: {text}; selection-background-color: {background};")
         if self.placeholder is not None:
             parts.append(f"placeholder-text-color: {self.placeholder};")
-        if self.border is not None:
-            parts.append(f"border-color: {self.border};")
         if self.rest:
             parts.append(self.rest)
+        if self.border is not None:
+            # After ``rest``: a shorthand there ("border: 1px solid") resets the colour to
+            # black, which on a dark scheme is a border nobody sees.
+            parts.append(f"border-color: {self.border};")
         return f"{self.selector} {{ {' '.join(parts)} }}"
 
 

@@ -35,7 +35,7 @@ class Tone(NamedTuple):
 class Scheme:
     """Every colour of one scheme. ``text``, ``muted`` and ``accent`` read on both
     ``surface`` and ``raised``; ``border`` and ``focus`` stand out from ``surface`` and
-    ``window``."""
+    ``window``, and ``border`` from the banners' tints too (their buttons)."""
 
     name: SchemeName
     window: str
@@ -129,7 +129,7 @@ DARK: Final = Scheme(
     accent="#8fa6ff",
     on_accent="#10172e",
     accent_pressed="#b3c2ff",
-    border="#6b738d",
+    border="#7d859e",
     focus="#8fa6ff",
     selection="#3d4f8f",
     selection_text="#ffffff",

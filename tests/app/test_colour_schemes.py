@@ -15,21 +15,28 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractItemView,
+    QAbstractSpinBox,
     QApplication,
+    QComboBox,
+    QDialog,
     QGraphicsView,
+    QInputDialog,
     QLabel,
     QLineEdit,
-    QListWidget,
     QPlainTextEdit,
+    QPushButton,
     QTextBrowser,
     QWidget,
 )
 
+from app.finding import QuickOpenDialog, WorkspacePickerDialog
+from app.popout import PopoutWindow
 from app.style import Fill, Rule, follow_system_scheme, palette, rules
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.proposal_view import ProposalView
@@ -101,8 +108,9 @@ def _shows_text(widget: QWidget) -> bool:
         return bool(widget.text() or widget.placeholderText())
     if isinstance(widget, QPlainTextEdit | QTextBrowser):
         return bool(widget.toPlainText().strip())
-    if isinstance(widget, QListWidget):
-        return widget.count() > 0
+    if isinstance(widget, QAbstractItemView):  # lists, tables and their headers
+        model = widget.model()
+        return model is not None and model.rowCount() > 0
     return isinstance(widget, QGraphicsView) and bool(widget.scene() and widget.scene().items())
 
 
@@ -113,7 +121,7 @@ def _text_parts(top: QWidget) -> list[QWidget]:
         QLineEdit,
         QPlainTextEdit,
         QTextBrowser,
-        QListWidget,
+        QAbstractItemView,
         QGraphicsView,
     )
     return [
@@ -139,7 +147,7 @@ def _unreadable(top: QWidget) -> list[str]:
         if area.isEmpty():
             continue
         measured = _ink_contrast(picture.copy(area))
-        if isinstance(widget, QPlainTextEdit | QTextBrowser | QListWidget | QLineEdit):
+        if isinstance(widget, QPlainTextEdit | QTextBrowser | QAbstractItemView | QLineEdit):
             # A selection's or a cursor's colour can stand out of the picture while the
             # text itself does not: the colours the widget draws its text with count too.
             colours = widget.palette()
@@ -156,6 +164,40 @@ def _unreadable(top: QWidget) -> list[str]:
 def _assert_readable(top: QWidget) -> None:
     found = _unreadable(top)
     assert not found, "\n".join(found)
+
+
+def _faint_borders(top: QWidget) -> list[str]:
+    """Each button and input of ``top`` whose border (its focus ring, when it has the focus)
+    stands under 3:1 from what surrounds it, in the rendered picture: the middle of the
+    top edge against the pixel just above it, and the same on the left, where that pixel
+    is the background the control sits on."""
+    picture = top.grab().toImage()
+    found = []
+    for widget in top.findChildren(QWidget):
+        if not isinstance(widget, QPushButton | QLineEdit) or isinstance(
+            widget.parent(), QComboBox | QAbstractSpinBox
+        ):
+            continue  # a box's own line edit: the box draws the border
+        if not widget.isVisible() or widget.width() <= 4 or widget.height() <= 4:
+            continue
+        for edge, outside in (
+            (QPoint(widget.width() // 2, 0), QPoint(widget.width() // 2, -1)),
+            (QPoint(0, widget.height() // 2), QPoint(-1, widget.height() // 2)),
+        ):
+            at, beside = widget.mapTo(top, edge), widget.mapTo(top, outside)
+            if not (picture.rect().contains(at) and picture.rect().contains(beside)):
+                continue
+            neighbour = top.childAt(beside)
+            if neighbour is not None and not neighbour.isAncestorOf(widget):
+                continue  # a control right beside it: two borders, not its surroundings
+            measured = contrast(QColor(picture.pixel(at)), QColor(picture.pixel(beside)))
+            if measured < BORDER_CONTRAST:
+                name = widget.objectName() or type(widget).__name__
+                found.append(
+                    f"{name} {getattr(widget, 'text', lambda: '')()!r:.40}: {measured:.2f}"
+                )
+                break
+    return found
 
 
 def _dressed_window(make_app: AppFactory) -> tuple[AppUnderTest, InboxFrame, InboxFrame]:
@@ -197,6 +239,7 @@ def test_r82_every_text_in_the_window_reads_in_both_schemes(
     window = app.window
     assert follow_system_scheme().scheme.name == ("dark" if dark else "light")
     _assert_readable(window)
+    assert not _faint_borders(window), _faint_borders(window)
     # The preview's HTML, and the other views, in the same picture test.
     plan.set_view("preview")
     app.qtbot.waitUntil(lambda: "Week one" in plan.preview.toPlainText(), timeout=TIMEOUT_MS)
@@ -234,18 +277,131 @@ def test_r82_a_scheme_change_while_running_restyles_everything_without_a_crash(
     assert plan.view == "mindmap"
 
 
-def test_r82_dialogs_read_in_both_schemes(make_app: AppFactory, back_to_light: None) -> None:
-    app = make_app()
-    for dark in (False, True):
-        _system_turns(dark)
-        dialog = app.window.driver.open_assistant_settings()  # Assistant ▸ Settings…
-        dialog.model_choice.setChecked(True)  # every field shown, and the hint under Save
-        dialog.show()
-        app.qtbot.waitExposed(dialog)
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_r82_a_popped_out_window_reads_in_both_schemes(
+    make_app: AppFactory, dark: bool, back_to_light: None
+) -> None:
+    """The popped-out window, built as its own process builds it: the note, its banner and
+    its own assistant with a turn in it."""
+    app = make_app({"inbox/today.md": TODAY})
+    _system_turns(dark)
+    popout = PopoutWindow(app.session.link, "inbox-9", "inbox/today.md", "edit")
+    try:
+        popout.show()
+        app.qtbot.waitExposed(popout)
+        app.qtbot.waitUntil(lambda: popout.frame.is_loaded, timeout=TIMEOUT_MS)
+        QTest.mouseClick(popout.frame.editor.viewport(), Qt.MouseButton.LeftButton)
+        message = popout.assistant.input
+        QTest.mouseClick(message.viewport(), Qt.MouseButton.LeftButton)
+        QTest.keyClicks(message, "summarise this")
+        with app.qtbot.waitSignal(popout.assistant.turn_finished, timeout=TIMEOUT_MS):
+            QTest.keyClick(message, Qt.Key.Key_Return)
+        assert follow_system_scheme().scheme.name == ("dark" if dark else "light")
+        _assert_readable(popout)
+        assert not _faint_borders(popout), _faint_borders(popout)
+    finally:
+        popout.close()
+        app.qtbot.waitUntil(lambda: not popout.isVisible())
+        popout.shutdown_workers()
+        popout.deleteLater()
+
+
+def _while_prompted(app: AppUnderTest, action_id: str) -> tuple[str, list[str]]:
+    """Trigger a menu item whose prompt blocks until answered (``QInputDialog.getText``);
+    measure the prompt once it shows, then cancel it. Its title and what reads badly."""
+    measured: list[tuple[str, list[str]]] = []
+
+    def measure_and_cancel() -> None:
+        prompt = QApplication.activeModalWidget()
         try:
-            _assert_readable(dialog)
-        finally:
-            dialog.reject()
+            assert isinstance(prompt, QInputDialog)
+            measured.append((prompt.windowTitle(), _unreadable(prompt) + _faint_borders(prompt)))
+        finally:  # never left open: the trigger below returns only once it is answered
+            for shown in QApplication.topLevelWidgets():
+                if isinstance(shown, QDialog) and shown.isVisible():
+                    shown.reject()
+
+    QTimer.singleShot(0, measure_and_cancel)
+    app.window.driver.trigger(action_id)
+    assert len(measured) == 1, f"{action_id} showed no prompt"
+    return measured[0]
+
+
+def _opened(app: AppUnderTest, action_id: str) -> QDialog:
+    """Trigger a menu item that opens a window-modal dialog without blocking; the dialog."""
+    app.window.driver.trigger(action_id)
+    app.qtbot.waitUntil(
+        lambda: isinstance(QApplication.activeModalWidget(), QDialog), timeout=TIMEOUT_MS
+    )
+    dialog = QApplication.activeModalWidget()
+    assert isinstance(dialog, QDialog)
+    app.qtbot.waitExposed(dialog)
+    return dialog
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_r82_dialogs_read_in_both_schemes(
+    make_app: AppFactory, dark: bool, back_to_light: None
+) -> None:
+    """Every dialog the menus open: Assistant settings, New note, Open note, Quick open,
+    Switch workspace, Clear's question and the Help windows."""
+    app = make_app()
+    app.session.backend.client().create_workspace("archive")  # the picker lists one
+    _system_turns(dark)
+    window = app.window
+    found: dict[str, list[str]] = {}
+
+    settings = window.driver.open_assistant_settings()  # Assistant ▸ Settings…
+    settings.model_choice.setChecked(True)  # every field shown, and the hint under Save
+    settings.show()
+    app.qtbot.waitExposed(settings)
+    try:
+        found[settings.windowTitle()] = _unreadable(settings) + _faint_borders(settings)
+    finally:
+        settings.reject()
+
+    for action_id in ("file.new", "file.open"):
+        title, unreadable = _while_prompted(app, action_id)
+        found[title] = unreadable
+
+    for action_id, kind in (
+        ("file.quick-open", QuickOpenDialog),
+        ("file.switch-workspace", WorkspacePickerDialog),
+    ):
+        picker = _opened(app, action_id)
+        assert isinstance(picker, kind)
+        app.qtbot.waitUntil(lambda: picker.is_listed, timeout=TIMEOUT_MS)  # noqa: B023
+        assert picker.list.count() > 0  # its list is in the picture too
+        picker.filter.setFocus()
+        found[picker.windowTitle()] = _unreadable(picker) + _faint_borders(picker)
+        picker.reject()
+
+    for action_id in ("help.shortcuts", "help.assistant", "help.about"):
+        help_window = _opened(app, action_id)
+        found[help_window.windowTitle()] = _unreadable(help_window) + _faint_borders(help_window)
+        help_window.reject()
+
+    app.mount("inbox-1", "notes/a.md")
+    app.send("summarise this")  # Clear asks only when there is something to lose
+    question = _opened(app, "assistant.clear")
+    assert question is window.assistant.clear_question
+    found[question.windowTitle()] = _unreadable(question) + _faint_borders(question)
+    question.reject()
+
+    assert set(found) == {
+        "Assistant settings",
+        "New note",
+        "Open note",
+        "Quick open",
+        "Switch workspace",
+        "Keyboard shortcuts",
+        "What the assistant understands",
+        "About Ambient Notes",
+        "Clear the conversation?",
+    }
+    assert not any(found.values()), "\n".join(
+        f"{title}: {line}" for title, lines in found.items() for line in lines
+    )
 
 
 _COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}\b|\bcolor\b|\bbackground\b|rgb\(")
@@ -290,3 +446,6 @@ def test_r82_every_pair_of_the_stylesheet_and_palette_meets_the_figures(scheme: 
         assert contrast(tone.text, tone.background) >= TEXT_CONTRAST
     assert contrast(scheme.text, scheme.raised) >= TEXT_CONTRAST  # the map's other nodes
     assert min(contrast(scheme.mindmap_edge, around) for around in surroundings) >= BORDER_CONTRAST
+    # A banner's buttons keep the plain border, on the banner's tint.
+    for tone in (scheme.warning, scheme.error, scheme.info):
+        assert contrast(scheme.border, tone.background) >= BORDER_CONTRAST, tone
