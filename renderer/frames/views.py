@@ -237,6 +237,9 @@ class _LeftDocuments(QObject):
 
     def take(self, documents: list[QTextDocument]) -> None:
         for document in documents:
+            # Nobody may hear of the emptying: whatever watched the document (a find bar
+            # counting matches) went with its view and must not be called on the way out.
+            document.blockSignals(True)
             document.setParent(self)
             document.documentLayout().installEventFilter(self._held_layout)
             self._documents.append(document)
