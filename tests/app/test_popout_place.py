@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QRect, QSize
+from PySide6.QtWidgets import QApplication
 
 from app.popout import PopoutWindow, place_beside
 from app.popout_place import (
@@ -74,6 +75,7 @@ def test_the_pop_out_opens_beside_the_host_and_its_chip_says_this_note_R29(
         app.qtbot.waitUntil(lambda: popout.frame.is_loaded)
         # The offscreen screen is small: leave exactly the least room the pop-out takes
         # beside it, measured once loaded (the save badge then takes its room too).
+        QApplication.processEvents()  # pending polish and layout first: they widen the hint
         least = max(MIN_WIDTH, popout.minimumSizeHint().width())
         host = QRect(screen.left(), screen.top(), screen.width() - least - GAP, screen.height())
         place_beside(popout, beside_argument(host))
