@@ -28,7 +28,7 @@ from typing import Final, Literal, Protocol
 from PySide6.QtGui import QKeySequence
 
 from renderer.frames.find_bar import FIND_KEYS
-from renderer.frames.inbox_controls import VIEW_KEYS
+from renderer.frames.inbox_controls import BACK_FROM_NOTE_KEY, LEAVE_NOTE_KEY, VIEW_KEYS
 from renderer.frames.inline_prompt import ACTION_TEXT as ASK_AI_TITLE
 from renderer.frames.inline_prompt import SHORTCUT as ASK_AI_KEYS
 from renderer.frames.message_input import INPUT_KEYS
@@ -334,6 +334,11 @@ WIDGET_KEYS: Final[tuple[WidgetKeys, ...]] = (
     WidgetKeys("Assistant's input", INPUT_KEYS.leave, "Leave the input (Shift+Tab goes back)"),
     WidgetKeys("Assistant", INPUT_KEYS.stop, "Stop the reply"),
     WidgetKeys("Note", VIEW_KEYS, "Show the note as edit, preview, todo or map"),
+    WidgetKeys(
+        "Note",
+        LEAVE_NOTE_KEY,
+        f"Leave the note's text ({BACK_FROM_NOTE_KEY} goes back; Tab types a tab)",
+    ),
     WidgetKeys("Find bar", FIND_KEYS.close, "Close the find bar, back to the note"),
     WidgetKeys("Find bar", FIND_KEYS.replace_all, "Replace all (one undo step)"),
 )

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QMainWindow, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QWidget
 
 from app.font_banner import offer_font_advice
 from app.frame_registry import FrameRegistry
@@ -38,6 +38,7 @@ from renderer.ambient.store import AmbientStore
 from renderer.frames.assistant import AssistantFrame
 from renderer.frames.base import FrameBase
 from renderer.qt import collector
+from renderer.qt.focus_order import move_focus
 
 PRIVACY_TOPIC = "aiexclude"
 
@@ -204,6 +205,10 @@ class MainWindow(QMainWindow):
     @property
     def is_switching_workspace(self) -> bool:
         return self.registry.switching
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab and Shift+Tab go through the window in the order it is drawn (R85)."""
+        return move_focus(self, QApplication.focusWidget(), forward=next)
 
     # -- quitting ------------------------------------------------------------------------
 

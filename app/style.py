@@ -134,12 +134,22 @@ def rules(scheme: Scheme) -> list[Rule | Fill]:
             "border: 1px solid; font-weight: 600;",
         ),
         Rule("QToolButton:focus", s.text, s.raised, s.focus, "border: 1px solid;"),
+        # A checked button's border is the accent already: focused, its ring is the text's
+        # colour, so the focus still shows (R85).
+        Rule("QToolButton:checked:focus", border=s.text, rest="border: 1px solid;"),
         Rule(
-            "QPlainTextEdit#noteEditor, QTextBrowser, QListWidget, QGraphicsView",
+            "QPlainTextEdit#noteEditor, QTextBrowser, QListWidget, QGraphicsView, QScrollArea",
             s.text,
             s.surface,
-            rest="border: none;",
+            # Room for the focus ring, kept when unfocused so the text never moves (R85).
+            rest="border: 2px solid transparent;",
             selection=selected,
+        ),
+        Rule(
+            "QPlainTextEdit#noteEditor:focus, QTextBrowser:focus, QListWidget:focus, "
+            "QGraphicsView:focus, QScrollArea:focus",
+            border=s.focus,
+            rest="border: 2px solid;",
         ),
         Rule("QPlainTextEdit#noteEditor", s.text, s.surface, rest="padding: 8px 10px;"),
         Rule("QWidget#frameProblem", s.error.text, s.error.background),
@@ -205,6 +215,7 @@ def rules(scheme: Scheme) -> list[Rule | Fill]:
         ),
         Rule("QToolButton#excludeToggle", s.text, s.surface, s.border, "border: 1px solid;"),
         _tone("QToolButton#excludeToggle:checked", s.error),
+        Rule("QToolButton#excludeToggle:focus", border=s.focus, rest="border: 2px solid;"),
         Rule(
             "QPlainTextEdit#messageInput",
             s.text,

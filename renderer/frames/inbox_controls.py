@@ -38,6 +38,18 @@ def show_save_badge(title_bar: TitleBar, state: str) -> None:
     title_bar.badge.setAccessibleName(f"Save state: {badge}" if badge else "")
 
 
+LEAVE_NOTE_KEY: Final = "Ctrl+Tab"
+BACK_FROM_NOTE_KEY: Final = "Ctrl+Shift+Tab"
+"""R85: Tab is text in a note, so these move the focus on from its editor (Qt's convention)."""
+
+
+def _leave_with(editor: QPlainTextEdit, keys: str, *, forward: bool) -> None:
+    shortcut = QShortcut(QKeySequence(keys), editor)
+    shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+    # Qt's own step, which hands the move to the window (the window's order, R85).
+    shortcut.activated.connect(lambda: QWidget.focusNextPrevChild(editor, forward))
+
+
 def build_pages(
     body: QWidget, path: str
 ) -> tuple[QPlainTextEdit, PreviewView, TodoView, MindmapView]:
@@ -46,7 +58,10 @@ def build_pages(
     editor.setObjectName("noteEditor")
     editor.setAccessibleName(f"Note text of {path}")
     editor.setReadOnly(True)
-    editor.setTabChangesFocus(False)
+    editor.setTabChangesFocus(False)  # Tab types a tab in a note (Markdown indents)
+    _leave_with(editor, LEAVE_NOTE_KEY, forward=True)
+    _leave_with(editor, BACK_FROM_NOTE_KEY, forward=False)
+    _leave_with(editor, "Ctrl+Shift+Backtab", forward=False)  # how X11 reports Ctrl+Shift+Tab
     font = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
     font.setPointSizeF(max(font.pointSizeF(), 10.5))
     font.setStyleHint(QFont.StyleHint.SansSerif)

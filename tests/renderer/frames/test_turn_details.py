@@ -16,7 +16,7 @@ from bridge.pointer import decode_header
 from renderer.ambient.capture import CaptureResult
 from renderer.frames.kept_records import record_entry, restored_record
 from renderer.frames.turn_details import details_rows, record_json
-from renderer.frames.turn_view import TurnView
+from renderer.frames.turn_view import TurnView, markdown_html
 from renderer.frames.turns import TurnRecord
 from tests.app.conftest import AppFactory, AppUnderTest
 
@@ -203,7 +203,7 @@ def test_a_tool_failure_reads_as_its_status_and_message() -> None:
     assert dict(details_rows(record))["Tools called"] == "read_document: not_found — No."
 
 
-def test_a_selection_that_starts_at_a_heading_is_quoted_at_the_replys_size_R38(
+def test_a_selection_that_starts_at_a_heading_is_summarised_and_a_quoted_heading_keeps_the_replys_size_R38_R83(  # noqa: E501
     make_app: AppFactory,
 ) -> None:
     note = "# Today\n\n## Must do\n- [ ] Reply to Priya\n- [x] Book the dentist\n"
@@ -212,8 +212,12 @@ def test_a_selection_that_starts_at_a_heading_is_quoted_at_the_replys_size_R38(
     start = note.index("## Must do")
     frame.select(start, note.index("dentist"))
     record = app.send("summarise this")
-    assert record.reply is not None and "> ## Must do" in record.reply.reply  # quoted as written
+    assert record.reply is not None
+    reply = record.reply.reply
+    assert "> ## Must do" not in reply and "Headings: 1" in reply  # R83: summarised, not echoed
+    # A reply that does quote a heading (a model's) is drawn at the reply's own size.
     view = _latest_view(app)
+    view.reply.setText(markdown_html("> ## Must do\n> - [ ] Reply to Priya", view.reply.font()))
     assert "<h2" not in view.reply.text()
     document = QTextDocument()
     document.setHtml(view.reply.text())
