@@ -97,18 +97,18 @@ def test_edit_menu_commands_act_on_the_focused_widget(make_app: AppFactory) -> N
     _active(app)
     message = app.window.assistant.input
     message.setFocus()
-    QTest.keyClicks(message, "hello there")
+    QTest.keyClicks(message, "typed by hand")
     app.window.menus.trigger("edit.select-all")
     app.window.menus.trigger("edit.cut")
     assert message.toPlainText() == ""
     frame.editor.setFocus()
     frame.editor.moveCursor(frame.editor.textCursor().MoveOperation.End)
     app.window.menus.trigger("edit.paste")
-    assert frame.read_text().endswith("hello there")
+    assert frame.read_text().endswith("typed by hand")
     app.window.menus.trigger("edit.undo")
-    assert not frame.read_text().endswith("hello there")
+    assert not frame.read_text().endswith("typed by hand")
     app.window.menus.trigger("edit.redo")
-    assert frame.read_text().endswith("hello there")
+    assert frame.read_text().endswith("typed by hand")
 
 
 def test_help_says_what_the_assistant_understands_and_about_names_the_folders(
