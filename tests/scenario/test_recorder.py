@@ -186,7 +186,11 @@ def test_record_command_writes_what_was_done_in_the_window(
     done: list[str] = []
 
     def act() -> None:
-        window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
+        # The recording's window: the one shown (an earlier test's closed window may
+        # still wait for its deletion).
+        window = next(
+            w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()
+        )
         frame = window.driver.mount_inbox("inbox-1", "inbox/today.md")
 
         def after_load() -> None:
@@ -195,7 +199,10 @@ def test_record_command_writes_what_was_done_in_the_window(
             window.close()
             done.append("closed")
 
-        frame.loaded.connect(after_load)
+        if frame.is_loaded:
+            after_load()
+        else:
+            frame.loaded.connect(after_load)
 
     QTimer.singleShot(0, act)
     count = record_interactively(target, name="session", workspace=workspace)
