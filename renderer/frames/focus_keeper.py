@@ -57,6 +57,9 @@ class FocusKeeper(QObject):
         self._paused = paused
         self._moving = False
         self._stopped = False
+        # Where Qt put the focus by itself (a widget hidden or removed): never where the
+        # keys belong, even inside the right frame (its title bar's first button).
+        self._placed_by_qt: QWidget | None = None
         self._unsubscribe = [
             store.subscribe(lambda _resolution: self.settle()),
             store.subscribe_activations(lambda _frame_id: self.settle()),
@@ -114,12 +117,14 @@ class FocusKeeper(QObject):
             self._activate(target.frame_id)  # the store tells the keeper again: it settles then
             return
         focused = self.focused_widget()
-        if focused is not None and (focused is target or target.isAncestorOf(focused)):
+        inside = focused is not None and (focused is target or target.isAncestorOf(focused))
+        if inside and focused is not self._placed_by_qt:
             return
         widget = target.focus_target()
         self._moving = True
         try:
             widget.setFocus(Qt.FocusReason.OtherFocusReason)
+            self._placed_by_qt = None
         finally:
             self._moving = False
         if not widget.isVisible() and self._window.isVisible():
@@ -136,11 +141,13 @@ class FocusKeeper(QObject):
         if self._moving or self._stopped or new is None or self._paused():
             return
         frame = self._frame_of(new)
+        person = _moved_by_person(old, new)
+        self._placed_by_qt = None if person else new
         if frame is None:
             return  # a dialog, a banner, the menu bar: not a frame
         if frame.frame_id == self._store.last_activated_frame and self._is_live(frame):
             return
-        if _moved_by_person(old, new):
+        if person:
             self._activate(frame.frame_id)
         else:
             self.settle()  # Qt moved it: back to the frame the store names
