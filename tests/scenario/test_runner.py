@@ -462,8 +462,15 @@ def test_report_and_screenshots_hold_every_step_and_sent_pointer(
 
 
 def test_a_run_leaves_no_window_behind(qapp: QApplication, qtbot: QtBot, tmp_path: Path) -> None:
+    # Only this run's windows count: an earlier test's may still wait for deletion.
+    before = {id(widget) for widget in QApplication.topLevelWidgets()}
     result = run(tmp_path, "- mount: {frame: inbox-1, path: notes/a.md}\n")
     assert result.passed
     qtbot.waitUntil(
-        lambda: not any(isinstance(widget, MainWindow) for widget in QApplication.topLevelWidgets())
+        lambda: (
+            not any(
+                isinstance(widget, MainWindow) and id(widget) not in before
+                for widget in QApplication.topLevelWidgets()
+            )
+        )
     )
