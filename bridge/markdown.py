@@ -10,7 +10,8 @@ for any of them, and ``\\[ ]`` is no task.
 Heading, task and title texts are plain text as the preview shows them (R55):
 ``**x**`` reads ``x``, entities and backslash escapes are decoded, a link reads as its
 label (a reference defined anywhere in the note included), an image as its alt text
-and raw HTML as written. Bare URLs are links (GFM autolinks).
+and raw HTML as written. Bare URLs are links (GFM autolinks). A title is at most
+:data:`TITLE_MOST` characters, cut at a word.
 
 Tasks are GitHub's task-list items: a list item whose first paragraph starts, as
 written, with ``[ ]``, ``[x]`` or ``[X]`` followed by white space
@@ -120,6 +121,19 @@ class NoteReading:
         return [task for task in self.tasks if not task.done]
 
 
+TITLE_MOST: Final = 200
+"""Characters of a note's title: a title is a line in a reply, not the note's first 64 KiB."""
+
+
+def shortened_title(text: str) -> str:
+    """``text`` cut to :data:`TITLE_MOST` characters at a word, with "…" when cut."""
+    if len(text) <= TITLE_MOST:
+        return text
+    cut = text[: TITLE_MOST - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > TITLE_MOST // 2 else cut).rstrip() + "…"
+
+
 def read_note(text: str) -> NoteReading:
     """Read a note once: title, headings, tasks and paragraphs, in document order."""
     with ParsedNote(text) as note:
@@ -155,10 +169,11 @@ def read_note(text: str) -> NoteReading:
         if headings:
             title = headings[0].text
         elif first_paragraph is not None:
-            title = note.text_of(first_paragraph[0], skip_mark=first_paragraph[1])
+            paragraph, is_task = first_paragraph
+            title = note.text_of(paragraph, skip_mark=is_task, most=TITLE_MOST + 1)
         else:
             title = ""
-    return NoteReading(lines, title, headings, tasks, blocks)
+    return NoteReading(lines, shortened_title(title), headings, tasks, blocks)
 
 
 def find_lines(reading: NoteReading, term: str) -> list[tuple[int, str]]:

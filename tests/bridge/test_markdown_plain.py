@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from bridge.markdown import read_note, render_html
+from bridge.markdown import TITLE_MOST, read_note, render_html, shortened_title
 from bridge.preview_bounds import INLINE_MARK
 
 NOTE = (
@@ -52,3 +52,17 @@ def test_a_long_hostile_heading_reads_as_the_preview_shows_it() -> None:
     shown = drawn.replace(INLINE_MARK, "")
     assert read_note(hostile).headings[0].text == shown
     assert shown.startswith("[[[") and len(shown) >= 50_000
+
+
+def test_a_title_is_a_line_not_the_whole_first_paragraph() -> None:
+    """A note of one 64 KiB paragraph (``*a`` runs, or plain words) gives a title of at most
+    TITLE_MOST characters, cut at a word, and the reading stops walking its inlines there:
+    the adversarial benchmark's "summarise this" on such notes read all 50,000 of them."""
+    for note in (("*a" * 40_000)[:65_536], "word " * 13_000, "- [ ] " + "task words " * 6_000):
+        title = read_note(note).title
+        assert 100 < len(title) <= TITLE_MOST
+        assert title.endswith("…")
+    heading = "# " + "long heading " * 100
+    assert read_note(heading).title == shortened_title(heading[2:].strip())
+    assert len(read_note(heading).title) <= TITLE_MOST
+    assert read_note("# Today\n\nwords").title == "Today"
