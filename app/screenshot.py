@@ -53,6 +53,7 @@ def capture(window: MainWindow, shot: Shot, output: Path) -> list[TurnRecord]:
     from PySide6.QtCore import QTimer
 
     from app.scenario.waiting import wait_until
+    from bridge.views import MINDMAP
     from renderer.frames.turn_view import TurnView
 
     def settle(ready: Callable[[], bool], what: str) -> None:
@@ -63,7 +64,7 @@ def capture(window: MainWindow, shot: Shot, output: Path) -> list[TurnRecord]:
     frames = window.driver.inbox_frames()
     settle(lambda: all(frame.is_loaded for frame in frames), "the notes to load")
     if len(frames) > 1:
-        frames[1].set_view("mindmap")
+        frames[1].set_view(MINDMAP)
     window.driver.activate_frame(frames[0].frame_id)
     if shot.select is not None:
         frames[0].select(*shot.select)

@@ -21,7 +21,7 @@ from app.popout_host import PopoutHost
 from app.popouts import PopoutHandle
 from app.window_frames import WindowFrames
 from app.workspace_switch import WorkspaceSwitch
-from bridge.pointer import View
+from bridge.views import DEFAULT_VIEW
 from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.providers import WorkspaceBrowserFrame
@@ -73,7 +73,7 @@ class WindowDriver:
         self.menus.trigger(action_id)
 
     def mount_inbox(
-        self, frame_id: str, path: str, view: View = "edit", *, position: int | None = None
+        self, frame_id: str, path: str, view: str = DEFAULT_VIEW, *, position: int | None = None
     ) -> InboxFrame:
         """Add an Inbox frame on ``path`` (at ``position`` in the notes column, default last)."""
         return self.frames.mount_inbox(frame_id, path, view, position=position)

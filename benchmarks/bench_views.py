@@ -35,7 +35,6 @@ from benchmarks.measure import CPU_CLOCK, Measurement, median
 if TYPE_CHECKING:
     from app.main_window import MainWindow
     from app.session import AppSession
-    from bridge.pointer import View
     from renderer.frames.inbox import InboxFrame
 
 STALL_TARGET_MS = 100.0
@@ -160,7 +159,7 @@ def _switch_stalls(
     window: MainWindow, label: str, path: str, count: int, idle_ms: float
 ) -> Measurement:
     frame = _mount(window, f"inbox-{label.replace(' ', '')}", path)
-    stalls: dict[View, list[float]] = {"preview": [], "todo": [], "mindmap": []}
+    stalls: dict[str, list[float]] = {"preview": [], "todo": [], "mindmap": []}
     for round_number in range(count):
         for view in stalls:
             frame.set_view("edit")
