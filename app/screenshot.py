@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.main_window import MainWindow
-    from app.session import AppSession
+    from app.session import AppSession, SessionOptions
     from app.style import follow_system_scheme
 
     shot = Shot(
@@ -143,12 +143,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         follow_system_scheme().choose(args.scheme)  # R82: the window as a dark desktop shows it
     with tempfile.TemporaryDirectory(prefix="ambient-screenshot-") as folder:
         session = AppSession.start(
-            backend_url=None,
-            workspace_dir=None,
-            data_dir=Path(folder),
-            model_first_tool_choice=args.first_tool,
-            model_base_url=args.model_base_url,
-            model=args.model,
+            SessionOptions(
+                backend_url=None,
+                workspace_dir=None,
+                data_dir=Path(folder),
+                model_first_tool_choice=args.first_tool,
+                model_base_url=args.model_base_url,
+                model=args.model,
+            )
         )
         window = MainWindow(session)
         try:

@@ -93,14 +93,16 @@ def run() -> list[Measurement]:
 
 def _start(root: Path, notes: dict[str, str]) -> tuple[AppSession, MainWindow]:
     from app.main_window import MainWindow
-    from app.session import AppSession
+    from app.session import AppSession, SessionOptions
 
     workspace = root / "workspace"
     for path, text in notes.items():
         (workspace / path).parent.mkdir(parents=True, exist_ok=True)
         (workspace / path).write_text(text, encoding="utf-8")
     session = AppSession.start(
-        backend_url=None, workspace_dir=workspace, data_dir=root / "data", demo=False
+        SessionOptions(
+            backend_url=None, workspace_dir=workspace, data_dir=root / "data", demo=False
+        )
     )
     window = MainWindow(session)
     window.resize(1280, 800)
