@@ -44,7 +44,7 @@ class AppUnderTest:
 
     def mount(self, frame_id: str, path: str, view: str = "edit") -> InboxFrame:
         """Mount an Inbox frame and wait until its note is loaded."""
-        frame = self.window.driver.mount_inbox(frame_id, path, view)  # type: ignore[arg-type]
+        frame = self.window.driver.mount_inbox(frame_id, path, view)
         if not frame.is_loaded:
             with self.qtbot.waitSignal(frame.loaded, timeout=LOAD_TIMEOUT_MS):
                 pass

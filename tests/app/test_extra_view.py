@@ -20,7 +20,7 @@ import renderer.frames.view_kinds
 from app.scenario.model import load_scenario
 from app.scenario.runner import run_scenario
 from bridge.pointer import AmbientPointer, decode_header
-from bridge.views import view_names
+from bridge.views import EDIT, view_names
 from renderer.frames.view_kinds import ViewKind, register_view
 from tests.app.conftest import AppFactory
 from tests.scenario.test_runner import scenario_file
@@ -95,7 +95,7 @@ def test_a_registered_view_has_its_button_key_help_row_and_pointer(
     assert frame.focus_target() is page
 
     # Its key, pressed in the editor as a person does.
-    QTest.mouseClick(frame.view_buttons["edit"], Qt.MouseButton.LeftButton)
+    QTest.mouseClick(frame.view_buttons[EDIT], Qt.MouseButton.LeftButton)
     frame.editor.setFocus()
     app.qtbot.waitUntil(frame.editor.hasFocus)
     QTest.keyClick(frame.editor, Qt.Key.Key_5, Qt.KeyboardModifier.AltModifier)
