@@ -148,7 +148,7 @@ def start_session(args: argparse.Namespace) -> AppSession:
     """
     from app.demo import default_data_dir
     from app.layout_state import LayoutStore
-    from app.session import AppSession
+    from app.session import AppSession, SessionOptions
 
     # Embedded backend: --workspace is a folder served as the workspace. A remote backend
     # keeps its own folders, so there --workspace names the workspace (a path's last part).
@@ -158,12 +158,14 @@ def start_session(args: argparse.Namespace) -> AppSession:
         # R45: without --workspace the app opens the workspace it was quit in.
         workspace_name = LayoutStore(args.data_dir or default_data_dir()).last_workspace()
     return AppSession.begin(
-        backend_url=args.backend,
-        workspace_dir=workspace_dir,
-        data_dir=args.data_dir,
-        workspace=workspace_name,
-        model_base_url=args.model_base_url,
-        model=args.model,
+        SessionOptions(
+            backend_url=args.backend,
+            workspace_dir=workspace_dir,
+            data_dir=args.data_dir,
+            workspace=workspace_name,
+            model_base_url=args.model_base_url,
+            model=args.model,
+        )
     )
 
 

@@ -10,7 +10,7 @@ A handler receives the window's :class:`ActionHost` (the menus object), never th
 window itself, so this module imports nothing of the window's.
 
 Keys a widget binds for itself (Enter in the assistant's input, Alt+1…4 in a
-note, Ctrl+I in the editor) are listed in :data:`WIDGET_KEYS`, from the constants
+note, Ctrl+I in the editor) are listed in :func:`widget_keys`, from the constants
 those widgets bind, so Help names them too.
 
 Why not napari's ``app-model``: it declares actions as pydantic models resolved
@@ -28,10 +28,11 @@ from typing import Final, Literal, Protocol
 from PySide6.QtGui import QKeySequence
 
 from renderer.frames.find_bar import FIND_KEYS
-from renderer.frames.inbox_controls import BACK_FROM_NOTE_KEY, LEAVE_NOTE_KEY, VIEW_KEYS
+from renderer.frames.inbox_controls import BACK_FROM_NOTE_KEY, LEAVE_NOTE_KEY
 from renderer.frames.inline_prompt import ACTION_TEXT as ASK_AI_TITLE
 from renderer.frames.inline_prompt import SHORTCUT as ASK_AI_KEYS
 from renderer.frames.message_input import INPUT_KEYS
+from renderer.frames.view_kinds import view_keys_does, view_keys_text
 
 MenuName = Literal["File", "Edit", "Frames", "Assistant", "Help"]
 MENUS: Final[tuple[MenuName, ...]] = ("File", "Edit", "Frames", "Assistant", "Help")
@@ -328,20 +329,22 @@ class WidgetKeys:
     does: str
 
 
-WIDGET_KEYS: Final[tuple[WidgetKeys, ...]] = (
-    WidgetKeys("Assistant's input", INPUT_KEYS.send, "Send the message"),
-    WidgetKeys("Assistant's input", INPUT_KEYS.new_line, "Start a new line"),
-    WidgetKeys("Assistant's input", INPUT_KEYS.leave, "Leave the input (Shift+Tab goes back)"),
-    WidgetKeys("Assistant", INPUT_KEYS.stop, "Stop the reply"),
-    WidgetKeys("Note", VIEW_KEYS, "Show the note as edit, preview, todo or map"),
-    WidgetKeys(
-        "Note",
-        LEAVE_NOTE_KEY,
-        f"Leave the note's text ({BACK_FROM_NOTE_KEY} goes back; Tab types a tab)",
-    ),
-    WidgetKeys("Find bar", FIND_KEYS.close, "Close the find bar, back to the note"),
-    WidgetKeys("Find bar", FIND_KEYS.replace_all, "Replace all (one undo step)"),
-)
+def widget_keys() -> tuple[WidgetKeys, ...]:
+    """The keys widgets bind for themselves; the views' row follows the registered views."""
+    return (
+        WidgetKeys("Assistant's input", INPUT_KEYS.send, "Send the message"),
+        WidgetKeys("Assistant's input", INPUT_KEYS.new_line, "Start a new line"),
+        WidgetKeys("Assistant's input", INPUT_KEYS.leave, "Leave the input (Shift+Tab goes back)"),
+        WidgetKeys("Assistant", INPUT_KEYS.stop, "Stop the reply"),
+        WidgetKeys("Note", view_keys_text(), view_keys_does()),
+        WidgetKeys(
+            "Note",
+            LEAVE_NOTE_KEY,
+            f"Leave the note's text ({BACK_FROM_NOTE_KEY} goes back; Tab types a tab)",
+        ),
+        WidgetKeys("Find bar", FIND_KEYS.close, "Close the find bar, back to the note"),
+        WidgetKeys("Find bar", FIND_KEYS.replace_all, "Replace all (one undo step)"),
+    )
 
 
 def shortcut_rows() -> list[tuple[str, str, str]]:
@@ -351,7 +354,7 @@ def shortcut_rows() -> list[tuple[str, str, str]]:
         for action in ACTIONS
         if action.key_text() and action.listed
     ]
-    rows.extend((widget.where, widget.keys, widget.does) for widget in WIDGET_KEYS)
+    rows.extend((widget.where, widget.keys, widget.does) for widget in widget_keys())
     return rows
 
 

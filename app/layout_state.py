@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
-from bridge.pointer import VIEWS, View
 from bridge.private_files import (
     OwnFileRefused,
     parse_json,
@@ -29,6 +28,7 @@ from bridge.private_files import (
     set_aside,
     write_atomically,
 )
+from bridge.views import DEFAULT_VIEW, View, is_view
 
 LAYOUT_FILE = "layout.json"
 MAX_WINDOW_PLACE = 1024
@@ -44,7 +44,7 @@ class NoteFrameSpec:
 
     frame_id: str
     path: str
-    view: View = "edit"
+    view: View = DEFAULT_VIEW
 
 
 @dataclass(frozen=True)
@@ -104,8 +104,8 @@ def _layout_from_json(raw: object) -> WorkspaceLayout:
             check_workspace_path(path)
         except WorkspacePathError as error:
             raise LayoutFileError(f"the note path {path!r} is not allowed: {error}") from error
-        view = item.get("view", "edit")
-        if view not in VIEWS:
+        view = item.get("view", DEFAULT_VIEW)
+        if not is_view(view):
             raise LayoutFileError(f"unknown view {view!r}")
         notes.append(NoteFrameSpec(_text(item.get("id"), "a frame id"), path, view))
     providers = [

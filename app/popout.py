@@ -32,7 +32,7 @@ from app.shutdown import close_on_signal
 from app.style import follow_system_scheme
 from bridge.environment import DEVICE_TOKEN_ENV
 from bridge.errors import BackendError
-from bridge.pointer import VIEWS, View
+from bridge.views import DEFAULT_VIEW, View, view_names
 from renderer.ambient.store import AmbientStore
 from renderer.frames.assistant import AssistantFrame
 from renderer.frames.focus_keeper import FocusKeeper
@@ -193,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workspace", required=True)
     parser.add_argument("--path", required=True)
     parser.add_argument("--frame-id", required=True)
-    parser.add_argument("--view", default="edit", choices=VIEWS)
+    parser.add_argument("--view", default=DEFAULT_VIEW, choices=view_names())
     parser.add_argument(
         "--token-file",
         type=Path,

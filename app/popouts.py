@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QRect, Signal
 
 from app.popout_place import beside_argument
 from bridge.environment import DEVICE_TOKEN_ENV
-from bridge.pointer import View
+from bridge.views import View
 from renderer.frames.inbox_runtime import NoteFrame
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import BackendLink

@@ -53,6 +53,7 @@ def capture(window: MainWindow, shot: Shot, output: Path) -> list[TurnRecord]:
     from PySide6.QtCore import QTimer
 
     from app.scenario.waiting import wait_until
+    from bridge.views import MINDMAP
     from renderer.frames.turn_view import TurnView
 
     def settle(ready: Callable[[], bool], what: str) -> None:
@@ -63,7 +64,7 @@ def capture(window: MainWindow, shot: Shot, output: Path) -> list[TurnRecord]:
     frames = window.driver.inbox_frames()
     settle(lambda: all(frame.is_loaded for frame in frames), "the notes to load")
     if len(frames) > 1:
-        frames[1].set_view("mindmap")
+        frames[1].set_view(MINDMAP)
     window.driver.activate_frame(frames[0].frame_id)
     if shot.select is not None:
         frames[0].select(*shot.select)
@@ -127,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.main_window import MainWindow
-    from app.session import AppSession
+    from app.session import AppSession, SessionOptions
     from app.style import follow_system_scheme
 
     shot = Shot(
@@ -142,12 +143,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         follow_system_scheme().choose(args.scheme)  # R82: the window as a dark desktop shows it
     with tempfile.TemporaryDirectory(prefix="ambient-screenshot-") as folder:
         session = AppSession.start(
-            backend_url=None,
-            workspace_dir=None,
-            data_dir=Path(folder),
-            model_first_tool_choice=args.first_tool,
-            model_base_url=args.model_base_url,
-            model=args.model,
+            SessionOptions(
+                backend_url=None,
+                workspace_dir=None,
+                data_dir=Path(folder),
+                model_first_tool_choice=args.first_tool,
+                model_base_url=args.model_base_url,
+                model=args.model,
+            )
         )
         window = MainWindow(session)
         try:

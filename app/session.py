@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,6 +51,28 @@ DEFAULT_WORKSPACE = "notes"
 DEFAULT_CONVERSATION = "main"
 """The assistant's conversation in each workspace; kept by the backend across restarts (R34)."""
 NOT_STARTED = "The assistant service did not start: {reason}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionOptions:
+    """How a session starts: which backend, which workspace, and the embedded backend's settings."""
+
+    backend_url: str | None
+    """A remote backend's address; None runs the embedded one on loopback."""
+    workspace_dir: Path | None
+    """A folder to open as the workspace (named after it, or :attr:`workspace`)."""
+    data_dir: Path | None
+    """The app's own files; None: the platform's usual place."""
+    save_delay_seconds: float = 0.0
+    load_delay_seconds: float = 0.0
+    demo: bool = True
+    """With no folder, the demo notes are copied on first run."""
+    workspace: str | None = None
+    model_first_tool_choice: str = "auto"
+    model_base_url: str | None = None
+    """With :attr:`model`, the embedded backend's model as AMBIENT_MODEL_BASE_URL and
+    AMBIENT_MODEL choose it (contract 7), which fill in what is not given."""
+    model: str | None = None
 
 
 class SessionError(RuntimeError):
@@ -129,60 +152,16 @@ class AppSession:
             self.started.finished.connect(self.runner.release)
 
     @classmethod
-    def start(
-        cls,
-        *,
-        backend_url: str | None,
-        workspace_dir: Path | None,
-        data_dir: Path | None,
-        save_delay_seconds: float = 0.0,
-        load_delay_seconds: float = 0.0,
-        demo: bool = True,
-        workspace: str | None = None,
-        model_first_tool_choice: str = "auto",
-        model_base_url: str | None = None,
-        model: str | None = None,
-    ) -> AppSession:
-        """Start (or reach) the backend, open the workspace and a key session; blocks until then.
-
-        Without ``backend_url`` an embedded backend runs on loopback; with
-        ``workspace_dir`` that folder is the workspace (named after it, or ``workspace``).
-        With ``demo`` and no folder, the demo notes are copied on first run.
-        ``model_base_url`` and ``model`` choose the embedded backend's model as
-        AMBIENT_MODEL_BASE_URL / AMBIENT_MODEL do (contract 7), which fill in what is not given.
-        """
-        session = cls.begin(
-            backend_url=backend_url,
-            workspace_dir=workspace_dir,
-            data_dir=data_dir,
-            save_delay_seconds=save_delay_seconds,
-            load_delay_seconds=load_delay_seconds,
-            demo=demo,
-            workspace=workspace,
-            model_first_tool_choice=model_first_tool_choice,
-            model_base_url=model_base_url,
-            model=model,
-        )
+    def start(cls, options: SessionOptions) -> AppSession:
+        """Start (or reach) the backend, open the workspace and a key session; blocks until then."""
+        session = cls.begin(options)
         session.start_backend()
         session.wait_until_started()
         session.runner.release()  # answering already: no need to wait for the event loop
         return session
 
     @classmethod
-    def begin(
-        cls,
-        *,
-        backend_url: str | None,
-        workspace_dir: Path | None,
-        data_dir: Path | None,
-        save_delay_seconds: float = 0.0,
-        load_delay_seconds: float = 0.0,
-        demo: bool = True,
-        workspace: str | None = None,
-        model_first_tool_choice: str = "auto",
-        model_base_url: str | None = None,
-        model: str | None = None,
-    ) -> AppSession:
+    def begin(cls, options: SessionOptions) -> AppSession:
         """What :meth:`start` does, except that an embedded backend is not started yet.
 
         The session is usable at once: its calls wait on worker threads until
@@ -190,11 +169,12 @@ class AppSession:
         workspace folder meanwhile (issue 33). A remote backend is reached here, as
         :meth:`start` does.
         """
-        data_dir = (data_dir or default_data_dir()).resolve()
+        workspace_dir, backend_url = options.workspace_dir, options.backend_url
+        data_dir = (options.data_dir or default_data_dir()).resolve()
         make_private_folder(data_dir)  # R64: 0700, and every file in it 0600
-        workspace_id, roots = _choose_workspace(workspace_dir, workspace, demo=demo)
+        workspace_id, roots = _choose_workspace(workspace_dir, options.workspace, demo=options.demo)
         # The demo notes belong to the embedded backend's own folders only.
-        demo = demo and workspace_dir is None and workspace_id == DEMO_WORKSPACE
+        demo = options.demo and workspace_dir is None and workspace_id == DEMO_WORKSPACE
         if backend_url is not None:
             token = _remote_token(data_dir)
             backend = BackendLink(backend_url, token)
@@ -208,12 +188,12 @@ class AppSession:
             return remote
         settings = Settings(
             data_dir=data_dir,
-            save_delay_seconds=save_delay_seconds,
-            load_delay_seconds=load_delay_seconds,
+            save_delay_seconds=options.save_delay_seconds,
+            load_delay_seconds=options.load_delay_seconds,
             workspace_roots=roots,
-            model_first_tool_choice=model_first_tool_choice,
-            model_base_url=model_base_url,
-            model=model,
+            model_first_tool_choice=options.model_first_tool_choice,
+            model_base_url=options.model_base_url,
+            model=options.model,
         )
         if demo:  # before the folder is read: the first note shown may be a demo note
             install_demo_workspace(settings.workspaces_dir)

@@ -21,10 +21,9 @@ from app.popout_host import PopoutHost
 from app.popouts import PopoutHandle
 from app.window_frames import WindowFrames
 from app.workspace_switch import WorkspaceSwitch
-from bridge.pointer import View
+from bridge.views import DEFAULT_VIEW
 from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
-from renderer.frames.providers import WorkspaceBrowserFrame
 from renderer.qt.recovery import KeptNote
 
 
@@ -48,23 +47,9 @@ class WindowDriver:
     def inbox_frames(self) -> list[InboxFrame]:
         return self.registry.inbox_frames()
 
-    def browsers(self) -> list[WorkspaceBrowserFrame]:
-        return self.registry.browsers()
-
-    def is_free_id(self, frame_id: str) -> bool:
-        """True unless a frame here or a popped-out window holds ``frame_id`` (R49)."""
-        return self.registry.is_free_id(frame_id)
-
-    def free_inbox_id(self) -> str:
-        """The lowest ``inbox-N`` no frame holds, here or popped out (R49)."""
-        return self.registry.free_inbox_id()
-
     def note_frames_in_order(self) -> list[InboxFrame]:
         """The notes column, top to bottom."""
         return self.frames.note_frames_in_order()
-
-    def frames_in_order(self) -> list[FrameBase]:
-        return self.frames.frames_in_order()
 
     # -- what the user does ----------------------------------------------------------
 
@@ -73,7 +58,7 @@ class WindowDriver:
         self.menus.trigger(action_id)
 
     def mount_inbox(
-        self, frame_id: str, path: str, view: View = "edit", *, position: int | None = None
+        self, frame_id: str, path: str, view: str = DEFAULT_VIEW, *, position: int | None = None
     ) -> InboxFrame:
         """Add an Inbox frame on ``path`` (at ``position`` in the notes column, default last)."""
         return self.frames.mount_inbox(frame_id, path, view, position=position)
@@ -101,19 +86,9 @@ class WindowDriver:
         """A click into the frame (R2, R5)."""
         self.frames.activate_frame(frame_id)
 
-    def focus_frame(self, frame: FrameBase) -> None:
-        self.frames.focus_frame(frame)
-
     def focus_frame_number(self, number: int) -> None:
         """Ctrl+1…9."""
         self.frames.focus_frame_number(number)
-
-    def focus_next_frame(self, step: int = 1) -> None:
-        """Ctrl+Tab (``step`` 1) and Ctrl+Shift+Tab (-1)."""
-        self.frames.focus_next_frame(step)
-
-    def focus_assistant(self) -> None:
-        self.frames.focus_assistant()
 
     def switch_workspace(self, name: str) -> None:
         """Cross into workspace ``name`` (created empty if new); ``workspace_switched`` follows."""

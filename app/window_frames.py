@@ -21,7 +21,7 @@ from app.proposals import ProposalApplier
 from app.session import AppSession
 from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.paths import check_workspace_path
-from bridge.pointer import VIEWS, View
+from bridge.views import DEFAULT_VIEW, view_named
 from renderer.frames.assistant import AssistantFrame
 from renderer.frames.base import FrameBase
 from renderer.frames.focus_keeper import FocusKeeper
@@ -78,7 +78,7 @@ class WindowFrames:
     # -- mounting ------------------------------------------------------------------
 
     def mount_inbox(
-        self, frame_id: str, path: str, view: View = "edit", *, position: int | None = None
+        self, frame_id: str, path: str, view: str = DEFAULT_VIEW, *, position: int | None = None
     ) -> InboxFrame:
         """Add an Inbox frame on ``path``: it publishes at once (R1), loads off the GUI thread.
 
@@ -88,13 +88,12 @@ class WindowFrames:
             raise ValueError("A workspace is being opened; open notes once it is ready.")
         self._registry.check_new_id(frame_id)
         check_workspace_path(path)
-        if view not in VIEWS:
-            raise ValueError(f"Unknown view “{view}”; use one of {', '.join(VIEWS)}.")
+        first_view = view_named(view)
         session = self._session
         frame = InboxFrame(
             frame_id,
             path,
-            view,
+            first_view,
             link=session.link,
             store=session.store,
             runner=session.runner,

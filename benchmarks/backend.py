@@ -16,6 +16,7 @@ import requests
 
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.pointer import AmbientPointer, encode_header, fingerprint
+from bridge.views import EDIT
 from workers.server import EmbeddedServer
 from workers.settings import Settings
 
@@ -30,7 +31,7 @@ def pointer_header(path: str, text: str) -> str:
     size, digest = fingerprint(text)
     pointer = AmbientPointer(
         path=path,
-        view="edit",
+        view=EDIT,
         frameId="inbox-1",
         bytes=size,
         sha256=digest,

@@ -12,7 +12,8 @@ import hashlib
 import itertools
 
 from benchmarks.measure import CPU_CLOCK, Measurement, median, paired_ratios
-from bridge.pointer import Selection, View, editor_selection
+from bridge.pointer import Selection, editor_selection
+from bridge.views import EDIT, View
 from renderer.ambient import AmbientStore, Resolution, SystemClock, begin_capture
 from renderer.ambient.lines import SelectedSpan
 
@@ -60,7 +61,7 @@ class NoteRuntime:
         return "notes/weekly-review.md"
 
     def current_view(self) -> View:
-        return "edit"
+        return EDIT
 
     def read_text(self) -> str:
         return self._text
@@ -137,7 +138,7 @@ def _store_ratios() -> list[Measurement]:
         number=calls,
         clock=CPU_CLOCK,
     )
-    assert large.resolve() == Resolution("inbox-2", "notes/weekly-review.md", "edit")
+    assert large.resolve() == Resolution("inbox-2", "notes/weekly-review.md", EDIT)
     return [
         Measurement(
             name="publish cost, 10 MiB note / 1 KiB note",

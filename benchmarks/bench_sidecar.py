@@ -46,7 +46,7 @@ def run() -> list[Measurement]:
 
     from app.main_window import MainWindow
     from app.scenario.sidecar_client import SdkClient
-    from app.session import AppSession
+    from app.session import AppSession, SessionOptions
 
     application = QApplication.instance() or QApplication([])
     spin = _Spin()
@@ -58,7 +58,12 @@ def run() -> list[Measurement]:
         before = os.environ.get("TMPDIR")
         os.environ["TMPDIR"] = folder  # the companion file stays in this folder
         session = AppSession.start(
-            backend_url=None, workspace_dir=workspace, data_dir=Path(folder) / "data", demo=False
+            SessionOptions(
+                backend_url=None,
+                workspace_dir=workspace,
+                data_dir=Path(folder) / "data",
+                demo=False,
+            )
         )
         window = MainWindow(session)
         window.show()

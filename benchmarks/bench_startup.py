@@ -248,7 +248,7 @@ def _memory_app() -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.main_window import MainWindow
-    from app.session import AppSession
+    from app.session import AppSession, SessionOptions
     from benchmarks.bench_views import _wait
 
     application = QApplication([])
@@ -257,7 +257,12 @@ def _memory_app() -> int:
         (workspace / "notes").mkdir(parents=True)
         (workspace / "notes" / "big.md").write_text(_note(), encoding="utf-8")
         session = AppSession.start(
-            backend_url=None, workspace_dir=workspace, data_dir=Path(folder) / "data", demo=False
+            SessionOptions(
+                backend_url=None,
+                workspace_dir=workspace,
+                data_dir=Path(folder) / "data",
+                demo=False,
+            )
         )
         window = MainWindow(session)
         window.resize(1280, 800)

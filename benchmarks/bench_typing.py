@@ -53,17 +53,19 @@ def run() -> list[Measurement]:
 
 def _start(root: Path, save_delay: float) -> tuple[object, object]:
     from app.main_window import MainWindow
-    from app.session import AppSession
+    from app.session import AppSession, SessionOptions
 
     workspace = root / "workspace"
     (workspace / "notes").mkdir(parents=True)
     (workspace / "notes" / "big.md").write_text(_note_text(), encoding="utf-8")
     session = AppSession.start(
-        backend_url=None,
-        workspace_dir=workspace,
-        data_dir=root / "data",
-        save_delay_seconds=save_delay,
-        demo=False,
+        SessionOptions(
+            backend_url=None,
+            workspace_dir=workspace,
+            data_dir=root / "data",
+            save_delay_seconds=save_delay,
+            demo=False,
+        )
     )
     window = MainWindow(session)
     window.resize(1280, 800)

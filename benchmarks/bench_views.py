@@ -35,7 +35,6 @@ from benchmarks.measure import CPU_CLOCK, Measurement, median
 if TYPE_CHECKING:
     from app.main_window import MainWindow
     from app.session import AppSession
-    from bridge.pointer import View
     from renderer.frames.inbox import InboxFrame
 
 STALL_TARGET_MS = 100.0
@@ -94,14 +93,16 @@ def run() -> list[Measurement]:
 
 def _start(root: Path, notes: dict[str, str]) -> tuple[AppSession, MainWindow]:
     from app.main_window import MainWindow
-    from app.session import AppSession
+    from app.session import AppSession, SessionOptions
 
     workspace = root / "workspace"
     for path, text in notes.items():
         (workspace / path).parent.mkdir(parents=True, exist_ok=True)
         (workspace / path).write_text(text, encoding="utf-8")
     session = AppSession.start(
-        backend_url=None, workspace_dir=workspace, data_dir=root / "data", demo=False
+        SessionOptions(
+            backend_url=None, workspace_dir=workspace, data_dir=root / "data", demo=False
+        )
     )
     window = MainWindow(session)
     window.resize(1280, 800)
@@ -160,7 +161,7 @@ def _switch_stalls(
     window: MainWindow, label: str, path: str, count: int, idle_ms: float
 ) -> Measurement:
     frame = _mount(window, f"inbox-{label.replace(' ', '')}", path)
-    stalls: dict[View, list[float]] = {"preview": [], "todo": [], "mindmap": []}
+    stalls: dict[str, list[float]] = {"preview": [], "todo": [], "mindmap": []}
     for round_number in range(count):
         for view in stalls:
             frame.set_view("edit")

@@ -125,12 +125,6 @@ class InlineRequest:
             "lines": [self.lines[0], self.lines[1]],
         }
 
-    def with_instruction(self, instruction: str) -> InlineRequest:
-        """The same slice asked again with another instruction (Try again, R71)."""
-        return InlineRequest(
-            instruction, self.path, self.before, self.selection, self.after, self.lines
-        )
-
 
 @dataclass(frozen=True)
 class InlineAnswer:

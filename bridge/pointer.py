@@ -11,7 +11,7 @@ import binascii
 import hashlib
 import re
 from datetime import UTC, datetime
-from typing import Annotated, Any, Final, Literal, TypeVar, get_args
+from typing import Annotated, Any, Final, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -25,10 +25,9 @@ from pydantic import (
 
 from bridge.contract import MAX_HEADER_BYTES, MAX_POINTER_NUMBER, SHA256_PREFIX_CHARS
 from bridge.paths import WorkspacePathError, check_workspace_path
+from bridge.views import KnownView, View, is_view
 
 POINTER_VERSION: Literal[1] = 1
-View = Literal["edit", "preview", "todo", "mindmap"]
-VIEWS: tuple[View, ...] = get_args(View)
 SHA_PREFIX_PATTERN = r"^[0-9a-f]{16}$"
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]*$")
 NonNegative = Annotated[int, Field(ge=0, le=MAX_POINTER_NUMBER)]
@@ -96,7 +95,7 @@ class AmbientPointer(BaseModel):
 
     v: Literal[1] = POINTER_VERSION
     path: str
-    view: View
+    view: KnownView
     frameId: str = Field(min_length=FRAME_ID_MIN_CHARS, max_length=FRAME_ID_MAX_CHARS)
     selection: Selection | None = None
     bytes: NonNegative
@@ -238,7 +237,7 @@ def _usual_capture(
     """
     if type(path) is not str or type(view) is not str or type(frame_id) is not str:
         return False
-    if view not in VIEWS or not frame_id.isascii():
+    if not is_view(view) or not frame_id.isascii():
         return False  # a non-ASCII id may hold a lone surrogate, which the model refuses
     if not FRAME_ID_MIN_CHARS <= len(frame_id) <= FRAME_ID_MAX_CHARS:
         return False

@@ -41,6 +41,7 @@ from app.scenario.steps import (
 )
 from app.scenario.waiting import StepError, connected, wait_until
 from bridge.frames import ASSISTANT_FRAME_ID
+from bridge.views import DEFAULT_VIEW, EDIT, in_words, view_names
 from renderer.frames.inbox import InboxFrame
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def _activate(window: MainWindow, step: ActivateStep) -> None:
 def _editor(window: MainWindow, frame_id: str, verb: str) -> QPlainTextEdit:
     """The editor a person would type or select in; a step error when it is not shown."""
     note = reachable_frame(window, frame_id)
-    if note.view != "edit":
+    if note.view != EDIT:
         raise StepError(
             f"'{frame_id}' shows its {note.view} view: a person {verb} in the edit view "
             f"(add '- view: {{frame: {frame_id}, view: edit}}' first)"
@@ -218,6 +219,11 @@ def wait_all_loaded(window: MainWindow) -> None:
             wait_loaded(window, frame_id)
 
 
+_VIEW_CHOICES = in_words(
+    f"`{view}`" + (" (default)" if view == DEFAULT_VIEW else "") for view in view_names()
+)
+"""The views a step may name, as the scenario guide lists them."""
+
 VERBS: tuple[Verb[Any], ...] = (
     Verb(
         MountStep,
@@ -225,8 +231,8 @@ VERBS: tuple[Verb[Any], ...] = (
         (
             (
                 "`mount: {frame: ID, path: P, view: V}`",
-                "opens an Inbox frame named `ID` on note `P`; `view` is `edit` (default), "
-                "`preview`, `todo` or `mindmap`. The step waits until the note has loaded, "
+                f"opens an Inbox frame named `ID` on note `P`; `view` is {_VIEW_CHOICES}. "
+                "The step waits until the note has loaded, "
                 "unless `wait: false` (then the next step runs while it loads). A note that "
                 "does not exist opens as a new, empty note.",
             ),

@@ -19,7 +19,7 @@ from app.scenario.report import Mismatch
 from app.scenario.step_fields import NonNegative, StepBody, Strict, Subset
 from app.scenario.steps import SendStep
 from bridge.drops import DROP_REASONS
-from bridge.pointer import View
+from bridge.views import KnownView
 
 NO_DROP = "none"
 AmbientStatus = Literal["stored", "absent", "rejected"]
@@ -35,7 +35,7 @@ class PointerExpectation(Subset):
 
     v: int | None = None
     path: str | None = None
-    view: View | None = None
+    view: KnownView | None = None
     frameId: str | None = None
     selection: SelectionExpectation | None = None
     bytes: NonNegative | None = None
@@ -48,7 +48,7 @@ class StoredExpectation(Subset):
     """A subset of the backend's delivery row columns; ``ambient_meta`` is a subset too."""
 
     ambient_path: str | None = None
-    ambient_view: View | None = None
+    ambient_view: KnownView | None = None
     ambient_meta: dict[str, Any] | None = None
 
 
@@ -57,7 +57,7 @@ class ResolvesExpectation(Subset):
 
     frameId: str | None = None
     path: str | None = None
-    view: View | None = None
+    view: KnownView | None = None
 
 
 class SharedExpectation(Subset):
@@ -80,7 +80,7 @@ class FrameExpectation(Subset):
 
     id: str | None = None
     path: str | None = None
-    view: View | None = None
+    view: KnownView | None = None
 
 
 class ExpectBody(StepBody):

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QWidget
 from app.scenario.popout_windows import held_popout
 from app.scenario.waiting import wait_until
 from app.session import AppSession, connect_workspace
-from bridge.pointer import View
+from bridge.views import View
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow

@@ -445,7 +445,7 @@ def record_interactively(file: Path, *, name: str | None, workspace: Path | None
     from app.demo import DEMO_ASSETS, DEMO_FRAMES
     from app.main_window import MainWindow
     from app.scenario.runner import ensure_application
-    from app.session import AppSession
+    from app.session import AppSession, SessionOptions
     from app.shutdown import QUIT_SIGNALS, close_on_signal
     from app.workspace_switch import BROWSER_FRAME_ID
 
@@ -455,7 +455,9 @@ def record_interactively(file: Path, *, name: str | None, workspace: Path | None
         for skipped in copy_regular_files(workspace or DEMO_ASSETS, copy):
             print(f"Not copied into the recording: {skipped}", file=sys.stderr)
         session = AppSession.start(
-            backend_url=None, workspace_dir=copy, data_dir=Path(scratch) / "data", demo=False
+            SessionOptions(
+                backend_url=None, workspace_dir=copy, data_dir=Path(scratch) / "data", demo=False
+            )
         )
         try:
             window = MainWindow(session, demo_layout=False)

@@ -36,7 +36,7 @@ from app.scenario.sharing import SharingPeer
 from app.scenario.steps import PopoutStep, SendStep
 from app.scenario.trace import StepTrace, describe_resolution, take_trace
 from app.scenario.waiting import StepError, WaitTimeout, connected, wait_until
-from app.session import AppSession
+from app.session import AppSession, SessionOptions
 
 TURN_TIMEOUT_SECONDS = 40.0
 WINDOW_SIZE = (1360, 860)
@@ -158,12 +158,14 @@ class ScenarioReplay:
     def _start(self) -> None:
         """Start the app on this scenario's workspace folder and data folder."""
         self.session = AppSession.start(
-            backend_url=None,
-            workspace_dir=self._workspace_dir,
-            data_dir=self._data_dir,
-            save_delay_seconds=self.scenario.save_delay,
-            load_delay_seconds=self.scenario.load_delay,
-            demo=False,
+            SessionOptions(
+                backend_url=None,
+                workspace_dir=self._workspace_dir,
+                data_dir=self._data_dir,
+                save_delay_seconds=self.scenario.save_delay,
+                load_delay_seconds=self.scenario.load_delay,
+                demo=False,
+            )
         )
         try:
             self.window = MainWindow(self.session)

@@ -25,7 +25,7 @@ from app.scenario.step_fields import (
     shown,
 )
 from bridge.paths import is_workspace_id
-from bridge.pointer import View
+from bridge.views import DEFAULT_VIEW, KnownView, View
 
 
 class MountStep(StepBody):
@@ -34,7 +34,7 @@ class MountStep(StepBody):
     verb: ClassVar[str] = "mount"
     frame: FrameId
     path: WorkspacePath | None = None
-    view: View | None = None
+    view: KnownView | None = None
     provider: str | None = Field(default=None, min_length=1)
     wait: bool = True
     """False: go on at once, while the note is still loading (an Inbox frame only)."""
@@ -58,7 +58,7 @@ class MountStep(StepBody):
 
     @property
     def inbox_view(self) -> View:
-        return self.view or "edit"
+        return self.view or DEFAULT_VIEW
 
     def describe(self) -> str:
         if self.provider is not None:
@@ -123,7 +123,7 @@ class ViewStep(StepBody):
     verb: ClassVar[str] = "view"
     summary: ClassVar[str] = "show {frame} as {view}"
     frame: FrameId
-    view: View
+    view: KnownView
 
 
 class OpenStep(StepBody):

@@ -21,6 +21,7 @@ from PySide6.QtGui import QTextCursor
 from app.sidecar.notes import NoteAccess
 from bridge.contract import CONTEXT_DEBOUNCE_MS, SELECTED_TEXT_MAX_BYTES
 from bridge.reading import cut_at_character
+from bridge.views import EDIT
 from renderer.ambient.store import AmbientStore
 from renderer.frames.inbox import InboxFrame
 
@@ -130,7 +131,7 @@ class ContextFeed(QObject):
 def _editor_state(frame: InboxFrame) -> dict[str, Any]:
     """The active note: ``isActive``, and in the edit view the 1-based cursor and selection."""
     state: dict[str, Any] = {"isActive": True}
-    if frame.view != "edit" or not frame.is_loaded:
+    if frame.view != EDIT or not frame.is_loaded:
         return state
     cursor = frame.editor.textCursor()
     state["cursor"] = {"line": cursor.blockNumber() + 1, "character": cursor.positionInBlock() + 1}

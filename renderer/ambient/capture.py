@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from bridge.contract import FLUSH_LIMIT_SECONDS, MAX_HEADER_BYTES
 from bridge.drops import DropReason
 from bridge.pointer import AmbientPointer, capture_pointer, encode_header
+from bridge.views import EDIT
 from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.lines import LineRange, selection_lines
 from renderer.ambient.runtime import InboxRuntime
@@ -117,7 +118,7 @@ class PendingCapture:
                 path=path,
                 view=view,
                 frame_id=runtime.frame_id,
-                selection=runtime.read_selection() if view == "edit" else None,
+                selection=runtime.read_selection() if view == EDIT else None,
                 flushed=flushed,
                 moment=self._clock.now(),
             )

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bridge.pointer import Selection, View
+from bridge.pointer import Selection
+from bridge.views import View
 from renderer.ambient.lines import SelectedSpan
 
 

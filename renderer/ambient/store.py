@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from bridge.pointer import View
 from bridge.privacy import NOTHING_PRIVATE, PrivacyRules
+from bridge.views import View
 from renderer.ambient.runtime import InboxRuntime
 
 ResolutionListener = Callable[["Resolution | None"], None]

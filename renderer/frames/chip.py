@@ -19,6 +19,7 @@ from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from bridge.privacy import CHIP_PRIVATE
+from bridge.views import EDIT
 from renderer.ambient.lines import LineRange, span_lines
 from renderer.ambient.store import AmbientStore, Resolution
 from renderer.frames.path_text import shorten_path, shortest_path
@@ -278,6 +279,6 @@ def _resolved_lines(store: AmbientStore) -> LineRange | None:
     the selection costs, not the note (R67); nothing of it is kept.
     """
     runtime = store.resolve_runtime()
-    if runtime is None or runtime.current_view() != "edit" or not runtime.is_loaded():
+    if runtime is None or runtime.current_view() != EDIT or not runtime.is_loaded():
         return None
     return span_lines(runtime.read_selected_span())

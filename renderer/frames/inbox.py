@@ -1,4 +1,4 @@
-"""The Inbox frame: one note in four views over the same live document, published to the store.
+"""The Inbox frame: one note in its views over the same live document, published to the store.
 
 The frame's :class:`QtInboxRuntime` is a handle that reads the editor when asked
 (R1, R11): nothing caches the text. Edits go to the autosave coordinator; loads
@@ -12,11 +12,11 @@ from typing import Literal, cast
 
 from PySide6.QtCore import QPoint, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
-from PySide6.QtWidgets import QMenu, QPlainTextEdit, QStackedWidget, QWidget
+from PySide6.QtWidgets import QMenu, QPlainTextEdit, QStackedWidget, QTextEdit, QWidget
 
 from bridge.errors import BackendError, NotFound
 from bridge.paths import check_workspace_path
-from bridge.pointer import VIEWS, View
+from bridge.views import EDIT, PREVIEW, View, view_named
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase, tool_button
 from renderer.frames.find_bar import FindBar, TextWidgetTarget
@@ -25,7 +25,6 @@ from renderer.frames.inbox_controls import (
     BADGES,
     LoadProblem,
     ViewSwitcher,
-    build_pages,
     show_save_badge,
 )
 from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
@@ -36,6 +35,15 @@ from renderer.frames.outline import Task
 from renderer.frames.privacy_lock import PrivacyLock
 from renderer.frames.shared_document import PendingShare, join, leave
 from renderer.frames.view_drawing import ViewDrawing
+from renderer.frames.view_kinds import (
+    EDIT_VIEW,
+    MINDMAP_VIEW,
+    PREVIEW_VIEW,
+    TODO_VIEW,
+    page_of,
+    view_key,
+    view_kinds,
+)
 from renderer.frames.views import PreviewView
 from renderer.qt.autosave import AutosaveCoordinator
 from renderer.qt.backend import WorkspaceLink
@@ -50,7 +58,7 @@ Position = int | Literal["end"]
 
 
 class InboxFrame(FrameBase):
-    """A note editor with edit, preview, todo and mindmap views."""
+    """A note editor with the views :mod:`~renderer.frames.view_kinds` lists."""
 
     loaded = Signal()
     save_state_changed = Signal(str)
@@ -101,15 +109,14 @@ class InboxFrame(FrameBase):
         self._show_view()
 
     def _build_body(self, path: str, runner: TaskRunner) -> None:
-        """The four views in a stack, with the load problem, conflict and link bars around."""
-        self.editor, self.preview, self.todo, self.mindmap = build_pages(self.body, path)
+        """The views in a stack, with the load problem, conflict and link bars around."""
+        kinds = view_kinds()
+        self._pages: dict[View, QWidget] = {kind.name: kind.make(self.body, path) for kind in kinds}
+        self.editor = page_of(self._pages, EDIT_VIEW)
+        self.preview = page_of(self._pages, PREVIEW_VIEW)
+        self.todo = page_of(self._pages, TODO_VIEW)
+        self.mindmap = page_of(self._pages, MINDMAP_VIEW)
         self.stack = QStackedWidget(self.body)
-        self._pages: dict[str, QWidget] = {
-            "edit": self.editor,
-            "preview": self.preview,
-            "todo": self.todo,
-            "mindmap": self.mindmap,
-        }
         for page in self._pages.values():
             self.stack.addWidget(page)
         self.problem = LoadProblem(path, self._load, self.body)
@@ -117,9 +124,9 @@ class InboxFrame(FrameBase):
         self.retry_button = self.problem.retry_button
         self.body_layout.addWidget(self.problem)
         # The views' drawing: read off the GUI thread, drawn in slices under a busy label.
-        self.drawing = ViewDrawing(
-            runner, (self.preview, self.todo, self.mindmap), self.stack, self
-        )
+        self.drawing = ViewDrawing(runner, self._pages, self.stack, self)
+        # A new width for a long preview: its next show draws it again, for that width.
+        self.preview.rewrap_wanted.connect(lambda: self.drawing.forget(PREVIEW))
         self.renders = self.drawing.renders
         self.busy_label = self.drawing.busy_label
         self.conflict = ConflictBar(
@@ -133,8 +140,10 @@ class InboxFrame(FrameBase):
         self.body_layout.addWidget(self.conflict)
         # Find and Replace (R84): over the editor, or over the preview's text when it shows.
         self._find_targets = {
-            "edit": TextWidgetTarget(self.editor),
-            "preview": TextWidgetTarget(self.preview),
+            kind.name: TextWidgetTarget(page)
+            for kind in kinds
+            if kind.finds_text
+            and isinstance(page := self._pages[kind.name], QPlainTextEdit | QTextEdit)
         }
         self.find_bar = FindBar(lambda: self._find_targets.get(self._view), self.body)
         self.body_layout.addWidget(self.find_bar)
@@ -157,7 +166,7 @@ class InboxFrame(FrameBase):
     def open_find(self, *, replace: bool = False) -> None:
         """Ctrl+F or Ctrl+H: the find bar over this view (todo and map find in the edit view)."""
         if self._view not in self._find_targets:
-            self.set_view("edit")
+            self.set_view(EDIT)
         self.find_bar.open(replace=replace)
 
     def ask_ai(self) -> bool:
@@ -195,7 +204,13 @@ class InboxFrame(FrameBase):
 
     def _build_title_controls(self, frame_id: str, *, can_pop_out: bool) -> None:
         """The view buttons, pop out (↗) and close, in the title bar."""
-        self._view_switcher = ViewSwitcher(self, frame_id, self.title_bar, self.set_view)
+        self._view_switcher = ViewSwitcher(
+            self,
+            frame_id,
+            self.title_bar,
+            self.set_view,
+            [(kind.name, kind.label, view_key(kind.name)) for kind in view_kinds()],
+        )
         self.view_buttons = self._view_switcher.buttons
         self.popout_button = tool_button(
             "↗", f"Pop out {frame_id}", "Open this note in its own window", self.title_bar
@@ -309,6 +324,7 @@ class InboxFrame(FrameBase):
         leave(self)
         self._rerender.stop()
         self.drawing.close()
+        self.preview.leave_documents()  # a big one is emptied a slice at a time, not freed at once
         self._load_generation += 1
         with contextlib.suppress(RuntimeError, TypeError):
             self._autosave.state_changed.disconnect(self._on_save_state)
@@ -324,9 +340,9 @@ class InboxFrame(FrameBase):
     def focus_target(self) -> QWidget:
         return self._pages[self._view]
 
-    def set_view(self, view: View) -> None:
-        if view not in VIEWS:
-            raise ValueError(f"Unknown view {view!r}; use one of {', '.join(VIEWS)}.")
+    def set_view(self, name: str) -> None:
+        """Show the view called ``name`` (a ``ValueError`` says which views there are)."""
+        view = view_named(name)
         if view == self._view:
             self._view_switcher.show(self._view)
             return
@@ -433,6 +449,7 @@ class InboxFrame(FrameBase):
         self._applying_load = True
         try:
             self.editor.setWordWrapMode(note.wrap)  # R63: linear for endless lines
+            self.preview.set_wrap_mode(note.wrap)  # its next drawing wraps so too
             self.editor.setPlainText(note.text)
             self.editor.document().setModified(False)
         finally:
@@ -487,7 +504,6 @@ class InboxFrame(FrameBase):
             self._view,
             version,
             document,
-            wrap_mode=self.editor.wordWrapMode(),
             title=self._path.rsplit("/", 1)[-1],
         )
 

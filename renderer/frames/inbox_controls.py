@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from PySide6.QtCore import Qt
@@ -17,9 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bridge.pointer import VIEWS, View
+from bridge.views import View
 from renderer.frames.base import TitleBar, tool_button
-from renderer.frames.views import MindmapView, PreviewView, TodoView
 
 BADGES: dict[str, str] = {
     "unsaved": "● Unsaved",
@@ -50,10 +49,8 @@ def _leave_with(editor: QPlainTextEdit, keys: str, *, forward: bool) -> None:
     shortcut.activated.connect(lambda: QWidget.focusNextPrevChild(editor, forward))
 
 
-def build_pages(
-    body: QWidget, path: str
-) -> tuple[QPlainTextEdit, PreviewView, TodoView, MindmapView]:
-    """The editor and the three read-only views of one note."""
+def build_editor(body: QWidget, path: str) -> QPlainTextEdit:
+    """The edit view's page: the note's text, read-only until the note has loaded."""
     editor = QPlainTextEdit(body)
     editor.setObjectName("noteEditor")
     editor.setAccessibleName(f"Note text of {path}")
@@ -66,37 +63,29 @@ def build_pages(
     font.setPointSizeF(max(font.pointSizeF(), 10.5))
     font.setStyleHint(QFont.StyleHint.SansSerif)
     editor.setFont(font)
-    return editor, PreviewView(body), TodoView(body), MindmapView(body)
-
-
-VIEW_LABELS: dict[View, str] = {
-    "edit": "Edit",
-    "preview": "Preview",
-    "todo": "Todo",
-    "mindmap": "Map",
-}
-
-
-VIEW_KEY_MODIFIER: Final = "Alt"
-VIEW_KEYS: Final = f"{VIEW_KEY_MODIFIER}+1…{len(VIEWS)}"
-"""How Help names the view keys: Alt+1 edit, Alt+2 preview, Alt+3 todo, Alt+4 map."""
+    return editor
 
 
 class ViewSwitcher:
-    """One checkable button per view in the title bar, and Alt+1…4 for the same views."""
+    """One checkable button per view in the title bar, and Alt+1… for the same views."""
 
     def __init__(
-        self, frame: QWidget, frame_id: str, title_bar: TitleBar, choose: Callable[[View], None]
+        self,
+        frame: QWidget,
+        frame_id: str,
+        title_bar: TitleBar,
+        choose: Callable[[View], None],
+        views: Sequence[tuple[View, str, str]],
     ) -> None:
+        """``views``: each view's name, label and key, in the buttons' order."""
         self.buttons: dict[View, QToolButton] = {}
         self._group = QButtonGroup(frame)
         self._group.setExclusive(True)
-        for number, view in enumerate(VIEWS, start=1):
-            label = VIEW_LABELS[view]
+        for view, label, key in views:
             button = tool_button(
                 label,
                 f"{label} view of {frame_id}",
-                f"Show this note as {label.lower()} ({VIEW_KEY_MODIFIER}+{number})",
+                f"Show this note as {label.lower()} ({key})",
                 title_bar,
             )
             button.setCheckable(True)
@@ -105,7 +94,7 @@ class ViewSwitcher:
             self._group.addButton(button)
             self.buttons[view] = button
             title_bar.add_control(button)
-            shortcut = QShortcut(QKeySequence(f"{VIEW_KEY_MODIFIER}+{number}"), frame)
+            shortcut = QShortcut(QKeySequence(key), frame)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda v=view: choose(v))
 

@@ -11,7 +11,8 @@ from typing import Protocol
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
-from bridge.pointer import Selection, View, editor_selection
+from bridge.pointer import Selection, editor_selection
+from bridge.views import View
 from renderer.ambient.lines import SelectedSpan
 
 BLOCK_SEPARATOR = "\u2029"

@@ -46,7 +46,7 @@ from bridge.inline import (
     InlineRecord,
     InlineRequest,
 )
-from bridge.pointer import View
+from bridge.views import EDIT, View
 from renderer.ambient.inline import SelectionTooLarge, build_context
 from renderer.frames.inline_review import review_html
 from renderer.qt.announce import Announcer
@@ -108,7 +108,7 @@ class InlineHost(Protocol):
     @property
     def is_private(self) -> bool: ...
 
-    def set_view(self, view: View) -> None: ...
+    def set_view(self, name: str) -> None: ...
 
 
 class InlinePrompt(QFrame):
@@ -228,8 +228,8 @@ class InlineCommand(QObject):
         host = self._host
         if not host.is_loaded:
             return False
-        if host.view != "edit":
-            host.set_view("edit")
+        if host.view != EDIT:
+            host.set_view(EDIT)
         if self.state != "closed":
             self.prompt.instruction.setFocus()
             return True

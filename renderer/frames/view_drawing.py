@@ -8,14 +8,13 @@ person switched away from, and skipping a view that already shows that text.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QTextDocument, QTextOption
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QWidget
 
-from bridge.markdown import render_html_pieces
-from bridge.pointer import View
-from renderer.frames.outline import map_tree, parse_tasks
+from bridge.views import View
 from renderer.frames.rendering import SlicedRender
-from renderer.frames.views import BusyLabel, MindmapView, PreviewView, RenderingCover, TodoView
+from renderer.frames.view_kinds import view_kind
+from renderer.frames.views import BusyLabel, RenderingCover
 from renderer.qt.tasks import TaskRunner
 
 TextVersion = tuple[int, int]
@@ -23,16 +22,16 @@ TextVersion = tuple[int, int]
 
 
 class ViewDrawing:
-    """The drawing of the preview, todo and mindmap views of one frame."""
+    """The drawing of the read-only views of one frame (each view's entry says how)."""
 
     def __init__(
         self,
         runner: TaskRunner,
-        views: tuple[PreviewView, TodoView, MindmapView],
+        pages: dict[View, QWidget],
         over: QWidget,
         parent: QObject,
     ) -> None:
-        self.preview, self.todo, self.mindmap = views
+        self.pages = pages
         self.cover = RenderingCover(over)
         self.busy_label = BusyLabel(over)
         self.renders = SlicedRender(runner, parent)
@@ -42,8 +41,10 @@ class ViewDrawing:
         self._drawing: View | None = None
         self._completed: dict[View, int] = {}
         """The load each view was last drawn from to the end (a cancelled drawing is not)."""
-        # A new width for a long preview: its next show draws it again, for that width.
-        self.preview.rewrap_wanted.connect(lambda: self._drawn.pop("preview", None))
+
+    def forget(self, view: View) -> None:
+        """``view`` is to be drawn again at its next show (a long preview's new width)."""
+        self._drawn.pop(view, None)
 
     def show(
         self,
@@ -51,12 +52,12 @@ class ViewDrawing:
         version: TextVersion | None,
         document: QTextDocument,
         *,
-        wrap_mode: QTextOption.WrapMode,
         title: str,
     ) -> None:
         """Draw ``view`` from the text of ``version`` unless it shows it already.
 
-        ``version`` None (the edit view, or a note not loaded yet) only cancels a
+        ``version`` None (a note not loaded yet), or a view that is not drawn (the edit
+        view), only cancels a
         drawing under way; ``document`` (the editor's) is read only when a drawing starts,
         a big note's a slice at a time.
         """
@@ -67,26 +68,24 @@ class ViewDrawing:
             self.renders.cancel()
         # Covered until drawn to the end from this load of the note: before, it would
         # say what it does not know (R80). While the note loads, the same holds.
+        kind = view_kind(view)
         self.cover.cover(
-            view != "edit" and (version is None or self._completed.get(view) != version[0])
+            kind.read is not None and (version is None or self._completed.get(view) != version[0])
         )
         self._say_busy()
-        if view == "edit" or version is None or self._drawn.get(view) == version:
+        if kind.read is None or version is None or self._drawn.get(view) == version:
             return
         self._drawn[view] = version
         self._drawing = view
-        render = self.renders.render_document  # its raw text made plain off the GUI thread
-        if view == "preview":
-            self.preview.set_wrap_mode(wrap_mode)  # chosen at load (R63)
-            render(render_html_pieces, document, draw=self.preview.draw)
-        elif view == "todo":
-            render(parse_tasks, document, draw=self.todo.draw)
-        else:
-            render(map_tree, document, title, draw=self.mindmap.draw)
+        page = self.pages[view]
+        arguments = (title,) if kind.reads_title else ()
+        # Its raw text made plain off the GUI thread, then drawn a slice at a time.
+        self.renders.render_document(
+            kind.read, document, *arguments, draw=lambda read: kind.drawing(page, read)
+        )
 
     def close(self) -> None:
         self.renders.close()
-        self.preview.leave_documents()  # a big one is emptied a slice at a time, not freed at once
 
     def _on_drawn(self) -> None:
         drawn = self._drawn.get(self._drawing) if self._drawing is not None else None

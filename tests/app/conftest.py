@@ -19,7 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from app.__main__ import show_main_window
 from app.main_window import MainWindow
-from app.session import AppSession
+from app.session import AppSession, SessionOptions
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.turns import TurnRecord
 
@@ -44,7 +44,7 @@ class AppUnderTest:
 
     def mount(self, frame_id: str, path: str, view: str = "edit") -> InboxFrame:
         """Mount an Inbox frame and wait until its note is loaded."""
-        frame = self.window.driver.mount_inbox(frame_id, path, view)  # type: ignore[arg-type]
+        frame = self.window.driver.mount_inbox(frame_id, path, view)
         if not frame.is_loaded:
             with self.qtbot.waitSignal(frame.loaded, timeout=LOAD_TIMEOUT_MS):
                 pass
@@ -129,11 +129,13 @@ def make_app(qtbot: QtBot, tmp_path: Path) -> Iterator[AppFactory]:
                 target.write_bytes(text.encode("utf-8"))
             workspace_dir.mkdir(parents=True, exist_ok=True)
         session = AppSession.start(
-            backend_url=None,
-            workspace_dir=None if demo else workspace_dir,
-            data_dir=data_dir,
-            save_delay_seconds=save_delay_seconds,
-            demo=demo,
+            SessionOptions(
+                backend_url=None,
+                workspace_dir=None if demo else workspace_dir,
+                data_dir=data_dir,
+                save_delay_seconds=save_delay_seconds,
+                demo=demo,
+            )
         )
         window = MainWindow(session, demo_layout=demo_layout)
         if not keep_place:  # ``keep_place``: as the layout left it (R80)

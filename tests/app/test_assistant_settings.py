@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QWidget
 
 from app.assistant_dialog import KEY_SAVED, AssistantSettingsDialog
 from app.assistant_settings import AssistantSettingsStore, SavedAssistant
-from app.session import AppSession
+from app.session import AppSession, SessionOptions
 from tests.app.conftest import AppFactory, AppUnderTest
 from tests.support.scripted_model import MODEL_ID, ScriptedModel, scripted_model, text
 
@@ -172,7 +172,9 @@ def test_settings_that_cannot_be_applied_at_start_are_reported_plainly_R37(
     store.save(SavedAssistant(True, "ftp://example.invalid/v1", "m"), None)
     app.quit()
     session = AppSession.start(
-        backend_url=None, workspace_dir=app.workspace_dir, data_dir=app.data_dir, demo=False
+        SessionOptions(
+            backend_url=None, workspace_dir=app.workspace_dir, data_dir=app.data_dir, demo=False
+        )
     )
     try:
         assert session.assistant_problem is not None
@@ -191,12 +193,14 @@ def test_the_command_line_model_reaches_the_embedded_backend_not_the_environment
     app = make_app()
     app.quit()
     session = AppSession.start(
-        backend_url=None,
-        workspace_dir=app.workspace_dir,
-        data_dir=app.data_dir,
-        demo=False,
-        model_base_url=scripted.url,
-        model=MODEL_ID,
+        SessionOptions(
+            backend_url=None,
+            workspace_dir=app.workspace_dir,
+            data_dir=app.data_dir,
+            demo=False,
+            model_base_url=scripted.url,
+            model=MODEL_ID,
+        )
     )
     try:
         assert session.assistant_problem is None

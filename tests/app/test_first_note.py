@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.main_window import MainWindow
-from app.session import AppSession, SessionError
+from app.session import AppSession, SessionError, SessionOptions
 from bridge.documents import etag_of
 from bridge.environment import DEVICE_TOKEN_ENV, SWEEP_SECONDS_ENV
 from renderer.frames.assistant import STARTING_NAME
@@ -55,7 +55,9 @@ def begin_app(qtbot: QtBot, tmp_path: Path) -> Iterator[Begin]:
         (workspace / "notes").mkdir(parents=True)
         (workspace / NOTE).write_bytes(SAVED.encode("utf-8"))
         session = AppSession.begin(
-            backend_url=None, workspace_dir=workspace, data_dir=tmp_path / "data", demo=False
+            SessionOptions(
+                backend_url=None, workspace_dir=workspace, data_dir=tmp_path / "data", demo=False
+            )
         )
         window = MainWindow(session)
         window.resize(1280, 800)
@@ -152,7 +154,9 @@ def test_r16_a_remote_backend_keeps_todays_path(
     with EmbeddedServer(Settings(data_dir=tmp_path / "server")) as server:
         monkeypatch.setenv(DEVICE_TOKEN_ENV, server.device_token)
         session = AppSession.begin(
-            backend_url=server.url, workspace_dir=None, data_dir=tmp_path / "data", demo=False
+            SessionOptions(
+                backend_url=server.url, workspace_dir=None, data_dir=tmp_path / "data", demo=False
+            )
         )
         try:
             # Reached and opened before begin() returns: no folder read, nothing held.

@@ -46,10 +46,10 @@ _OPEN_SCRIPT = textwrap.dedent(
     from PySide6.QtWidgets import QApplication
     app = QApplication([])
     from app.main_window import MainWindow
-    from app.session import AppSession
+    from app.session import AppSession, SessionOptions
     workspace, data = Path(sys.argv[1]), Path(sys.argv[2])
     session = AppSession.start(
-        backend_url=None, workspace_dir=workspace, data_dir=data, demo=False
+        SessionOptions(backend_url=None, workspace_dir=workspace, data_dir=data, demo=False)
     )
     window = MainWindow(session, demo_layout=False)
     window.resize(1000, 700)

@@ -73,3 +73,40 @@ def test_the_reading_finds_a_forward() -> None:
         "            frame.close()\n"
     )
     assert forwarding_methods(source, "MainWindow") == ["mount", "store"]
+
+
+def _driver_methods() -> list[str]:
+    source = (ROOT / "app" / "window_driver.py").read_text(encoding="utf-8")
+    (driver,) = [
+        node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ClassDef) and node.name == "WindowDriver"
+    ]
+    return [
+        member.name
+        for member in driver.body
+        if isinstance(member, ast.FunctionDef) and not member.name.startswith("_")
+    ]
+
+
+def _on_a_driver(node: ast.expr) -> bool:
+    """``window.driver`` or a name bound to it (``driver``)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "driver"
+    return isinstance(node, ast.Name) and node.id == "driver"
+
+
+def test_every_action_of_the_driver_is_used_by_a_scenario_step_a_tool_or_a_test() -> None:
+    """The driver is the vocabulary QA and the tests speak; a word nobody says goes."""
+    said: set[str] = set()
+    for folder in ("app", "tests", "benchmarks"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if path.name == "window_driver.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Attribute) and _on_a_driver(node.value):
+                    said.add(node.attr)
+    methods = _driver_methods()
+    assert methods, "no WindowDriver found"
+    unused = [name for name in methods if name not in said]
+    assert not unused, f"WindowDriver methods nobody calls: {unused}"

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.popout import POPOUT_BANNER, PopoutWindow
-from app.session import AppSession, SessionError
+from app.session import AppSession, SessionError, SessionOptions
 from bridge.environment import DEVICE_TOKEN_ENV
 from tests.app.conftest import AppFactory
 
@@ -142,11 +142,13 @@ def test_a_session_can_use_a_running_backend_with_the_token_from_the_environment
     assert host.session.server is not None
     monkeypatch.setenv(DEVICE_TOKEN_ENV, host.session.server.device_token)
     remote = AppSession.start(
-        backend_url=host.session.backend_url,
-        workspace_dir=None,
-        data_dir=tmp_path / "remote-data",
-        demo=False,
-        workspace=host.session.workspace,
+        SessionOptions(
+            backend_url=host.session.backend_url,
+            workspace_dir=None,
+            data_dir=tmp_path / "remote-data",
+            demo=False,
+            workspace=host.session.workspace,
+        )
     )
     try:
         assert remote.server is None and not remote.demo
@@ -157,8 +159,10 @@ def test_a_session_can_use_a_running_backend_with_the_token_from_the_environment
     monkeypatch.delenv(DEVICE_TOKEN_ENV)
     with pytest.raises(SessionError, match=DEVICE_TOKEN_ENV):
         AppSession.start(
-            backend_url=host.session.backend_url,
-            workspace_dir=None,
-            data_dir=tmp_path / "no-token",
-            demo=False,
+            SessionOptions(
+                backend_url=host.session.backend_url,
+                workspace_dir=None,
+                data_dir=tmp_path / "no-token",
+                demo=False,
+            )
         )

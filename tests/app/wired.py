@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.main_window import MainWindow
-from app.session import AppSession
+from app.session import AppSession, SessionOptions
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.turns import TurnRecord
 from tests.bridge.wire import RecordingRelay
@@ -66,11 +66,13 @@ def wired_app(
     before = set(threading.enumerate())
     with RecordingRelay(backend.url) as relay:
         session = AppSession.start(
-            backend_url=relay.url,
-            workspace_dir=None,
-            data_dir=data_dir,
-            demo=False,
-            workspace=workspace,
+            SessionOptions(
+                backend_url=relay.url,
+                workspace_dir=None,
+                data_dir=data_dir,
+                demo=False,
+                workspace=workspace,
+            )
         )
         window = MainWindow(session)
         window.show()

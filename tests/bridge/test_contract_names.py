@@ -8,7 +8,7 @@ from bridge.environment import DATABASE_URL_ENV, DEVICE_TOKEN_ENV, DEVICE_TOKEN_
 from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.paths import is_workspace_id
-from bridge.pointer import VIEWS
+from bridge.views import view_names
 
 
 def test_header_environment_and_frame_names_are_the_contracts() -> None:
@@ -19,7 +19,7 @@ def test_header_environment_and_frame_names_are_the_contracts() -> None:
 
 
 def test_views_and_drop_reasons_are_their_literals_in_order() -> None:
-    assert VIEWS == ("edit", "preview", "todo", "mindmap")
+    assert view_names() == ("edit", "preview", "todo", "mindmap")
     assert DROP_REASONS == (
         "no-inbox",
         "oversize",

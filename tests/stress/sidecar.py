@@ -164,7 +164,7 @@ def sidecar_attacks(folder: Path, *, idle: int = 500, diffs: int = 200) -> Figur
 
     from app.main_window import MainWindow
     from app.scenario.sidecar_client import SdkClient
-    from app.session import AppSession
+    from app.session import AppSession, SessionOptions
     from app.sidecar.http import MAX_CONNECTIONS
 
     application = QApplication.instance() or QApplication([])
@@ -179,7 +179,9 @@ def sidecar_attacks(folder: Path, *, idle: int = 500, diffs: int = 200) -> Figur
     before = os.environ.get("TMPDIR")
     os.environ["TMPDIR"] = str(folder)
     session = AppSession.start(
-        backend_url=None, workspace_dir=workspace, data_dir=folder / "data", demo=False
+        SessionOptions(
+            backend_url=None, workspace_dir=workspace, data_dir=folder / "data", demo=False
+        )
     )
     window = MainWindow(session)
     window.show()

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from bridge.contract import MAX_HEADER_BYTES
 from bridge.paths import is_workspace_path
 from bridge.pointer import (
-    VIEWS,
     AmbientPointer,
     HeaderRejection,
     Selection,
@@ -21,6 +20,7 @@ from bridge.pointer import (
     encode_header,
     format_captured_at,
 )
+from bridge.views import view_names
 from tests.workers.conftest import DEVICE_TOKEN, TestClient, client_with_key
 from workers.deliveries import pointer_columns
 
@@ -43,7 +43,7 @@ def _within_note(pointer: AmbientPointer) -> AmbientPointer:
 pointers = st.builds(
     AmbientPointer,
     path=paths,
-    view=st.sampled_from(VIEWS),
+    view=st.sampled_from(view_names()),
     frameId=st.text(min_size=1, max_size=256),
     selection=st.one_of(
         st.none(),

@@ -7,7 +7,9 @@ from babel.messages.pofile import read_po
 
 from workers.inline import phrases
 from workers.inline.edits import answer
+from workers.inline.words import PHRASES as EDIT_PHRASES
 from workers.offline.catalogue import LOCALE_DIR, phrase
+from workers.offline.replies import LANGUAGES
 
 EDITS = {
     # edit: (selection, replacement, summary)
@@ -139,3 +141,9 @@ def test_r39_r70_an_edit_is_linear_in_the_selection() -> None:
     small = answer("tick", line * 20).replacement
     large = answer("tick", line * 270).replacement  # about 16 KiB
     assert small.count("[x]") == 20 and large.count("[x]") == 270
+
+
+def test_every_inline_edit_has_words_in_each_language_the_assistant_speaks_R38() -> None:
+    """One list of the languages (the offline assistant's): the inline edits keep no copy."""
+    for edit, by_language in EDIT_PHRASES.items():
+        assert sorted(by_language) == sorted(LANGUAGES), edit

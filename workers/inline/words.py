@@ -195,5 +195,3 @@ PHRASES: Final[dict[Edit, dict[str, tuple[str, ...]]]] = {
     },
 }  # fmt: skip
 """Each edit's usual phrasings, per language (R38's seven)."""
-
-LANGUAGES: Final = ("en", "fr", "de", "es", "ja", "zh", "ko")

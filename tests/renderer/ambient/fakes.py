@@ -13,7 +13,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from bridge.contract import FLUSH_LIMIT_SECONDS
-from bridge.pointer import Selection, View
+from bridge.pointer import Selection
+from bridge.views import View
 from renderer.ambient import (
     AmbientStore,
     Cancel,

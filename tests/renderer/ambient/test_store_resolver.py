@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.pointer import View
+from bridge.views import View
 from renderer.ambient import AmbientStore, Resolution
 from tests.renderer.ambient.fakes import FakeEditor
 
