@@ -12,14 +12,19 @@ from __future__ import annotations
 import json
 import logging
 import re
+import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
 from tests.workers.conftest import WORKSPACE, Backend
 from workers.dependencies import MAX_NUMBER_DIGITS, whole_number
+from workers.server import EmbeddedServer
+from workers.settings import Settings
 
 HUGE = "9" * 5_000
 """Past Python's 4,300-digit limit for ``int()``."""
@@ -162,15 +167,23 @@ def test_r93_a_route_reads_plain_ascii_digits_of_a_bounded_length(
     assert whole_number(text, 0, 10**12) == expected
 
 
-def test_r93_a_content_length_of_thousands_of_digits_is_refused_plainly(
-    backend: Backend, caplog: pytest.LogCaptureFixture
-) -> None:
-    """The one header read as a number by hand (uvicorn checks it too, on a real socket)."""
-    key = backend.key()
-    response = backend.client.put(
-        f"/v1/workspaces/{WORKSPACE}/documents/notes/new.md",
-        content=b"hello",
-        headers={**backend.headers(key), "Content-Length": HUGE},
-    )
-    assert 400 <= response.status_code < 500, response.text
-    assert "Traceback" not in caplog.text
+def test_r93_a_content_length_of_thousands_of_digits_is_refused_plainly(tmp_path: Path) -> None:
+    """The one header read as a number before any route: h11 refuses it on the real socket,
+    and the answer is the error envelope, not uvicorn's plain text."""
+    with EmbeddedServer(Settings(data_dir=tmp_path)) as server:
+        address = urlsplit(server.url)
+        assert address.hostname is not None and address.port is not None
+        request = (
+            f"PUT /v1/workspaces/{WORKSPACE}/documents/notes/n.md HTTP/1.1\r\n"
+            f"Host: {address.netloc}\r\nAuthorization: Bearer {server.device_token}\r\n"
+            f"Content-Length: {HUGE}\r\n\r\nx"
+        )
+        with socket.create_connection((address.hostname, address.port), 10) as connection:
+            connection.sendall(request.encode())
+            with connection.makefile("rb") as answer:
+                status = answer.readline()
+                headers = answer.read().split(b"\r\n\r\n", 1)
+    assert status.split()[1] == b"400"
+    assert b"content-type: application/json" in headers[0].lower()
+    error = json.loads(headers[1])["error"]
+    assert error["code"] == "invalid_request" and "could not be read as HTTP" in error["message"]
