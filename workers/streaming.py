@@ -166,6 +166,8 @@ async def _answer_while_connected(
         if not work.done():
             cancellation.cancel()  # the client left (or this request was cancelled)
         watcher.cancel()
+        if watcher.done() and not watcher.cancelled():
+            watcher.exception()  # a receive that failed counts as the client gone; not logged
     return await work
 
 
