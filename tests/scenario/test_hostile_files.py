@@ -9,7 +9,6 @@ and a hostile file costs what its first few thousand values cost.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,36 +20,19 @@ from app.scenario import cli, html_report
 from app.scenario.html_report import write_html_report
 from app.scenario.model import MAX_NESTING, MAX_NODES, MAX_PROBLEMS, MAX_STEPS
 from app.scenario.report import ScenarioResult, StepResult, write_json_report
+from tests.support.hostile_scenarios import HOSTILE_FILES as AUDITED_FILES
+from tests.support.hostile_scenarios import unreadable_name
 
 READ_SECONDS = 5.0
 """A hostile file is refused within this (the audit saw 81 s, 94 s and hangs)."""
 
 HOSTILE_FILES: dict[str, Callable[[Path], object]] = {
-    "100k-deep flow nesting": lambda path: path.write_text("steps: " + "[" * 100_000),
-    "3k-deep block nesting": lambda path: path.write_text(
-        "steps:\n" + "".join("  " * depth + "- \n" for depth in range(1, 3_000)) + "x\n"
-    ),
+    **AUDITED_FILES,
     "nesting just past the bound": lambda path: path.write_text(
-        "steps: " + "[" * MAX_NESTING + "]" * MAX_NESTING + "\n"
-    ),
-    "a list as a map key": lambda path: path.write_text("? [a, b]\n: 1\nsteps: [{caption: x}]\n"),
-    "a 5,000-digit integer": lambda path: path.write_text(
-        "steps: [{caption: x}]\nbackend: {saveDelay: " + "9" * 5_000 + "}\n"
-    ),
-    "a FIFO named a.yaml": lambda path: os.mkfifo(path),
-    "a link to /dev/zero": lambda path: path.symlink_to("/dev/zero"),
-    "7 MB of 400k steps": lambda path: path.write_text("steps:\n" + "  - caption: x\n" * 400_000),
-    "1 MiB of one-line steps": lambda path: path.write_text(
-        "steps: [" + ",".join(["{caption: x}"] * 80_000) + "]\n"
+        "steps: " + "[" * (MAX_NESTING + 1) + "]" * (MAX_NESTING + 1) + "\n"
     ),
     "more steps than a scenario may have": lambda path: path.write_text(
         "steps:\n" + "  - caption: x\n" * (MAX_STEPS + 1)
-    ),
-    "an alias that multiplies": lambda path: path.write_text(
-        "workspace: {a.md: &a x}\nsteps: [{caption: *a}]\n"
-    ),
-    "a surrogate escape": lambda path: path.write_text(
-        'name: "bad \\ud800"\nsteps: [caption: x]\n'
     ),
 }
 
@@ -111,8 +93,7 @@ def test_r93_a_file_name_no_report_can_carry_is_escaped_in_every_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A name that is not UTF-8 reaches Python as a lone surrogate; the HTML writer crashed."""
-    path = Path(os.fsdecode(os.fsencode(tmp_path) + b"/bad\xff\x1b[2J.yaml"))
-    path.write_text("name: 1\nsteps: [{caption: x}]\n")
+    path = unreadable_name(tmp_path)
     junit, page = tmp_path / "junit.xml", tmp_path / "report.html"
     assert cli.main(["run", str(path), "--junit", str(junit), "--html", str(page)]) == 2
     assert "Traceback" not in capsys.readouterr().err

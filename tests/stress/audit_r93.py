@@ -15,29 +15,25 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import httpx
 
-from tests.support.scripted_model import MODEL_ID, Reply, ScriptedModel, scripted_model, text
-from workers.server import EmbeddedServer
-from workers.settings import Settings
+from tests.support.hostile_scenarios import HOSTILE_FILES, HUGE_NUMBER, unreadable_name
+from tests.support.scripted_model import Reply, text
+from tests.support.served_inline import WORKSPACE, ServedInline, inline_body, served_inline
+from tests.support.waiting import WAIT_SECONDS, wait_until
 
-FILE_SECONDS = 20.0
-"""A hostile scenario file still running after this is a failure (the audit saw hangs)."""
-WAIT_SECONDS = 10.0
+FILE_SECONDS = 60.0
+"""A hostile scenario file still running after this is a failure (the audit saw hangs and
+81 s; the CLI itself starts in a few seconds, more on a busy machine)."""
 SAVE_SECONDS = 2.0
 """A save beside slow streams answers within this, or fails the attempt (the audit: 8.9 s)."""
 SLOW_STREAMS = 60
-HUGE = "9" * 5_000
-WORKSPACE = "w"
+DEFAULT_POOL_THREADS = 40
 
 
 @dataclass
@@ -52,43 +48,7 @@ class Row:
             self.failures.append(f"{what}: {failure}")
 
 
-# -- scenario files ----------------------------------------------------------------
-
-SCENARIO_FILES: dict[str, Callable[[Path], object]] = {
-    "100k-deep flow nesting": lambda path: path.write_text("steps: " + "[" * 100_000),
-    "3k-deep block nesting": lambda path: path.write_text(
-        "steps:\n" + "".join("  " * depth + "- \n" for depth in range(1, 3_000)) + "x\n"
-    ),
-    "a list as a map key": lambda path: path.write_text("? [a, b]\n: 1\nsteps: [{caption: x}]\n"),
-    "a 5,000-digit integer": lambda path: path.write_text(
-        "steps: [{caption: x}]\nbackend: {saveDelay: " + HUGE + "}\n"
-    ),
-    "a FIFO named a.yaml": lambda path: os.mkfifo(path),
-    "a link to /dev/zero": lambda path: path.symlink_to("/dev/zero"),
-    "7 MB of 400k steps": lambda path: path.write_text("steps:\n" + "  - caption: x\n" * 400_000),
-    "1 MiB of one-line steps": lambda path: path.write_text(
-        "steps: [" + ",".join(["{caption: x}"] * 80_000) + "]\n"
-    ),
-    "an alias": lambda path: path.write_text("workspace: {a.md: &a x}\nsteps: [{caption: *a}]\n"),
-    "a lone surrogate in the name": lambda path: path.write_text(
-        'name: "bad \\ud800"\nsteps: [{caption: x}]\n'
-    ),
-}
-
-
-def _scenario_attempt(folder: Path, kind: str, make: Callable[[Path], object]) -> str | None:
-    """None when the file is an invalid file with both reports; else what went wrong."""
-    folder.mkdir()
-    path = folder / "a.yaml"
-    make(path)
-    return _run_cli(folder, path)
-
-
-def _unreadable_name_attempt(folder: Path) -> str | None:
-    folder.mkdir()
-    path = Path(os.fsdecode(os.fsencode(folder) + b"/bad\xff\x1b[2J.yaml"))
-    path.write_text("name: 1\nsteps: [{caption: x}]\n")
-    return _run_cli(folder, path)
+# -- scenario files --------------------------------------------------------------
 
 
 def _run_cli(folder: Path, path: Path) -> str | None:
@@ -119,68 +79,18 @@ def _run_cli(folder: Path, path: Path) -> str | None:
 
 def scenario_files(scratch: Path) -> Row:
     row = Row("scenario files")
-    for number, (kind, make) in enumerate(SCENARIO_FILES.items()):
-        row.attempt(kind, _scenario_attempt(scratch / f"file-{number}", kind, make))
-    row.attempt("a file name that is not UTF-8", _unreadable_name_attempt(scratch / "name"))
+    for number, (kind, make) in enumerate(HOSTILE_FILES.items()):
+        folder = scratch / f"file-{number}"
+        folder.mkdir()
+        make(folder / "a.yaml")
+        row.attempt(kind, _run_cli(folder, folder / "a.yaml"))
+    folder = scratch / "name"
+    folder.mkdir()
+    row.attempt("a file name that is not UTF-8", _run_cli(folder, unreadable_name(folder)))
     return row
 
 
-# -- the backend -------------------------------------------------------------------
-
-
-@dataclass
-class Served:
-    url: str
-    token: str
-    key: str
-    model: ScriptedModel
-
-    @property
-    def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}", "X-Key-Session": self.key}
-
-    @property
-    def address(self) -> tuple[str, int]:
-        parts = urlsplit(self.url)
-        assert parts.hostname is not None and parts.port is not None
-        return parts.hostname, parts.port
-
-
-@contextmanager
-def served(folder: Path) -> Iterator[Served]:
-    with ExitStack() as stack:
-        model = stack.enter_context(scripted_model())
-        settings = Settings(data_dir=folder, model_base_url=model.url, model=MODEL_ID)
-        server = stack.enter_context(EmbeddedServer(settings))
-        auth = {"Authorization": f"Bearer {server.device_token}"}
-        httpx.post(f"{server.url}/v1/workspaces", json={"workspace": WORKSPACE}, headers=auth)
-        issued = httpx.post(
-            f"{server.url}/v1/key-sessions", json={"workspace": WORKSPACE}, headers=auth
-        )
-        yield Served(server.url, server.device_token, issued.json()["key"], model)
-        model.release.set()
-
-
-def _raw(served: Served, head: list[str], body: bytes) -> socket.socket:
-    connection = socket.create_connection(served.address, WAIT_SECONDS)
-    lines = [*head, f"Host: {served.url.split('//')[1]}"]
-    lines += [f"{name}: {value}" for name, value in served.headers.items()]
-    connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-    return connection
-
-
-def _inline_body(lines: str = "[1, 1]") -> bytes:
-    fields = '"instruction": "rewrite this", "path": "notes/a.md", "selection": "some words\\n"'
-    return ("{" + fields + f', "lines": {lines}' + "}").encode()
-
-
-def _inline(served: Served, *, streamed: bool, lines: str = "[1, 1]") -> socket.socket:
-    body = _inline_body(lines)
-    head = [f"POST /v1/workspaces/{WORKSPACE}/inline HTTP/1.1", "Content-Type: application/json"]
-    head.append(f"Content-Length: {len(body)}")
-    if streamed:
-        head.append("Accept: text/event-stream")
-    return _raw(served, head, body)
+# -- the backend -----------------------------------------------------------------
 
 
 def _answer_of(connection: socket.socket) -> tuple[int, bytes]:
@@ -203,19 +113,24 @@ def _plain_error(status: int, body: bytes) -> str | None:
 
 def route_numbers(scratch: Path) -> Row:
     row = Row("numbers routes read")
-    with served(scratch) as backend:
+    with served_inline(scratch) as backend:
         base = f"/v1/workspaces/{WORKSPACE}"
         asks: list[tuple[str, list[str], bytes]] = [
-            ("inline history ?limit=", [f"GET {base}/inline?limit={HUGE} HTTP/1.1"], b""),
-            ("inline history ?limit=-", [f"GET {base}/inline?limit=-{HUGE} HTTP/1.1"], b""),
+            ("inline history ?limit=", [f"GET {base}/inline?limit={HUGE_NUMBER} HTTP/1.1"], b""),
+            ("inline history ?limit=-", [f"GET {base}/inline?limit=-{HUGE_NUMBER} HTTP/1.1"], b""),
             (
                 "Content-Length",
-                [f"PUT {base}/documents/notes/n.md HTTP/1.1", f"Content-Length: {HUGE}"],
+                [f"PUT {base}/documents/notes/n.md HTTP/1.1", f"Content-Length: {HUGE_NUMBER}"],
                 b"x",
             ),
         ]
-        for lines in (f"[{HUGE}, 1]", f"[1, {HUGE}]", f"[1, 1.{HUGE}]", f"[-{HUGE}, 1]"):
-            body = _inline_body(lines)
+        for lines in (
+            f"[{HUGE_NUMBER}, 1]",
+            f"[1, {HUGE_NUMBER}]",
+            f"[1, 1.{HUGE_NUMBER}]",
+            f"[-{HUGE_NUMBER}, 1]",
+        ):
+            body = inline_body(lines)
             head = [f"POST {base}/inline HTTP/1.1", "Content-Type: application/json"]
             asks.append(
                 (f"inline lines {lines[:8]}…", [*head, f"Content-Length: {len(body)}"], body)
@@ -224,38 +139,17 @@ def route_numbers(scratch: Path) -> Row:
             ("workspace", "/v1/workspaces"),
             ("workspace", "/v1/key-sessions"),
         ):
-            body = ('{"' + field_name + '": ' + HUGE + "}").encode()
+            body = ('{"' + field_name + '": ' + HUGE_NUMBER + "}").encode()
             head = [f"POST {path} HTTP/1.1", "Content-Type: application/json"]
             asks.append((f"{path} body", [*head, f"Content-Length: {len(body)}"], body))
         for what, head, body in asks:
             try:
-                status, answer = _answer_of(_raw(backend, head, body))
+                status, answer = _answer_of(backend.raw(head, body))
             except (OSError, ValueError, IndexError) as error:
                 row.attempt(what, f"no answer ({error})")
                 continue
             row.attempt(what, _plain_error(status, answer))
     return row
-
-
-def _until(condition: Callable[[], bool]) -> bool:
-    deadline = time.monotonic() + WAIT_SECONDS
-    pause = threading.Event()
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        pause.wait(0.05)
-    return True
-
-
-def _history(backend: Served) -> list[dict[str, object]]:
-    answer = httpx.get(
-        f"{backend.url}/v1/workspaces/{WORKSPACE}/inline",
-        params={"limit": 100},
-        headers=backend.headers,
-        timeout=WAIT_SECONDS,
-    )
-    found: list[dict[str, object]] = answer.json()["requests"]
-    return found
 
 
 def clients_that_leave(scratch: Path, each: int = 3) -> Row:
@@ -264,46 +158,40 @@ def clients_that_leave(scratch: Path, each: int = 3) -> Row:
         for attempt in range(each):
             folder = scratch / f"left-{streamed}-{attempt}"
             folder.mkdir()
-            with served(folder) as backend:
-                backend.model.then(text("A rewrite that stalls", stall_after_first_piece=True))
-                connection = _inline(backend, streamed=streamed)
-                stalled = backend.model.stalled.wait(WAIT_SECONDS)
-                connection.close()
-                what = f"{'streamed' if streamed else 'plain JSON'} inline #{attempt + 1}"
-                if not stalled:
-                    row.attempt(what, "the model was never asked")
-                elif not backend.model.client_went_away.wait(WAIT_SECONDS):
-                    row.attempt(what, "the model kept generating")
-                elif not _until(lambda b=backend: _history(b)[0]["outcome"] == "failed"):  # type: ignore[misc]
-                    row.attempt(what, f"the record stayed {_history(backend)[0]['outcome']}")
-                else:
-                    row.attempt(what, None)
+            what = f"{'streamed' if streamed else 'plain JSON'} inline #{attempt + 1}"
+            with served_inline(folder) as backend:
+                row.attempt(what, _leave_mid_answer(backend, streamed=streamed))
     return row
+
+
+def _leave_mid_answer(backend: ServedInline, *, streamed: bool) -> str | None:
+    backend.model.then(text("A rewrite that stalls after a word", stall_after_first_piece=True))
+    connection = backend.open_inline(streamed=streamed)
+    stalled = backend.model.stalled.wait(WAIT_SECONDS)
+    connection.close()
+    if not stalled:
+        return "the model was never asked"
+    if not backend.model.client_went_away.wait(WAIT_SECONDS):
+        return "the model kept generating"
+    if not wait_until(lambda: backend.history()[0]["outcome"] == "failed"):
+        return f"the record stayed {backend.history()[0]['outcome']}"
+    return None
 
 
 def slow_streams(scratch: Path) -> tuple[Row, str]:
     row = Row("slow streams vs saves")
-    with served(scratch) as backend:
+    with served_inline(scratch) as backend:
         started = time.monotonic()
-        idle = httpx.put(
-            f"{backend.url}/v1/workspaces/{WORKSPACE}/documents/notes/idle.md",
-            content=b"idle\n",
-            headers=backend.headers,
-            timeout=WAIT_SECONDS,
-        )
+        idle = backend.put("notes/idle.md", b"idle\n", WAIT_SECONDS)
         idle_seconds = time.monotonic() - started
+        assert idle.status_code in (200, 201), idle.text
         backend.model.then(*[Reply(stall=True) for _ in range(SLOW_STREAMS)])
-        connections = [_inline(backend, streamed=True) for _ in range(SLOW_STREAMS)]
+        connections = [backend.open_inline(streamed=True) for _ in range(SLOW_STREAMS)]
         try:
-            _until(lambda: len(backend.model.chat_requests) >= 40)
+            wait_until(lambda: len(backend.model.chat_requests) >= DEFAULT_POOL_THREADS)
             started = time.monotonic()
             try:
-                saved = httpx.put(
-                    f"{backend.url}/v1/workspaces/{WORKSPACE}/documents/notes/busy.md",
-                    content=b"busy\n",
-                    headers=backend.headers,
-                    timeout=SAVE_SECONDS,
-                )
+                saved = backend.put("notes/busy.md", b"busy\n", SAVE_SECONDS)
                 failure = None if saved.status_code in (200, 201) else f"{saved.status_code}"
             except httpx.TimeoutException:
                 failure = f"no answer within {SAVE_SECONDS:.0f} s"
@@ -312,11 +200,10 @@ def slow_streams(scratch: Path) -> tuple[Row, str]:
         finally:
             for connection in connections:
                 connection.close()
-    assert idle.status_code in (200, 201)
-    return (
-        row,
-        f"idle PUT {idle_seconds * 1000:.0f} ms, beside the streams {busy_seconds * 1000:.0f} ms",
+    timing = (
+        f"idle PUT {idle_seconds * 1000:.0f} ms, beside the streams {busy_seconds * 1000:.0f} ms"
     )
+    return row, timing
 
 
 def main() -> int:
