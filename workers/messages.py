@@ -93,6 +93,7 @@ BODY_NOT_JSON: Final = "The request body must be a JSON object."
 BODY_INVALID: Final = "The request is not valid: {detail}"
 CONVERSATION_HAS_NUL: Final = "a conversation name cannot contain the NUL character"
 CONTENT_LENGTH_INVALID: Final = "The Content-Length header is not a number."
+REQUEST_UNREADABLE: Final = "The request could not be read as HTTP: {detail}. Nothing was done."
 ROUTE_NOT_FOUND: Final = "There is nothing at this address."
 PROPOSAL_NOT_FOUND: Final = (
     "This conversation has no proposal with that id: it was cleared, or never made here."

@@ -2,9 +2,13 @@
 
 The event loop only moves finished bytes: the assistant, the tools and the JSON
 encoding run on a worker thread, which hands each piece over through a queue.
-When the client goes away the response stops reading, the turn's
-:class:`~workers.assistants.Cancellation` fires, and the worker stops calling
-the model.
+When the client goes away, streamed or waiting for a plain JSON answer, the
+work's :class:`~workers.assistants.Cancellation` fires and the worker stops
+calling the model (R93).
+
+Work that waits on a model (a stream's pump, a plain answer) runs on threads of its
+own limiter, :func:`model_work_limiter`, never on the default pool the document
+routes use: slow streams cannot queue a save behind them (R93).
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
-from fastapi.concurrency import run_in_threadpool
-from starlette.requests import Request
+from anyio import CapacityLimiter, to_thread
+from anyio.lowlevel import RunVar
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 from starlette.types import Message
 
@@ -26,12 +31,34 @@ from workers.assistants import Cancellation
 
 logger = logging.getLogger(__name__)
 
+Answer = TypeVar("Answer")
+
 MEDIA_TYPE: Final = STREAM_MEDIA_TYPE
 HEADERS: Final = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+MODEL_WORK_THREADS: Final = 64
+"""Requests that may wait on a model at once (streams and plain answers); more queue among
+themselves. The default pool (40 threads) stays for everything else: saves, reads, lists."""
+_MODEL_WORK: RunVar[CapacityLimiter] = RunVar("ambient_model_work")
 
 _END: Final = object()
 _running: set[asyncio.Future[None]] = set()
 """Workers still finishing after their client left; referenced so none is collected early."""
+
+
+def model_work_limiter() -> CapacityLimiter:
+    """The running event loop's limiter for work that waits on a model (one per loop)."""
+    try:
+        return _MODEL_WORK.get()
+    except LookupError:
+        limiter = CapacityLimiter(MODEL_WORK_THREADS)
+        _MODEL_WORK.set(limiter)
+        return limiter
+
+
+async def run_model_work(work: Callable[[], Answer]) -> Answer:
+    """``work()`` on a worker thread of :func:`model_work_limiter`."""
+    return await to_thread.run_sync(work, limiter=model_work_limiter())
 
 
 def wants_stream(accept: str) -> bool:
@@ -79,7 +106,7 @@ async def relay(
         finally:
             put(_END)
 
-    worker = asyncio.ensure_future(run_in_threadpool(pump))
+    worker = asyncio.ensure_future(run_model_work(pump))
     _running.add(worker)
     worker.add_done_callback(_finished)
     watcher = asyncio.ensure_future(watch())
@@ -103,21 +130,45 @@ async def relay(
 async def answer_or_stream(
     request: Request,
     produce: Callable[[Cancellation], Generator[bytes, None, None]],
-    answer: Callable[[], bytes],
+    answer: Callable[[Cancellation], bytes | None],
 ) -> Response:
     """The stream of events the request's ``Accept`` asks for, else the JSON answer.
 
-    Both run on a worker thread: ``produce(cancellation)`` yields the events of a
-    stream that stops when the client goes; ``answer()`` returns the whole JSON body.
+    Both run on a worker thread and stop when the client goes: ``produce(cancellation)``
+    yields the events of a stream; ``answer(cancellation)`` returns the whole JSON body,
+    or None when it was cancelled.
     """
+    cancellation = Cancellation()
     if wants_stream(request.headers.get("accept", "")):
-        cancellation = Cancellation()
         pieces = relay(
             lambda: produce(cancellation), cancellation, lambda: until_disconnected(request.receive)
         )
         return StreamingResponse(pieces, media_type=MEDIA_TYPE, headers=HEADERS)
-    body = await run_in_threadpool(answer)
+    body = await _answer_while_connected(request, lambda: answer(cancellation), cancellation)
+    if body is None:
+        raise ClientDisconnect  # nobody reads an answer now; its handler logs nothing
     return Response(body, media_type="application/json")
+
+
+async def _answer_while_connected(
+    request: Request, answer: Callable[[], bytes | None], cancellation: Cancellation
+) -> bytes | None:
+    """``answer()`` on a model worker thread, cancelled as soon as the client goes away.
+
+    The body has been read, so the next ASGI message is the disconnect: waiting for it
+    beside the work is how a plain request notices, as a stream does (R93).
+    """
+    work = asyncio.ensure_future(run_model_work(answer))
+    watcher = asyncio.ensure_future(until_disconnected(request.receive))
+    try:
+        await asyncio.wait((work, watcher), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not work.done():
+            cancellation.cancel()  # the client left (or this request was cancelled)
+        watcher.cancel()
+        if watcher.done() and not watcher.cancelled():
+            watcher.exception()  # a receive that failed counts as the client gone; not logged
+    return await work
 
 
 async def until_disconnected(receive: Callable[[], Awaitable[Message]]) -> None:

@@ -23,12 +23,14 @@ from pathlib import Path
 
 from app.scenario.expectations import ExpectBody
 from app.scenario.problems import Problem
-from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult
+from app.scenario.report import Mismatch, ScenarioResult, SendRecord, StepResult, xml_text
 from app.scenario.steps import CaptionStep, SendStep
 from bridge.headers import HEADER_NAME
 
 LONG_TEXT_CHARS = 20_000
 """A reply or a tool result longer than this is cut in the report (the JSON report has it whole)."""
+MAX_REPORT_CHARS = 48 * 1024 * 1024
+"""The page's size at most, pictures included (R93): past it, the steps left are only counted."""
 
 _CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 _STYLE = """
@@ -363,7 +365,32 @@ def _trace_table(steps: Sequence[StepResult]) -> list[str]:
     return rows
 
 
-def _scenario(index: int, result: ScenarioResult, *, every_picture: bool) -> list[str]:
+class _Budget:
+    """What is left of :data:`MAX_REPORT_CHARS` while the page is written."""
+
+    def __init__(self, chars: int) -> None:
+        self.left = chars
+
+    def take(self, lines: Sequence[str]) -> bool:
+        """Whether ``lines`` still fit (they are then counted as written)."""
+        size = sum(len(line) + 1 for line in lines)
+        if size > self.left:
+            self.left = 0
+            return False
+        self.left -= size
+        return True
+
+
+def _cut_steps(left: int) -> str:
+    return (
+        f'<li><p class="mark">{left} more steps are not shown: the report reached its '
+        f"{MAX_REPORT_CHARS // (1024 * 1024)} MiB limit (the JSON report has every step).</p></li>"
+    )
+
+
+def _scenario(
+    index: int, result: ScenarioResult, *, every_picture: bool, budget: _Budget
+) -> list[str]:
     status = _status(result)
     lines = [
         f'<section class="scenario {status}" id="{_anchor(index)}">',
@@ -382,10 +409,10 @@ def _scenario(index: int, result: ScenarioResult, *, every_picture: bool) -> lis
     sends = {send.step: send for send in result.sends}
     failing = not result.passed
     lines.append('<ol class="steps">')
-    for step in result.steps:
+    for shown, step in enumerate(result.steps):
         picture = wants_picture(step, every_picture=every_picture)
         send = sends.get(step.number)
-        lines += _step(
+        written = _step(
             step,
             send,
             anchor=_step_anchor(index, step),
@@ -393,9 +420,15 @@ def _scenario(index: int, result: ScenarioResult, *, every_picture: bool) -> lis
             traced=failing,
             tour=every_picture,
         )
+        if not budget.take(written):
+            lines.append(_cut_steps(len(result.steps) - shown))
+            break
+        lines += written
     lines.append("</ol>")
     if failing and result.steps:
-        lines += _trace_table(result.steps)
+        trace = _trace_table(result.steps)
+        if budget.take(trace):
+            lines += trace
     lines.append("</section>")
     return lines
 
@@ -434,10 +467,13 @@ def html_report(
         f"<code>{HEADER_NAME}</code> header, decoded, and what the backend stored.</p>",
         *_summary(results, invalid, not_run),
     ]
+    budget = _Budget(MAX_REPORT_CHARS - sum(len(line) + 1 for line in lines))
     for index, result in enumerate(results, start=1):
-        lines += _scenario(index, result, every_picture=every_picture)
+        lines += _scenario(index, result, every_picture=every_picture, budget=budget)
     lines.append("</body></html>")
-    return "\n".join(lines) + "\n"
+    # Names, replies and notes may hold what HTML cannot carry (a lone surrogate, a control
+    # character): written as escapes, never a crash of the writer (R93).
+    return xml_text("\n".join(lines) + "\n")
 
 
 def write_html_report(

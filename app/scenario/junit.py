@@ -24,18 +24,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from app.scenario.problems import Problem
-from app.scenario.report import ScenarioResult, StepResult
+from app.scenario.report import ScenarioResult, StepResult, xml_text
 
 SUITE_NAME = "ambient-notes scenarios"
 NOT_RUN = "not run: another scenario file could not be read or validated"
-
-# XML 1.0 cannot hold these characters at all, even escaped; a reply or a note may have them.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def xml_text(text: str) -> str:
-    """``text`` with every character XML cannot hold written as ``\\xNN`` (linear in size)."""
-    return _NOT_XML.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
 
 
 def _seconds(milliseconds: float) -> str:

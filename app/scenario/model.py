@@ -14,7 +14,7 @@ import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, cast
 
 import yaml
 from pydantic import (
@@ -84,8 +84,56 @@ _RULE = re.compile(r"^R([1-9]|[1-8][0-9]|9[0-3])$")
 """The spec's rules are R1-R93 (contract 13)."""
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+MAX_NESTING: Final = 32
+"""How deep a scenario's data may nest (the library's deepest is 5, Python's stack holds
+about 300): deeper is an invalid file, found before anything is built (R93)."""
+MAX_NODES: Final = 20_000
+"""Values (each text, number, list and mapping) one file may hold; the library's largest
+holds a few hundred."""
+MAX_STEPS: Final = 1_000
+"""Steps one scenario may have, nested ones included (the library's longest has 20)."""
+MAX_PROBLEMS: Final = 100
+"""Problems reported for one file; the rest are counted in one more line."""
+
+_BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's parser when PyYAML has it (its wheels do): the pure-Python one takes about a
+millisecond a value on a busy machine, so a 1 MiB file took over a minute."""
+
+
+class _UniqueKeyLoader(_BaseLoader):  # type: ignore[valid-type,misc]
     """A YAML loader that refuses a key given twice in one mapping instead of keeping the last."""
+
+
+def check_shape(text: str) -> None:
+    """Refuse, from the parser's events and before anything is built, a file nested deeper
+    than :data:`MAX_NESTING`, holding more than :data:`MAX_NODES` values, or using anchors
+    and aliases (a small file that stands for an exponential one) (R93).
+
+    Raises :class:`yaml.YAMLError`; stops at the first event past a limit, so a hostile
+    file costs what its first :data:`MAX_NODES` values cost.
+    """
+    depth = 0
+    nodes = 0
+    for event in yaml.parse(text, Loader=_BaseLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise _refused(event, "anchors and aliases (&name, *name) are not read in a scenario")
+        if isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+            continue
+        if not isinstance(event, yaml.NodeEvent):
+            continue
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise _refused(event, f"the file holds more than {MAX_NODES:,} values")
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise _refused(event, f"the file nests deeper than {MAX_NESTING} levels")
+
+
+def _refused(event: yaml.Event, problem: str) -> yaml.YAMLError:
+    # libyaml's events carry its own Mark type, with the same line and column.
+    return yaml.MarkedYAMLError(None, None, problem, cast("yaml.error.Mark", event.start_mark))
 
 
 def _construct_unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict[Any, Any]:
@@ -98,7 +146,8 @@ def _construct_unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) 
                 None, None, f"the key '{key}' appears twice (line {line})", key_node.start_mark
             )
         seen.add(key)
-    return loader.construct_mapping(node)
+    mapping: dict[Any, Any] = loader.construct_mapping(node)
+    return mapping
 
 
 _UniqueKeyLoader.add_constructor(
@@ -111,11 +160,27 @@ class _StepParser:
     def __init__(self, file: str) -> None:
         self.file = file
         self.problems: list[Problem] = []
+        self.found = 0
+        self.steps = 0
 
     def problem(self, step: str | None, field_name: str | None, message: str) -> None:
-        self.problems.append(Problem(self.file, message, step, field_name))
+        self.found += 1
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(self.file, message, step, field_name))
+
+    def all_problems(self) -> list[Problem]:
+        """The problems listed, and a count of those past :data:`MAX_PROBLEMS`."""
+        more = self.found - len(self.problems)
+        if more == 0:
+            return self.problems
+        return [*self.problems, Problem(self.file, f"… and {more:,} more problems")]
 
     def parse(self, raw: object, step: str, prefix: str, nested: bool) -> Step | None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            if self.steps == MAX_STEPS + 1:
+                self.problem(step, prefix or None, f"a scenario has at most {MAX_STEPS:,} steps")
+            return None
         if not isinstance(raw, Mapping) or len(raw) != 1:
             self.problem(
                 step,
@@ -196,7 +261,7 @@ def parse_scenario(data: object, source: Path) -> Scenario:
                 steps.append(step)
     _check_selections(steps, workspace, parser)
     if parser.problems:
-        raise ScenarioFileError(parser.problems)
+        raise ScenarioFileError(parser.all_problems())
     return Scenario(
         source=source,
         name=name,
@@ -343,6 +408,7 @@ def load_scenario(path: Path) -> Scenario:
     except OSError as error:
         raise ScenarioFileError([Problem(file, f"cannot be read: {error.strerror}")]) from None
     try:
+        check_shape(text)
         data = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader: plain data only
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)

@@ -8,6 +8,7 @@ running anything.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -16,6 +17,20 @@ from app.scenario.trace import StepTrace
 from bridge.headers import HEADER_NAME
 
 StepStatus = Literal["passed", "failed", "skipped"]
+
+
+# XML 1.0 cannot hold these characters at all, even escaped, nor can UTF-8 hold a lone
+# surrogate; a scenario's name, a reply or a note may have them (R93).
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` with every character XML cannot hold written as ``\\xNN`` (linear in size).
+
+    JUnit XML, the HTML page and the Markdown report go through it on their way to the
+    file, so a name or a reply holding such a character cannot crash a writer (R93).
+    """
+    return _NOT_XML.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
 
 
 @dataclass(frozen=True)
@@ -124,8 +139,9 @@ def report_data(results: list[ScenarioResult]) -> dict[str, Any]:
 
 def write_json_report(results: list[ScenarioResult], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(report_data(results), indent=2, ensure_ascii=False)
-    path.write_text(text + "\n", encoding="utf-8")
+    text = json.dumps(report_data(results), indent=2, ensure_ascii=False) + "\n"
+    # A lone surrogate (a file name that is not UTF-8) is written as JSON's own \\uXXXX.
+    path.write_bytes(text.encode("utf-8", "backslashreplace"))
 
 
 def _relative(target: str, base: Path) -> str:
@@ -258,4 +274,4 @@ def write_markdown_report(results: list[ScenarioResult], path: Path, title: str)
     for index, result in enumerate(results, start=1):
         lines += _scenario_section(index, result, base)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines), encoding="utf-8")
+    path.write_text(xml_text("\n".join(lines)), encoding="utf-8")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.scenario.pictures import CHIP_REGION, LATEST_TURN_REGION, POPOUT_REGION
-from app.scenario.report import ScenarioResult, SendRecord, StepResult
+from app.scenario.report import ScenarioResult, SendRecord, StepResult, xml_text
 from bridge.frames import ASSISTANT_FRAME_ID
 
 STAGE = (1280, 720)
@@ -374,4 +374,4 @@ def _opening(results: Sequence[ScenarioResult]) -> str:
 
 def write_slides(results: Sequence[ScenarioResult], path: Path, title: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(slides_html(results, title, path.parent), encoding="utf-8")
+    path.write_text(xml_text(slides_html(results, title, path.parent)), encoding="utf-8")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -343,32 +342,6 @@ def test_a_send_while_loading_is_written_with_wait_false_and_load_delay(tmp_path
     assert isinstance(opened, OpenStep) and not opened.wait
     assert "without waiting for it to load" in mount.describe()
     assert isinstance(expect, ExpectStep) and expect.dropped == "loading"
-
-
-HOSTILE_FILES = {
-    "100k-deep flow nesting": lambda path: path.write_text("steps: " + "[" * 100_000),
-    "3k-deep block nesting": lambda path: path.write_text(
-        "steps:\n" + "".join("  " * depth + "- \n" for depth in range(1, 3_000)) + "x\n"
-    ),
-    "a list as a map key": lambda path: path.write_text("? [a, b]\n: 1\nsteps: [{caption: x}]\n"),
-    "a 5,000-digit integer": lambda path: path.write_text(
-        "steps: [{caption: x}]\nbackend: {saveDelay: " + "9" * 5_000 + "}\n"
-    ),
-    "a file over the size": lambda path: path.write_text("steps:\n" + "  - caption: x\n" * 100_000),
-    "a link to /dev/zero": lambda path: path.symlink_to("/dev/zero"),
-    "a FIFO": lambda path: os.mkfifo(path),
-}
-
-
-@pytest.mark.parametrize("kind", list(HOSTILE_FILES))
-def test_r93_a_hostile_scenario_file_is_an_invalid_file_exit_2_never_a_hang_or_traceback(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
-) -> None:
-    path = tmp_path / "a.yaml"
-    HOSTILE_FILES[kind](path)
-    assert cli.main(["run", str(path)]) == cli.EXIT_INVALID
-    err = capsys.readouterr().err
-    assert f"{path}: " in err and "Traceback" not in err
 
 
 def test_r93_file_names_reach_the_terminal_without_their_control_sequences(

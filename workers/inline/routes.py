@@ -51,8 +51,10 @@ from workers.dependencies import (
     BackendState,
     State,
     WorkspaceKey,
+    json_body,
     read_body,
     read_json_model,
+    whole_number,
 )
 from workers.errors import ApiError, envelope
 from workers.inline.runner import InlineAsk, run_inline
@@ -65,8 +67,6 @@ INSTRUCTION_LENGTH: Final = (
     f"The instruction must be 1 to {MAX_INSTRUCTION_CHARS:,} characters long; "
     "this one has {count:,}."
 )
-MAX_LIMIT_DIGITS: Final = 9
-"""Characters of a ``limit`` read as a number: a longer one is refused before ``int()``."""
 MAX_LINE: Final = 2**31 - 1
 """Line numbers are kept in an SQL integer column: a larger one is refused, never a 5xx."""
 LINES_INVALID: Final = (
@@ -122,13 +122,16 @@ def _over(text: str, limit: int) -> bool:
     return utf8_size(text[: limit + 1]) > limit
 
 
-def _answer(state: BackendState, ask: InlineAsk) -> bytes:
-    with closing(run_inline(state, ask, streaming=False, cancellation=Cancellation())) as events:
+def _answer(state: BackendState, ask: InlineAsk, cancellation: Cancellation) -> bytes | None:
+    """The JSON answer; None when the client left first (the record is then ``failed``)."""
+    with closing(run_inline(state, ask, streaming=False, cancellation=cancellation)) as events:
         for event in events:
             if isinstance(event, DoneEvent):
                 return event.answer
             if not isinstance(event, DeltaEvent):
                 raise ApiError(event.status, event.code, event.message)
+    if cancellation.cancelled:
+        return None
     raise RuntimeError("an inline request ended without an answer")
 
 
@@ -153,7 +156,12 @@ INLINE_EVENTS = (
 
 # Hot (a person waits on it): the answer is encoded once on the worker thread, for the
 # JSON body and the stream's done alike; the model documents it, unvalidated here.
-@router.post("", response_model=InlineAnswer, responses=event_stream(INLINE_EVENTS))
+@router.post(
+    "",
+    response_model=InlineAnswer,
+    responses=event_stream(INLINE_EVENTS),
+    openapi_extra=json_body(InlineBody),
+)
 async def post_inline(
     workspace: str, request: Request, state: State, account: Account, key: WorkspaceKey
 ) -> Response:
@@ -166,26 +174,30 @@ async def post_inline(
     return await answer_or_stream(
         request,
         lambda cancellation: _stream(state, ask, cancellation),
-        lambda: _answer(state, ask),
+        lambda cancellation: _answer(state, ask, cancellation),
     )
 
 
-@router.get("", response_model=InlineHistory)
+LIMIT_PARAMETER: Final = {
+    "in": "query",
+    "name": "limit",
+    "required": False,
+    "schema": {"type": "integer", "minimum": 1, "maximum": MAX_HISTORY_LIMIT},
+}
+"""``limit`` as OpenAPI names it: read by hand, for the contract's own 400 (not FastAPI's)."""
+
+
+@router.get("", response_model=InlineHistory, openapi_extra={"parameters": [LIMIT_PARAMETER]})
 async def list_inline(
     workspace: str, request: Request, state: State, account: Account, key: WorkspaceKey
 ) -> dict[str, Any]:
     raw = request.query_params.get("limit")
     limit = HISTORY_LIMIT
     if raw is not None:
-        # Length first: int() of thousands of digits raises past Python's digit limit (R93).
-        if (
-            len(raw) > MAX_LIMIT_DIGITS
-            or not raw.isascii()
-            or not raw.isdigit()
-            or not 1 <= int(raw) <= MAX_HISTORY_LIMIT
-        ):
+        checked = whole_number(raw, 1, MAX_HISTORY_LIMIT)
+        if checked is None:
             raise ApiError(400, "invalid_argument", LIMIT_INVALID)
-        limit = int(raw)
+        limit = checked
     found = await run_in_threadpool(state.inline.recent, account, key.workspace, limit)
     return {"requests": [record.to_json() for record in found]}
 
@@ -198,7 +210,21 @@ async def clear_inline(
     return Response(status_code=204)
 
 
-@router.post("/{request_id}", response_model=InlineOutcome)
+OUTCOME_BODY: Final = {
+    "type": "object",
+    "required": ["outcome"],
+    "properties": {"outcome": {"type": "string", "enum": list(REPORTED_OUTCOMES)}},
+}
+"""The outcome report's body as OpenAPI names it (read by hand, at most 4 KiB)."""
+
+
+@router.post(
+    "/{request_id}",
+    response_model=InlineOutcome,
+    openapi_extra={
+        "requestBody": {"required": True, "content": {"application/json": {"schema": OUTCOME_BODY}}}
+    },
+)
 async def report_inline(
     workspace: str,
     request_id: str,

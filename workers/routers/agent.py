@@ -60,6 +60,7 @@ from workers.dependencies import (
     OptionalKeySession,
     State,
     access_error,
+    json_body,
     read_json_model,
 )
 from workers.errors import AccessDenied, ApiError, envelope
@@ -88,14 +89,17 @@ class TurnRequest(BaseModel):
         return conversation
 
 
-def _answer(state: BackendState, turn: IncomingTurn) -> bytes:
-    """The whole non-streaming turn in one worker thread (R40): the JSON body, or the error."""
-    with closing(run_turn(state, turn, streaming=False, cancellation=Cancellation())) as events:
+def _answer(state: BackendState, turn: IncomingTurn, cancellation: Cancellation) -> bytes | None:
+    """The whole non-streaming turn in one worker thread (R40): the JSON body, or the error;
+    None when the client left first."""
+    with closing(run_turn(state, turn, streaming=False, cancellation=cancellation)) as events:
         for event in events:
             if isinstance(event, DoneEvent):
                 return event.answer
             if not isinstance(event, DeltaEvent | ToolEvent | ProposalEvent):
                 raise ApiError(event.status, event.code, event.message)
+    if cancellation.cancelled:
+        return None
     raise RuntimeError("the assistant ended a turn without an answer")
 
 
@@ -126,7 +130,12 @@ TURN_EVENTS = (
 
 # Hot: the body is joined from orjson pieces on the worker thread (render_turn) so a
 # 256 KiB tool result is encoded once; the model documents it, unvalidated here.
-@router.post("/turns", response_model=TurnAnswer, responses=event_stream(TURN_EVENTS))
+@router.post(
+    "/turns",
+    response_model=TurnAnswer,
+    responses=event_stream(TURN_EVENTS),
+    openapi_extra=json_body(TurnRequest),
+)
 async def post_turn(
     request: Request, state: State, account: Account, key: OptionalKeySession
 ) -> Response:
@@ -143,7 +152,7 @@ async def post_turn(
     return await answer_or_stream(
         request,
         lambda cancellation: _stream(state, turn, cancellation),
-        lambda: _answer(state, turn),
+        lambda cancellation: _answer(state, turn, cancellation),
     )
 
 

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bridge.endpoints import CREDENTIALS_IN_URL, has_credentials
 from workers.assistants import describe
-from workers.dependencies import Account, State, read_json_model
+from workers.dependencies import Account, State, json_body, read_json_model
 from workers.errors import ApiError
 from workers.model.choose import AssistantChoiceError, make_assistant
 from workers.model.verify import verify_endpoint
@@ -54,7 +54,7 @@ def _refuse_credentials(body: AssistantRequest) -> None:
         raise ApiError(400, "invalid_argument", CREDENTIALS_IN_URL)
 
 
-@router.put("", response_model=AssistantDescription)
+@router.put("", response_model=AssistantDescription, openapi_extra=json_body(AssistantRequest))
 async def put_assistant(request: Request, state: State, _account: Account) -> dict[str, Any]:
     body = await read_json_model(request, AssistantRequest)
     _refuse_credentials(body)
@@ -68,7 +68,7 @@ async def put_assistant(request: Request, state: State, _account: Account) -> di
     return describe(assistant)
 
 
-@router.post("/verify", response_model=Verification)
+@router.post("/verify", response_model=Verification, openapi_extra=json_body(AssistantRequest))
 async def verify_assistant(request: Request, state: State, _account: Account) -> dict[str, Any]:
     body = await read_json_model(request, AssistantRequest)
     if not body.baseUrl:

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bridge.headers import KEY_SESSION_HEADER
 from workers import messages
-from workers.dependencies import Account, State, access_error, read_json_model
+from workers.dependencies import Account, State, access_error, json_body, read_json_model
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession
 from workers.responses import ConversationList, ConversationMessages, KeptProposalAnswer
@@ -57,7 +57,11 @@ class OutcomeReport(BaseModel):
 
 
 # Declared before the ":path" routes, which would otherwise take ".../proposals/<id>" too.
-@router.post("/{conversation:path}/proposals/{proposal}", response_model=KeptProposalAnswer)
+@router.post(
+    "/{conversation:path}/proposals/{proposal}",
+    response_model=KeptProposalAnswer,
+    openapi_extra=json_body(OutcomeReport),
+)
 async def report_proposal(
     conversation: str, proposal: str, request: Request, state: State, account: Account
 ) -> dict[str, Any]:

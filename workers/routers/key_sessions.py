@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bridge.pointer import format_captured_at
 from workers import messages
-from workers.dependencies import Account, State, check_workspace_id, read_json_model
+from workers.dependencies import Account, State, check_workspace_id, json_body, read_json_model
 from workers.errors import ApiError
 from workers.responses import KeySessionIssued
 
@@ -27,7 +27,9 @@ class KeySessionRequest(BaseModel):
     workspace: str
 
 
-@router.post("", response_model=KeySessionIssued, status_code=201)
+@router.post(
+    "", response_model=KeySessionIssued, status_code=201, openapi_extra=json_body(KeySessionRequest)
+)
 async def create_key_session(request: Request, state: State, account: Account) -> dict[str, Any]:
     body = await read_json_model(request, KeySessionRequest)
     check_workspace_id(body.workspace)

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict
 
-from workers.dependencies import Account, State, check_workspace_id, read_json_model
+from workers.dependencies import Account, State, check_workspace_id, json_body, read_json_model
 from workers.responses import Health, WorkspaceCreated
 
 router = APIRouter(prefix="/v1", tags=["system"])
@@ -36,6 +36,7 @@ def health() -> dict[str, Any]:
     "/workspaces",
     response_model=WorkspaceCreated,
     responses={201: {"model": WorkspaceCreated, "description": "A new empty workspace."}},
+    openapi_extra=json_body(WorkspaceRequest),
 )
 async def create_workspace(
     request: Request, response: Response, state: State, _account: Account
