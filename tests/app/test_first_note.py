@@ -189,6 +189,19 @@ def test_issue_40_the_window_loads_no_markdown_parser_before_a_note_is_read() ->
     assert loaded == "[]"
 
 
+def test_issue_40_the_window_waits_for_neither_asyncio_nor_pathspec() -> None:
+    """asyncio comes with the sharing server (off unless turned on, R58), pathspec with an
+    ``.aiexclude`` to compile (R86): neither is the first paint's to wait for."""
+    probe = (
+        "import sys, app.__main__, app.main_window, app.session; "
+        "print([name for name in ('asyncio', 'ssl', 'pathspec') if name in sys.modules])"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    ).stdout.strip()
+    assert loaded == "[]"
+
+
 def test_r77_a_backend_that_never_starts_says_why_and_keeps_what_was_typed(
     qtbot: QtBot, begin_app: Begin, monkeypatch: pytest.MonkeyPatch
 ) -> None:
