@@ -24,7 +24,15 @@ import tempfile
 from pathlib import Path
 
 from app.demo import DEMO_FRAMES, DEMO_WORKSPACE
-from benchmarks.measure import Measurement, alternating_pairs, median, ratio
+from benchmarks.measure import (
+    SETTLE_MS,
+    Measurement,
+    alternating_pairs,
+    median,
+    offscreen_environment,
+    process_tree_bytes,
+    ratio,
+)
 
 IDLE_TARGET = 2.2
 PAIRS = 3
@@ -32,8 +40,6 @@ STACK_SAMPLES = 2
 STACK_MODULES = ("fastapi", "starlette", "pydantic", "sqlalchemy", "uvicorn")
 """What the embedded backend must load: the stack contract 1 and R42 mandate."""
 MIB = 1024 * 1024
-SETTLE_MS = 2000
-"""Idle time after the first note shows, before memory is read: lazy work is done."""
 POLL_MS = 50
 TIMEOUT_SECONDS = 300
 
@@ -73,34 +79,11 @@ def _side(mode: str, argument: str) -> int:
         [sys.executable, "-m", "benchmarks.bench_idle", mode, argument],
         capture_output=True,
         text=True,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        env=offscreen_environment(),
         timeout=TIMEOUT_SECONDS,
         check=True,
     )
     return int(completed.stdout.split()[-1])
-
-
-def proportional_bytes(pid: int) -> int:
-    """The process's PSS: its private pages plus its share of each shared one."""
-    with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
-        for line in rollup:
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) * 1024
-    raise RuntimeError(f"no Pss line for process {pid}")
-
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
-                if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry))
-        except OSError:  # gone meanwhile
-            continue
-    return found
 
 
 def _app(data_dir: str) -> int:
@@ -121,8 +104,7 @@ def _app(data_dir: str) -> int:
             return
 
         def read() -> None:
-            pids = [os.getpid(), *children_of(os.getpid())]
-            measured.append(sum(proportional_bytes(pid) for pid in pids))
+            measured.append(process_tree_bytes(os.getpid()))
             windows[0].close()
 
         QTimer.singleShot(SETTLE_MS, read)
@@ -161,7 +143,7 @@ def _editor(note: str) -> int:
     measured: list[int] = []
 
     def read() -> None:
-        measured.append(proportional_bytes(os.getpid()))
+        measured.append(process_tree_bytes(os.getpid()))
         editor.close()
 
     QTimer.singleShot(SETTLE_MS, read)
