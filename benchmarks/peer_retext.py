@@ -104,7 +104,8 @@ def main(arguments: list[str]) -> None:
         tab.previewBox.viewport().repaint()
         print(time.perf_counter() - started, flush=True)
         state["preview_started"] = None
-        state["window"].close()
+        # Closed from the event loop, not from inside ReText's own slot.
+        QTimer.singleShot(0, state["window"].close)
 
     retext.ReTextWindow = SizedWindow
     retext_tab.ReTextTab.updatePreviewBox = update_preview_box
