@@ -18,7 +18,6 @@ stack can idle below it, so it says how much of the gap is the stack's own (issu
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -28,8 +27,8 @@ from benchmarks.measure import (
     SETTLE_MS,
     Measurement,
     alternating_pairs,
+    child_figure,
     median,
-    offscreen_environment,
     process_tree_bytes,
     ratio,
 )
@@ -75,15 +74,8 @@ def run() -> list[Measurement]:
 
 
 def _side(mode: str, argument: str) -> int:
-    completed = subprocess.run(
-        [sys.executable, "-m", "benchmarks.bench_idle", mode, argument],
-        capture_output=True,
-        text=True,
-        env=offscreen_environment(),
-        timeout=TIMEOUT_SECONDS,
-        check=True,
-    )
-    return int(completed.stdout.split()[-1])
+    command = [sys.executable, "-m", "benchmarks.bench_idle", mode, argument]
+    return int(child_figure(command, TIMEOUT_SECONDS))
 
 
 def _app(data_dir: str) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import statistics
+import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -154,6 +155,19 @@ def offscreen_environment() -> dict[str, str]:
     platform = os.environ.get("QT_QPA_PLATFORM", "")
     chosen = platform if platform.startswith("offscreen") else "offscreen"
     return {**os.environ, "QT_QPA_PLATFORM": chosen}
+
+
+def child_figure(command: list[str], timeout: float) -> float:
+    """The number a benchmark's child process prints last (offscreen, as every side runs)."""
+    completed = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        env=offscreen_environment(),
+        timeout=timeout,
+        check=True,
+    )
+    return float(completed.stdout.split()[-1])
 
 
 SETTLE_MS = 2000

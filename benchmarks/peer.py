@@ -40,6 +40,7 @@ from benchmarks import gate
 from benchmarks.measure import (
     Measurement,
     alternating_pairs,
+    child_figure,
     median,
     offscreen_environment,
     ratio,
@@ -190,15 +191,8 @@ def _peer_number(mode: str, note: Path, environment: dict[str, str]) -> float:
 
 
 def _app_preview_side(note: Path) -> float:
-    completed = subprocess.run(
-        [sys.executable, "-m", "benchmarks.peer", "app-preview", str(note)],
-        capture_output=True,
-        text=True,
-        env=offscreen_environment(),
-        timeout=TIMEOUT_SECONDS,
-        check=True,
-    )
-    return float(completed.stdout.split()[-1])
+    command = [sys.executable, "-m", "benchmarks.peer", "app-preview", str(note)]
+    return child_figure(command, TIMEOUT_SECONDS)
 
 
 def app_preview(note: Path) -> float:
