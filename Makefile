@@ -14,7 +14,7 @@ GEMINI_CLIENT := tests/sidecar/gemini
 GEMINI_INSTALLED := $(GEMINI_CLIENT)/node_modules/.installed
 NPM_CI := npm ci --ignore-scripts --omit=optional --no-audit --no-fund --loglevel=error
 
-.PHONY: bytecode run test test-postgres test-model test-mcp-clients run-model lint bench stress demo qa screenshots clean
+.PHONY: bytecode run test test-postgres test-model test-mcp-clients run-model lint bench bench-peer stress demo qa screenshots clean
 
 # The first run installs for a minute or two: say so, and show pip's lines as it goes.
 $(INSTALLED): pyproject.toml
@@ -99,12 +99,17 @@ screenshots: $(INSTALLED)
 bench: bytecode
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks
 
+# The app against ReText 8.1.0, installed once into .bench-peer/venv (never a dependency):
+# start-up, idle memory and a 5 MiB preview, sides alternated (benchmarks/peer.py).
+bench-peer: bytecode
+	$(PY) -m benchmarks.peer
+
 # The reliability suite at full size (minutes); prints one figure per part, fails on any loss.
 stress: $(INSTALLED)
 	$(PY) -m tests.stress
 
 clean:
-	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache $(GEMINI_CLIENT)/node_modules
+	rm -rf $(VENV) .bench-peer out .pytest_cache .mypy_cache .ruff_cache $(GEMINI_CLIENT)/node_modules
 
 demo: bytecode
 	QT_QPA_PLATFORM=offscreen $(PY) -m app scenario demo --out out/demo

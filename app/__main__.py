@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -16,6 +17,9 @@ from renderer.qt.module_sources import check_sources_uncached
 
 # Before the app's own modules load: PySide6 would keep the source of each in memory.
 check_sources_uncached()
+# pydantic looks through every installed package's entry points for plugins when it
+# builds its first model (20 ms or more before the first paint); the app uses none.
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 from bridge.errors import BackendError  # noqa: E402
 

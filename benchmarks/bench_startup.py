@@ -29,7 +29,14 @@ from typing import TYPE_CHECKING
 
 from app.__main__ import READY, WINDOW_SHOWN
 from app.demo import DEMO_FRAMES, DEMO_WORKSPACE
-from benchmarks.measure import Measurement, alternating_pairs, median, pairs, ratio
+from benchmarks.measure import (
+    Measurement,
+    alternating_pairs,
+    median,
+    offscreen_environment,
+    pairs,
+    ratio,
+)
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QTextBrowser
@@ -162,15 +169,13 @@ def _rounds(
     return notes, windows, bare, editors
 
 
-def _environment() -> dict[str, str]:
-    return {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-
-
 def _app_command(data_dir: Path) -> list[str]:
     return [sys.executable, "-m", "app", "--data-dir", str(data_dir), "--quit-when-ready"]
 
 
-def _time_until_ready(command: list[str]) -> tuple[float, float]:
+def _time_until_ready(
+    command: list[str], environment: dict[str, str] | None = None
+) -> tuple[float, float]:
     """Seconds from spawning ``command`` to its ``window`` line and to its ``ready`` line.
 
     A command that prints no ``window`` line (the bare window) counts its ``ready``
@@ -179,7 +184,11 @@ def _time_until_ready(command: list[str]) -> tuple[float, float]:
     started = time.perf_counter()
     shown: float | None = None
     with subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=_environment()
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=offscreen_environment() if environment is None else environment,
     ) as child:
         assert child.stdout is not None
         for line in child.stdout:
@@ -201,7 +210,7 @@ def _child(mode: str) -> int:
         [sys.executable, "-m", "benchmarks.bench_startup", mode],
         capture_output=True,
         text=True,
-        env=_environment(),
+        env=offscreen_environment(),
         timeout=TIMEOUT_SECONDS * 2,
         check=True,
     )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import statistics
+import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -143,3 +145,70 @@ def paired_ratios(
 
 def median(values: list[float]) -> float:
     return statistics.median(values)
+
+
+def offscreen_environment() -> dict[str, str]:
+    """The environment for a Qt child process: offscreen, with this run's options if it has some.
+
+    ``make bench-peer`` chooses ``offscreen:configfile=…`` (a bigger screen) for every side.
+    """
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    chosen = platform if platform.startswith("offscreen") else "offscreen"
+    return {**os.environ, "QT_QPA_PLATFORM": chosen}
+
+
+def child_figure(command: list[str], timeout: float) -> float:
+    """The number a benchmark's child process prints last (offscreen, as every side runs)."""
+    completed = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        env=offscreen_environment(),
+        timeout=timeout,
+        check=True,
+    )
+    return float(completed.stdout.split()[-1])
+
+
+SETTLE_MS = 2000
+"""Idle time after the first note shows, before memory is read: lazy work is done."""
+
+
+def proportional_bytes(pid: int) -> int:
+    """The process's PSS: its private pages plus its share of each shared one."""
+    with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+        for line in rollup:
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no Pss line for process {pid}")
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
+                if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+        except OSError:  # gone meanwhile
+            continue
+    return found
+
+
+def process_tree_bytes(pid: int) -> int:
+    """PSS of ``pid`` and every process under it: what an app with helper processes costs.
+
+    Summing PSS counts a page shared by several of them once.
+    """
+    total = 0
+    waiting = [pid]
+    while waiting:
+        current = waiting.pop()
+        try:
+            total += proportional_bytes(current)
+        except OSError:  # ended meanwhile: it costs nothing now
+            continue
+        waiting.extend(children_of(current))
+    return total

@@ -22,11 +22,14 @@ import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
-
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING, Final
 
 from bridge.private_files import OwnFileRefused, read_own_file, write_in_folder
+
+if TYPE_CHECKING:
+    # Imported where a file's rules are compiled: a workspace without ``.aiexclude``
+    # (most) never loads pathspec's 30 modules, and the app's start never waits for them.
+    from pathspec import GitIgnoreSpec
 
 AIEXCLUDE: Final = ".aiexclude"
 MAX_AIEXCLUDE_BYTES: Final = 1024 * 1024
@@ -91,6 +94,8 @@ NOTHING_PRIVATE: Final = PrivacyRules(None)
 
 def parse_rules(text: str) -> PrivacyRules:
     """The rules of an ``.aiexclude`` text (gitignore syntax: comments, ``!``, folders)."""
+    from pathspec import GitIgnoreSpec
+
     spec = GitIgnoreSpec.from_lines(text.splitlines())
     return PrivacyRules(spec if spec.patterns else None)
 

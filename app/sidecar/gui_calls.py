@@ -8,7 +8,6 @@ worker read), always on the GUI thread.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Callable
 from typing import Any
@@ -38,6 +37,10 @@ class GuiCalls(QObject):
         """Run ``operation`` on the GUI thread; its reply, or GuiGone after ``timeout`` s."""
         if self.closed:
             raise GuiGone("The app is closing.")
+        # Imported here, on the server's thread: asyncio (and ssl with it) is 40 modules
+        # the window's start need not wait for, and sharing is off unless turned on (R58).
+        import asyncio
+
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
 

@@ -170,27 +170,30 @@ def test_r16_a_remote_backend_keeps_todays_path(
             session.close()
 
 
-def test_r67_the_window_and_its_frames_load_none_of_the_backends_web_stack() -> None:
+def loaded_with_the_window(names: tuple[str, ...]) -> list[str]:
+    """Which of ``names`` a fresh interpreter has loaded once the window's modules are in."""
     probe = (
         "import sys, app.__main__, app.main_window, app.session; "
-        f"print([name for name in {HEAVY!r} if name in sys.modules])"
+        f"print(' '.join(name for name in {names!r} if name in sys.modules))"
     )
-    loaded = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
-    ).stdout.strip()
-    assert loaded == "[]"
+    ).stdout.split()
+
+
+def test_r67_the_window_and_its_frames_load_none_of_the_backends_web_stack() -> None:
+    assert loaded_with_the_window(HEAVY) == []
 
 
 def test_issue_40_the_window_loads_no_markdown_parser_before_a_note_is_read() -> None:
     """The parser (cmark-gfm through cffi) loads at the first reading, after the paint."""
-    probe = (
-        "import sys, app.__main__, app.main_window, app.session; "
-        "print([name for name in ('cffi', 'cmarkgfm', 'markdown_it') if name in sys.modules])"
-    )
-    loaded = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
-    ).stdout.strip()
-    assert loaded == "[]"
+    assert loaded_with_the_window(("cffi", "cmarkgfm", "markdown_it")) == []
+
+
+def test_issue_40_the_window_waits_for_neither_asyncio_nor_pathspec() -> None:
+    """asyncio comes with the sharing server (off unless turned on, R58), pathspec with an
+    ``.aiexclude`` to compile (R86): neither is the first paint's to wait for."""
+    assert loaded_with_the_window(("asyncio", "ssl", "pathspec")) == []
 
 
 def test_r77_a_backend_that_never_starts_says_why_and_keeps_what_was_typed(
