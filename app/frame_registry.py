@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from psygnal import Signal
+
 from bridge.frames import ASSISTANT_FRAME_ID
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.providers import WorkspaceBrowserFrame
-
-FrameListener = Callable[[FrameBase], None]
 
 
 class FrameRegistry:
@@ -26,16 +26,19 @@ class FrameRegistry:
 
     ``switching`` is True while a workspace is being opened (R7): no note is
     mounted meanwhile. Listeners hear of each frame added and of every change
-    to the set of frames (close, pop-out, move), in the order they registered.
+    to the set of frames (close, pop-out, move), in the order they connected.
     """
+
+    frame_added = Signal(FrameBase)
+    """A frame was added (mounted, or brought back from a pop-out)."""
+    frames_changed = Signal()
+    """The set of frames, or their order, changed: whoever changed it emits this."""
 
     def __init__(self, store: AmbientStore, popped_out_ids: Callable[[], Iterable[str]]) -> None:
         self._store = store
         self._popped_out_ids = popped_out_ids
         self.frames: dict[str, FrameBase] = {}
         self.switching = False
-        self._added: list[FrameListener] = []
-        self._changed: list[Callable[[], None]] = []
 
     # -- reading ---------------------------------------------------------------
 
@@ -87,8 +90,7 @@ class FrameRegistry:
 
     def add(self, frame: FrameBase) -> None:
         self.frames[frame.frame_id] = frame
-        for listener in list(self._added):
-            listener(frame)
+        self.frame_added.emit(frame)
 
     def discard(self, frame: FrameBase) -> None:
         self.frames.pop(frame.frame_id, None)
@@ -96,14 +98,3 @@ class FrameRegistry:
     def set_assistant(self, assistant: FrameBase) -> None:
         """The open workspace's assistant stands under the assistant's id (one per workspace)."""
         self.frames[ASSISTANT_FRAME_ID] = assistant
-
-    def when_added(self, listener: FrameListener) -> None:
-        self._added.append(listener)
-
-    def when_changed(self, listener: Callable[[], None]) -> None:
-        self._changed.append(listener)
-
-    def changed(self) -> None:
-        """Tell the listeners the set of frames, or their order, changed."""
-        for listener in list(self._changed):
-            listener()

@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
         )
         self.frameset.no_note.offer(self.menus.ask_new_note, self.menus.quick_open)
         self.ask_ai_action = self.menus.actions["edit.ask-ai"]
-        registry.when_changed(self.frames_changed.emit)
+        registry.frames_changed.connect(self.frames_changed.emit)
         # R58: the sidecar, off unless the person turned it on (kept in the data folder).
         self.sharing = ActiveNoteSharing(session, registry, frames.proposals, self)
         self.sharing_controls = SharingControls(

@@ -83,7 +83,7 @@ class WindowMenus:
             self.actions[f"frames.focus-{number}"] for number in range(1, MAX_FRAME_SHORTCUTS + 1)
         ]
         self.frames_menu.aboutToShow.connect(self.name_frames)
-        registry.when_changed(self.name_frames)
+        registry.frames_changed.connect(self.name_frames)
         self.name_frames()
 
     def _add(self, declaration: ActionDeclaration) -> QAction:

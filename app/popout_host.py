@@ -49,7 +49,7 @@ class PopoutHost:
         self._frames = frames
         self._frameset = frameset
         self._banners = banners
-        registry.when_added(self._offer_pop_out)
+        registry.frame_added.connect(self._offer_pop_out)
         session.popouts.attach_host(self._detach)
         session.popouts.return_offered.connect(self._offer_return)
 
@@ -80,7 +80,7 @@ class PopoutHost:
             raise ValueError(f"“{frame_id}” is not an Inbox frame; only notes pop out.")
         workspace = frame.link.workspace
         self._frames.remove_frame(frame)  # withdraws from the store first
-        self._registry.changed()
+        self._registry.frames_changed.emit()
         return workspace
 
     def _offer_return(self, handle: PopoutHandle) -> None:

@@ -51,7 +51,7 @@ class WindowFrames:
             session, frameset.splitter, shelf, self.activate_frame, self.proposals.review
         )
         # R80: the frame "this note" means is marked, by the resolution the chip shows.
-        self._stop_marking = session.store.subscribe(lambda _resolution: self.mark_this_note())
+        session.store.resolution_changed.connect(self.mark_this_note)
         # R81: the keys go into the frame the store names, whoever changed it.
         self.focus = FocusKeeper(
             session.store,
@@ -113,7 +113,7 @@ class WindowFrames:
         else:
             column.insertWidget(max(0, position), frame)
         frame.mount(share=owner, loading=loading)
-        self._registry.changed()
+        self._registry.frames_changed.emit()
         return frame
 
     def mount_provider(self, frame_id: str, provider: str) -> FrameBase:
@@ -134,7 +134,7 @@ class WindowFrames:
             frame = PlaceholderProviderFrame(frame_id, provider)
         self._adopt(frame)
         self._frameset.providers_column.addWidget(frame)
-        self._registry.changed()
+        self._registry.frames_changed.emit()
         return frame
 
     def close_frame(self, frame_id: str) -> None:
@@ -142,7 +142,7 @@ class WindowFrames:
         if frame_id == ASSISTANT_FRAME_ID:
             raise ValueError("The AI Assistant frame cannot be closed.")
         self.remove_frame(self._registry.frame(frame_id))
-        self._registry.changed()
+        self._registry.frames_changed.emit()
 
     def open_note(self, path: str, frame_id: str | None = None) -> InboxFrame:
         """Open a note in a new Inbox frame (what the workspace browser does), or focus it."""
@@ -156,7 +156,7 @@ class WindowFrames:
     def move_frame(self, frame_id: str, offset: int) -> None:
         """Move a frame up (-1) or down (+1) within its column."""
         if self._frameset.shift(self._registry.frame(frame_id), offset):
-            self._registry.changed()
+            self._registry.frames_changed.emit()
 
     def remove_frame(self, frame: FrameBase) -> None:
         """Tear a frame down (its pending save queued first) and take it out of the window."""
@@ -251,7 +251,7 @@ class WindowFrames:
 
     def shutdown_frames(self) -> None:
         """Unmount every frame (pending saves are queued) and end popped-out children."""
-        self._stop_marking()
+        self._session.store.resolution_changed.disconnect(self.mark_this_note)
         self.focus.stop()
         self._session.popouts.close_all()
         for frame in list(self._registry.frames.values()):

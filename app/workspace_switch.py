@@ -82,7 +82,7 @@ class WorkspaceSwitch:
         """The window's size, place and maximised state, kept with the layout (R80)."""
         self._missing: tuple[Banner, frozenset[str]] | None = None
         """The "has no …" banner and the note frames open when it was shown."""
-        registry.when_changed(self._on_frames_changed)
+        registry.frames_changed.connect(self._on_frames_changed)
 
     @property
     def switching(self) -> bool:

@@ -102,7 +102,7 @@ def _capture_ratio(label: str, size: int) -> Measurement:
 
 def _store_with(text: str) -> AmbientStore:
     store = AmbientStore()
-    store.subscribe(lambda _resolution: None)  # a chip listening, as in the app
+    store.resolution_changed.connect(lambda _resolution: None)  # a chip listening, as in the app
     store.publish(NoteRuntime("inbox-1", text))
     store.publish(NoteRuntime("inbox-2", text))
     return store

@@ -45,29 +45,33 @@ class ContextFeed(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(CONTEXT_DEBOUNCE_MS)
         self._timer.timeout.connect(lambda: self.send_now(None))
-        self._unsubscribe: list[Callable[[], None]] = []
+        self._listening = False
         self.sent = 0
         """How many updates went out (to every tool): what a benchmark counts."""
 
     def start(self) -> None:
         store = self._store
-        self._unsubscribe = [
-            store.subscribe(lambda _resolution: self.changed()),
-            store.subscribe_activations(self._on_activated),
-            store.subscribe_selections(lambda _frame_id: self.changed()),
-            store.subscribe_loads(lambda _frame_id: self.changed()),
-        ]
-        self._notes.registry.when_changed(self.changed)
+        # psygnal calls ``changed`` with none of the signals' arguments: it takes none.
+        store.resolution_changed.connect(self.changed)
+        store.frame_activated.connect(self._on_activated)
+        store.frame_selection_changed.connect(self.changed)
+        store.frame_loaded.connect(self.changed)
+        self._notes.registry.frames_changed.connect(self.changed)
+        self._listening = True
 
     def stop(self) -> None:
-        for unsubscribe in self._unsubscribe:
-            unsubscribe()
-        self._unsubscribe = []
+        store = self._store
+        store.resolution_changed.disconnect(self.changed)
+        store.frame_activated.disconnect(self._on_activated)
+        store.frame_selection_changed.disconnect(self.changed)
+        store.frame_loaded.disconnect(self.changed)
+        self._notes.registry.frames_changed.disconnect(self.changed)
+        self._listening = False
         self._timer.stop()
 
     def changed(self) -> None:
         """Something the context shows may have changed: send once things settle."""
-        if self._unsubscribe:
+        if self._listening:
             self._timer.start()
 
     def _on_activated(self, frame_id: str) -> None:

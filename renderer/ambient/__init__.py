@@ -17,13 +17,7 @@ from renderer.ambient.preparation import (
     prepare_send,
 )
 from renderer.ambient.runtime import InboxRuntime
-from renderer.ambient.store import (
-    AmbientStore,
-    LoadListener,
-    Resolution,
-    ResolutionListener,
-    SelectionListener,
-)
+from renderer.ambient.store import AmbientStore, Resolution
 
 __all__ = [
     "AmbientStore",
@@ -33,12 +27,9 @@ __all__ = [
     "FlushDone",
     "InboxRuntime",
     "LineRange",
-    "LoadListener",
     "PendingCapture",
     "PreparedSend",
     "Resolution",
-    "ResolutionListener",
-    "SelectionListener",
     "SendPreparation",
     "StartFlush",
     "SystemClock",

@@ -47,7 +47,7 @@ class FallbackWatch:
     def __init__(self, store: AmbientStore) -> None:
         self._store = store
         self._fell_back_from: str | None = None
-        self._unsubscribe = store.subscribe(self._changed)
+        store.resolution_changed.connect(self._changed)
 
     @property
     def fell_back_from(self) -> str | None:
@@ -59,7 +59,7 @@ class FallbackWatch:
             self._fell_back_from = path
 
     def close(self) -> None:
-        self._unsubscribe()
+        self._store.resolution_changed.disconnect(self._changed)
 
     def _changed(self, _resolution: Resolution | None) -> None:
         self._fell_back_from = None

@@ -83,7 +83,7 @@ class SendPreparation:
         self._flush_ok: bool | None = None
         self._settled = False
         self._cancel_timer: Cancel | None = None
-        self._unsubscribe_loads: Cancel | None = None
+        self._listening_to_loads = False
 
     def _start(self, timers: Timers, start_flush: StartFlush, limit: float) -> None:
         early = self._pending.early_result
@@ -91,7 +91,9 @@ class SendPreparation:
             self._settle_with(early, None, 0.0)
             return
         self._cancel_timer = timers.call_later(self._pending.remaining(limit), self._on_bound)
-        self._unsubscribe_loads = self._store.subscribe_loads(self._on_loaded)
+        # The store holds this method weakly (psygnal); the bound timer above holds it strongly.
+        self._store.frame_loaded.connect(self._on_loaded)
+        self._listening_to_loads = True
         start_flush(self._on_flushed)
 
     def cancel(self) -> None:
@@ -141,9 +143,9 @@ class SendPreparation:
         if self._cancel_timer is not None:
             self._cancel_timer()
             self._cancel_timer = None
-        if self._unsubscribe_loads is not None:
-            self._unsubscribe_loads()
-            self._unsubscribe_loads = None
+        if self._listening_to_loads:
+            self._store.frame_loaded.disconnect(self._on_loaded)
+            self._listening_to_loads = False
 
 
 def prepare_send(

@@ -1,8 +1,10 @@
 """The renderer-local ambient store: mounted Inbox runtimes, activation order, the resolver (R1–R7).
 
 All methods run on the thread that owns the frames (the GUI thread in the app);
-the store is not thread-safe and never touches note text. Listeners are called
-synchronously on that same thread.
+the store is not thread-safe and never touches note text. Its changes are psygnal
+signals (Qt-free, so the core stays headless): a listener connects to one, is
+called synchronously on that same thread in the order it connected, and a
+listener that disconnects during an emit is still called for that emit.
 """
 
 from __future__ import annotations
@@ -10,17 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from psygnal import Signal
+
 from bridge.privacy import NOTHING_PRIVATE, PrivacyRules
 from bridge.views import View
 from renderer.ambient.runtime import InboxRuntime
-
-ResolutionListener = Callable[["Resolution | None"], None]
-LoadListener = Callable[[str], None]
-"""Called with the frame id of a mounted Inbox frame whose note has just loaded."""
-SelectionListener = Callable[[str], None]
-"""Called with the frame id of a mounted Inbox frame whose selection has just changed."""
-ActivationListener = Callable[[str], None]
-"""Called with the id of a frame of any kind that has just been activated."""
 
 
 class Resolution(NamedTuple):
@@ -38,6 +34,18 @@ class Resolution(NamedTuple):
 class AmbientStore:
     """Tracks mounted Inbox runtimes and frame activations; resolves the ambient note."""
 
+    resolution_changed = Signal(object)
+    """Each new resolution (a :class:`Resolution`, or None with no Inbox frame mounted).
+
+    Not emitted on connecting: :meth:`resolve` gives the state now.
+    """
+    frame_loaded = Signal(str)
+    """The frame id of a mounted Inbox frame whose note has just loaded."""
+    frame_selection_changed = Signal(str)
+    """The frame id of a mounted Inbox frame whose selection has just changed."""
+    frame_activated = Signal(str)
+    """The id of a frame of any kind that has just been activated."""
+
     def __init__(self) -> None:
         # Insertion order is mount order: the last key is the most recently mounted (R4).
         self._runtimes: dict[str, InboxRuntime] = {}
@@ -45,10 +53,6 @@ class AmbientStore:
         self._activations: dict[str, None] = {}
         self._last_activated: str | None = None
         self._epoch = 0
-        self._listeners: list[ResolutionListener] = []
-        self._load_listeners: list[LoadListener] = []
-        self._selection_listeners: list[SelectionListener] = []
-        self._activation_listeners: list[ActivationListener] = []
         self._last_emitted: Resolution | None = None
         self.privacy: Callable[[], PrivacyRules] = lambda: NOTHING_PRIVATE
         """The open workspace's ``.aiexclude`` as it is now (R86); the app sets it."""
@@ -88,8 +92,7 @@ class AmbientStore:
         """A mounted frame's editor now holds the text of its path; a waiting send may go on."""
         if frame_id not in self._runtimes:
             return
-        for listener in list(self._load_listeners):
-            listener(frame_id)
+        self.frame_loaded.emit(frame_id)
 
     def selection_changed(self, frame_id: str) -> None:
         """A mounted frame's selection changed; the chip shows its lines (R48).
@@ -98,8 +101,7 @@ class AmbientStore:
         """
         if frame_id not in self._runtimes:
             return
-        for listener in list(self._selection_listeners):
-            listener(frame_id)
+        self.frame_selection_changed.emit(frame_id)
 
     # -- activation (R2, R5) ---------------------------------------------
 
@@ -113,8 +115,7 @@ class AmbientStore:
         self._activations.pop(frame_id, None)
         self._activations[frame_id] = None
         self._emit_if_changed()
-        for listener in list(self._activation_listeners):
-            listener(frame_id)
+        self.frame_activated.emit(frame_id)
 
     @property
     def last_activated_frame(self) -> str | None:
@@ -170,54 +171,15 @@ class AmbientStore:
 
     # -- change events ---------------------------------------------------
 
-    def subscribe(self, listener: ResolutionListener) -> Callable[[], None]:
-        """Call ``listener`` with each new resolution; returns the unsubscriber.
-
-        The listener is not called at once: :meth:`resolve` gives the state now.
-        """
-        self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return unsubscribe
-
-    def subscribe_loads(self, listener: LoadListener) -> Callable[[], None]:
-        """Call ``listener`` each time a mounted frame has loaded; returns the unsubscriber."""
-        return _subscribe(self._load_listeners, listener)
-
-    def subscribe_selections(self, listener: SelectionListener) -> Callable[[], None]:
-        """Call ``listener`` when a mounted frame's selection changes; returns the unsubscriber."""
-        return _subscribe(self._selection_listeners, listener)
-
-    def subscribe_activations(self, listener: ActivationListener) -> Callable[[], None]:
-        """Call ``listener`` after each activation of any frame; returns the unsubscriber."""
-        return _subscribe(self._activation_listeners, listener)
-
     def privacy_changed(self) -> None:
         """R86: ``.aiexclude`` changed; whoever shows "this note" reads it again."""
         current = self.resolve()
         self._last_emitted = current
-        for listener in list(self._listeners):
-            listener(current)
+        self.resolution_changed.emit(current)
 
     def _emit_if_changed(self) -> None:
         current = self.resolve()
         if current == self._last_emitted:
             return
         self._last_emitted = current
-        for listener in list(self._listeners):
-            listener(current)
-
-
-def _subscribe(
-    listeners: list[Callable[[str], None]], listener: Callable[[str], None]
-) -> Callable[[], None]:
-    listeners.append(listener)
-
-    def unsubscribe() -> None:
-        if listener in listeners:
-            listeners.remove(listener)
-
-    return unsubscribe
+        self.resolution_changed.emit(current)

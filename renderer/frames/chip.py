@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from psygnal import SignalInstance
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QPainter, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
@@ -124,7 +125,7 @@ class ContextChip(QWidget):
         self._private = False
         self._lines: LineRange | None = None
         self._store: AmbientStore | None = None
-        self._listening: tuple[Callable[[], None], ...] = ()
+        self._listening: tuple[tuple[SignalInstance, Callable[..., None]], ...] = ()
         self.label = ChipLabel(self)
         self.label.setObjectName("contextChip")
         self.label.setAccessibleName("Note the assistant will see")
@@ -193,16 +194,19 @@ class ContextChip(QWidget):
         self._stop_listening()
 
     def _listen(self, store: AmbientStore) -> None:
+        # psygnal calls ``refresh`` with none of the signal's arguments: it takes none.
         self._listening = (
-            store.subscribe(lambda _resolution: self.refresh()),
-            store.subscribe_selections(self._on_frame_changed),
-            store.subscribe_loads(self._on_frame_changed),
+            (store.resolution_changed, self.refresh),
+            (store.frame_selection_changed, self._on_frame_changed),
+            (store.frame_loaded, self._on_frame_changed),
         )
+        for signal, listener in self._listening:
+            signal.connect(listener)
 
     def _stop_listening(self) -> None:
         listening, self._listening = self._listening, ()
-        for unsubscriber in listening:
-            unsubscriber()
+        for signal, listener in listening:
+            signal.disconnect(listener)
 
     def refresh(self) -> None:
         """Read the resolution and the selection's lines from the store again."""

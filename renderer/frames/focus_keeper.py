@@ -60,10 +60,9 @@ class FocusKeeper(QObject):
         # Where Qt put the focus by itself (a widget hidden or removed): never where the
         # keys belong, even inside the right frame (its title bar's first button).
         self._placed_by_qt: QWidget | None = None
-        self._unsubscribe = [
-            store.subscribe(lambda _resolution: self.settle()),
-            store.subscribe_activations(lambda _frame_id: self.settle()),
-        ]
+        # psygnal calls ``settle`` with none of the signals' arguments: it takes none.
+        store.resolution_changed.connect(self.settle)
+        store.frame_activated.connect(self.settle)
         application = QApplication.instance()
         if isinstance(application, QApplication):
             application.focusChanged.connect(self._on_focus_changed)
@@ -73,8 +72,8 @@ class FocusKeeper(QObject):
         if self._stopped:
             return
         self._stopped = True
-        for unsubscribe in self._unsubscribe:
-            unsubscribe()
+        self._store.resolution_changed.disconnect(self.settle)
+        self._store.frame_activated.disconnect(self.settle)
         application = QApplication.instance()
         if isinstance(application, QApplication):
             application.focusChanged.disconnect(self._on_focus_changed)

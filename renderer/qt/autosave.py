@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+import psygnal
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from bridge.documents import etag_of
@@ -95,21 +96,37 @@ class _Watch:
 
 
 class FlushOperation(QObject):
-    """One flush: finished(ok) fires once every save it waits for has landed (or failed)."""
+    """One flush: finished(ok) fires once every save it waits for has landed (or failed).
+
+    It listens to its coordinator's :attr:`AutosaveCoordinator.save_finished` while it
+    waits; ``finished`` stays a Qt signal, so a widget or ``qtbot`` can wait for it.
+    """
 
     finished = Signal(bool)
 
-    def __init__(self, targets: dict[DocumentKey, int], parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        targets: dict[DocumentKey, int],
+        queues: dict[DocumentKey, _DocumentQueue],
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.targets = targets
+        self._queues = queues
         self.done = False
         self.ok = True
 
-    def _check(self, queues: dict[DocumentKey, _DocumentQueue]) -> None:
+    def save_finished(self, key: DocumentKey, ok: bool) -> None:
+        """A save of ``key`` finished (``ok`` False: refused or failed): done when all landed."""
+        if not ok and key in self.targets:
+            self.ok = False
+        self.check()
+
+    def check(self) -> None:
         if self.done:
             return
         for key, seq in self.targets.items():
-            queue = queues.get(key)
+            queue = self._queues.get(key)
             if queue is not None and queue.completed < seq:
                 return
         self.done = True
@@ -127,6 +144,13 @@ class AutosaveCoordinator(QObject):
 
     save_conflict = Signal(str, str)
     """(workspace, path): the note changed elsewhere since it was loaded; nothing was written."""
+
+    save_finished = psygnal.Signal(object, bool)
+    """(key, ok) after each save's outcome was handled: the flushes waiting for it listen.
+
+    A psygnal signal, as the store's are: only Python listens, and each
+    :class:`FlushOperation` connects while it waits and disconnects when it is done.
+    """
 
     def __init__(
         self,
@@ -147,7 +171,6 @@ class AutosaveCoordinator(QObject):
         self._debounce_ms = debounce_ms
         self._watches: dict[str, _Watch] = {}
         self._queues: dict[DocumentKey, _DocumentQueue] = {}
-        self._flushes: list[FlushOperation] = []
         self._tags: dict[DocumentKey, str] = {}
 
     # -- frames ------------------------------------------------------------
@@ -282,11 +305,11 @@ class AutosaveCoordinator(QObject):
                 self._enqueue_from(watch)
 
     def _track(self, targets: dict[DocumentKey, int]) -> FlushOperation:
-        operation = FlushOperation(targets, self)
+        operation = FlushOperation(targets, self._queues, self)
         operation.finished.connect(lambda _ok: self._drop_flush(operation))
-        self._flushes.append(operation)
+        self.save_finished.connect(operation.save_finished)
         # Checked from the event loop so the caller can connect first.
-        QTimer.singleShot(0, operation, lambda: operation._check(self._queues))
+        QTimer.singleShot(0, operation, operation.check)
         return operation
 
     def _save_watch(self, watch: _Watch) -> None:
@@ -355,15 +378,9 @@ class AutosaveCoordinator(QObject):
         else:
             self._retry_later(job)
         if conflict:
-            for operation in self._flushes:
-                if job.key in operation.targets:
-                    operation.ok = False
             # The text is kept (the worker did); the frame asks which text to keep.
             self.save_conflict.emit(job.key[0], job.key[1])
         elif error is not None:
-            for operation in self._flushes:
-                if job.key in operation.targets:
-                    operation.ok = False
             # Keep the text pending so the next edit or flush tries again: nothing is lost.
             for watch in self._watches.values():
                 if (watch.source.link.workspace, watch.source.current_path()) == job.key:
@@ -383,8 +400,7 @@ class AutosaveCoordinator(QObject):
             if error is None and self._has_dirty(job.key):
                 state = "unsaved"
             self.state_changed.emit(job.key[0], job.key[1], state)
-        for operation in list(self._flushes):
-            operation._check(self._queues)
+        self.save_finished.emit(job.key, error is None)
 
     # -- trying again (R76) -------------------------------------------------------------
 
@@ -460,8 +476,7 @@ class AutosaveCoordinator(QObject):
         )
 
     def _drop_flush(self, operation: FlushOperation) -> None:
-        if operation in self._flushes:
-            self._flushes.remove(operation)
+        self.save_finished.disconnect(operation.save_finished)
         operation.deleteLater()
 
 

@@ -112,7 +112,7 @@ def test_closing_the_active_note_gives_chip_and_keys_to_the_note_used_before_it_
 
     # ✕ on the active note: inbox-4 was used before it (Qt's next editor is inbox-2's).
     activated: list[str] = []
-    window.store.subscribe_activations(activated.append)
+    window.store.frame_activated.connect(activated.append)
     assert one.close_button is not None
     QTest.mouseClick(one.close_button, Qt.MouseButton.LeftButton)
     _type(window, "Y")

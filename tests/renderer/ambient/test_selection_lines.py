@@ -84,10 +84,10 @@ def test_r48_the_store_tells_listeners_of_a_mounted_frames_selection_changes() -
     store = AmbientStore()
     store.publish(FakeEditor("a"))
     heard: list[str] = []
-    unsubscribe = store.subscribe_selections(heard.append)
+    store.frame_selection_changed.connect(heard.append)
     store.selection_changed("a")
     store.selection_changed("not-mounted")  # a withdrawn or unknown frame says nothing
-    unsubscribe()
+    store.frame_selection_changed.disconnect(heard.append)
     store.selection_changed("a")
     assert heard == ["a"]
 

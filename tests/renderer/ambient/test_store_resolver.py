@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from psygnal import EmitLoopError
 
 from bridge.views import View
 from renderer.ambient import AmbientStore, Resolution
@@ -199,7 +200,7 @@ class Recorder:
 def test_r3_r4_events_fire_when_the_resolved_frame_changes() -> None:
     store = AmbientStore()
     events = Recorder()
-    store.subscribe(events)
+    store.resolution_changed.connect(events)
     store.publish(FakeEditor("a", "notes/a.md"))
     store.publish(FakeEditor("b", "notes/b.md"))
     store.activate("a")
@@ -215,7 +216,7 @@ def test_r5_provider_activation_sends_no_event() -> None:
     store = AmbientStore()
     store.publish(FakeEditor("a"))
     events = Recorder()
-    store.subscribe(events)
+    store.resolution_changed.connect(events)
     store.activate("assistant")
     store.activate("web")
     assert events.seen == []
@@ -229,7 +230,7 @@ def test_events_fire_when_the_resolved_frame_shows_another_path_or_view(
     editor = FakeEditor("a", "notes/a.md")
     store.publish(editor)
     events = Recorder()
-    store.subscribe(events)
+    store.resolution_changed.connect(events)
     store.runtime_changed("a")  # nothing changed yet
     editor.path, editor.view = path, view
     store.runtime_changed("a")
@@ -243,7 +244,7 @@ def test_a_change_in_a_frame_that_does_not_resolve_sends_no_event() -> None:
     store.publish(b)
     store.activate("b")
     events = Recorder()
-    store.subscribe(events)
+    store.resolution_changed.connect(events)
     a.view = "todo"
     store.runtime_changed("a")
     assert events.seen == []
@@ -252,7 +253,7 @@ def test_a_change_in_a_frame_that_does_not_resolve_sends_no_event() -> None:
 def test_r6_r7_events_report_no_note_after_unmount_and_boundary() -> None:
     store = AmbientStore()
     events = Recorder()
-    store.subscribe(events)
+    store.resolution_changed.connect(events)
     store.publish(FakeEditor("a"))
     store.withdraw("a")
     store.publish(FakeEditor("b"))
@@ -268,8 +269,55 @@ def test_r6_r7_events_report_no_note_after_unmount_and_boundary() -> None:
 def test_unsubscribe_stops_events() -> None:
     store = AmbientStore()
     events = Recorder()
-    unsubscribe = store.subscribe(events)
-    unsubscribe()
-    unsubscribe()  # twice is harmless
+    store.resolution_changed.connect(events)
+    store.resolution_changed.disconnect(events)
+    store.resolution_changed.disconnect(events)  # twice is harmless
     store.publish(FakeEditor("a"))
     assert events.seen == []
+
+
+def test_listeners_hear_each_event_in_the_order_they_connected() -> None:
+    store = AmbientStore()
+    heard: list[str] = []
+    store.frame_activated.connect(lambda frame_id: heard.append(f"first {frame_id}"))
+    store.resolution_changed.connect(lambda _resolution: heard.append("resolution"))
+    store.frame_activated.connect(lambda frame_id: heard.append(f"second {frame_id}"))
+    store.publish(FakeEditor("a"))
+    store.activate("b")
+    # The resolution is told before the activation: it changed first (R4).
+    store.activate("a")
+    assert heard == ["resolution", "first b", "second b", "first a", "second a"]
+
+
+def test_a_listener_that_disconnects_another_during_an_emit_lets_it_hear_that_emit() -> None:
+    store = AmbientStore()
+    heard: list[str] = []
+    later = Recorder()
+
+    def stop_the_later_one(resolution: Resolution | None) -> None:
+        heard.append("first")
+        store.resolution_changed.disconnect(later)
+
+    store.resolution_changed.connect(stop_the_later_one)
+    store.resolution_changed.connect(later)
+    store.publish(FakeEditor("a"))
+    store.publish(FakeEditor("b"))
+    assert heard == ["first", "first"]
+    assert later.seen == [Resolution("a", "notes/a.md", "edit")]
+
+
+def test_a_listener_that_raises_stops_the_emit_and_the_error_reaches_the_caller() -> None:
+    store = AmbientStore()
+    later = Recorder()
+
+    def broken(_resolution: Resolution | None) -> None:
+        raise RuntimeError("a broken listener")
+
+    store.resolution_changed.connect(broken)
+    store.resolution_changed.connect(later)
+    with pytest.raises(EmitLoopError) as raised:
+        store.publish(FakeEditor("a"))
+    assert isinstance(raised.value.__cause__, RuntimeError)
+    assert later.seen == []
+    # The store itself moved on: the frame is mounted and resolves.
+    assert store.resolve() == Resolution("a", "notes/a.md", "edit")
