@@ -75,9 +75,6 @@ EDIT_OLD_TEXT_COUNT: Final = (
 EDITS_OVERLAP: Final = "Two edits change overlapping text; combine them into one."
 SUMMARY_INVALID: Final = "The summary must be text."
 PATH_RESERVED: Final = "Names starting with '.ambient-save-' are kept for saves in progress."
-HEADER_TIMEOUT: Final = "The request's headers did not arrive in time; the connection is closed."
-BODY_TIMEOUT: Final = "The request's body did not arrive in time; the connection is closed."
-PATH_NOT_UTF8: Final = "The address has percent-encoded bytes that are not UTF-8 text."
 HOST_NOT_LOOPBACK: Final = (
     "This backend answers only requests addressed to 127.0.0.1, localhost or [::1]; "
     "start it with --host to serve other names."

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 from app.proposals import ProposalApplier
 from app.sidecar.notes import NoteAccess
 from bridge.paths import PATH_NOT_ALLOWED
-from bridge.proposals import Edit, Proposal, changed_span
+from bridge.proposals import changed_span
+from bridge.wire import Proposal, ProposalBase, ProposalEdit
 from renderer.frames.proposal_view import ProposalView
 
 Reply = Callable[[object], None]
@@ -189,13 +190,12 @@ class DiffReviews(QObject):
 def _proposal(proposal_id: str, path: str, base: str, new_content: str) -> Proposal:
     """``new_content`` as one edit over ``base``: the span between their common ends."""
     start, base_end, new_end = changed_span(base, new_content)
-    edits = (Edit(start, base_end, new_content[start:new_end]),) if base != new_content else ()
+    edit = ProposalEdit(start=start, end=base_end, text=new_content[start:new_end])
     data = base.encode("utf-8", errors="surrogatepass")
     return Proposal(
         id=proposal_id,
         path=path,
-        base_bytes=len(data),
-        base_sha256=hashlib.sha256(data).hexdigest(),
-        edits=edits,
+        base=ProposalBase(bytes=len(data), sha256=hashlib.sha256(data).hexdigest()),
+        edits=[edit] if base != new_content else [],
         summary=f"A change to {path} from another tool",
     )

@@ -187,12 +187,12 @@ def test_r14_r17_a_turn_with_the_header_is_stored_and_read(
     session = client.open_key_session(workspace_factory(NOTES))
     header = encode_header(pointer_for("notes/a.md", NOTES["notes/a.md"]))
     reply = client.post_turn("c-stored", "summarise this", session=session, ambient_header=header)
-    assert reply.ambient_status == "stored" and reply.ambient_reason is None
+    assert reply.ambient.status == "stored" and reply.ambient.reason is None
     assert [call.name for call in reply.tool_calls] == ["read_active_note"]
     result = reply.tool_calls[0].result
     assert result["status"] == "ok" and result["path"] == "notes/a.md"
     assert result["caveat"] is None
-    assert reply.raw["ambient"]["status"] == "stored"
+    assert reply.as_json()["ambient"]["status"] == "stored"
     delivery = client.get_delivery(session, "c-stored")
     assert delivery is not None
     assert (delivery["ambient_path"], delivery["ambient_view"]) == ("notes/a.md", "edit")
@@ -203,8 +203,8 @@ def test_r18_a_malformed_header_is_rejected_and_the_turn_proceeds(
 ) -> None:
     session = client.open_key_session(workspace_factory(NOTES))
     reply = client.post_turn("c-bad", "hello", session=session, ambient_header="not*base64")
-    assert reply.ambient_status == "rejected"
-    assert reply.ambient_reason
+    assert reply.ambient.status == "rejected"
+    assert reply.ambient.reason
     delivery = client.get_delivery(session, "c-bad")
     assert delivery is not None and delivery["ambient_path"] is None
 
@@ -216,7 +216,7 @@ def test_r18_a_turn_without_a_key_session_stores_nothing(
     header = encode_header(pointer_for("notes/a.md", NOTES["notes/a.md"]))
     client.post_turn("c-none", "hi", session=session, ambient_header=header)
     reply = client.post_turn("c-none", "hi", session=None, ambient_header=header)
-    assert reply.ambient_status == "absent"
+    assert reply.ambient.status == "absent"
     assert client.get_delivery(session, "c-none") is None
 
 

@@ -120,7 +120,7 @@ def test_r76_the_backend_holds_at_most_its_cap_of_idle_connections(
 ) -> None:
     from urllib.parse import urlsplit
 
-    from workers.connections import MAX_CONNECTIONS
+    from bridge.connections import MAX_CONNECTIONS
 
     assert MAX_CONNECTIONS == 256
     backend, _key = limited

@@ -23,12 +23,12 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
 from bridge.endpoints import CREDENTIALS_IN_URL, has_credentials
+from bridge.wire import AssistantDescription, Verification
 from workers.assistants import describe
 from workers.dependencies import Account, State, read_json_model
 from workers.errors import ApiError
 from workers.model.choose import AssistantChoiceError, make_assistant
 from workers.model.verify import verify_endpoint
-from workers.responses import AssistantDescription, Verification
 
 router = APIRouter(prefix="/v1/assistant", tags=["assistant"])
 
@@ -81,4 +81,4 @@ async def verify_assistant(request: Request, state: State, _account: Account) ->
         body.apiKey,
         state.settings.model_read_timeout_seconds,
     )
-    return result.to_json()
+    return result.model_dump()

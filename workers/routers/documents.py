@@ -26,16 +26,12 @@ from fastapi.responses import JSONResponse, Response
 
 from bridge.contract import MAX_DOCUMENT_BYTES
 from bridge.documents import DocumentInfo, etag_of
+from bridge.wire import DocumentListing, DocumentSaved
 from workers import messages
 from workers.dependencies import State, WorkspaceKey, read_body
 from workers.document_files import DocumentRead, WritePrecondition
 from workers.errors import ApiError, DocumentRefused
-from workers.responses import (
-    PLAIN_TEXT_DOCUMENT,
-    SAVED_DOCUMENT,
-    DocumentListing,
-    DocumentSaved,
-)
+from workers.responses import PLAIN_TEXT_DOCUMENT, SAVED_DOCUMENT
 
 router = APIRouter(prefix="/v1/workspaces/{workspace}/documents", tags=["documents"])
 
