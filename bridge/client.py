@@ -27,6 +27,7 @@ from bridge.transport import (
     workspace_url,
 )
 from bridge.wire import (
+    AssistantAbilities,
     AssistantDescription,
     ConversationMessage,
     ConversationMessages,
@@ -332,6 +333,11 @@ class BackendClient(Transport):
         body = {"baseUrl": base_url, "model": model, "apiKey": api_key}
         response = self._call("PUT", "/v1/assistant", json=body)
         return read_answer(response, AssistantDescription)
+
+    def assistant_abilities(self, language: str) -> AssistantAbilities:
+        """What the offline assistant understands, in ``language`` when it can (R84)."""
+        response = self._call("GET", "/v1/assistant/abilities", params={"language": language})
+        return read_answer(response, AssistantAbilities)
 
     def verify_assistant(
         self, base_url: str, model: str | None, api_key: str | None

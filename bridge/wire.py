@@ -55,6 +55,9 @@ class WireModel(BaseModel):
         validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
+        # Each model's validator is built when it is first used, not at import: the app
+        # imports these on its way to the first paint, and reads answers on workers.
+        defer_build=True,
     )
 
 
@@ -242,6 +245,14 @@ class Verification(WireModel):
     ok: bool
     message: str
     models: list[str]
+
+
+class AssistantAbilities(WireModel):
+    """What the offline assistant understands, with examples, as Markdown (R84)."""
+
+    language: str
+    """The catalogue's language the text is in: the one asked for, else ``en``."""
+    text: str
 
 
 # Contract 13: the inline command.

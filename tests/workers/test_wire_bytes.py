@@ -164,6 +164,11 @@ def _record(backend: Backend) -> str:
     record.add("inline history", client.get(inline_url, params={"limit": "5"}, headers=headers))
     record.add("inline cleared", client.delete(inline_url, headers=headers))
     record.add("no access", client.get(documents, headers=auth))
+    abilities = "/v1/assistant/abilities"
+    record.add("abilities", client.get(abilities, params={"language": "ja"}, headers=auth))
+    record.add(
+        "abilities, unknown", client.get(abilities, params={"language": "x" * 5000}, headers=auth)
+    )
     return record.text()
 
 
