@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from bridge import errors
 from bridge.agent import STREAM_MEDIA_TYPE, TurnStream, not_understood
-from bridge.documents import DocumentInfo, etag_of
+from bridge.documents import etag_of
 from bridge.errors import NotFound, RequestRejected
 from bridge.headers import HEADER_NAME
 from bridge.inline import InlineRequest, InlineStream, inline_outcome_url, inline_url
@@ -31,6 +31,9 @@ from bridge.wire import (
     AssistantDescription,
     ConversationMessage,
     ConversationMessages,
+    DocumentEntry,
+    DocumentListing,
+    DocumentSaved,
     InlineAnswer,
     InlineHistory,
     InlineRecord,
@@ -102,7 +105,7 @@ class BackendClient(Transport):
 
     def list_documents(
         self, session: WireKeySession, prefix: str | None = None
-    ) -> list[DocumentInfo]:
+    ) -> list[DocumentEntry]:
         """The workspace's saved documents, sorted by path, optionally under ``prefix``."""
         params = {"prefix": prefix} if prefix is not None else None
         response = self._call(
@@ -111,11 +114,7 @@ class BackendClient(Transport):
             session=session,
             params=params,
         )
-        body = read_json(response)
-        try:
-            return [DocumentInfo.from_json(item) for item in body["documents"]]
-        except (KeyError, TypeError, ValueError) as error:
-            raise not_understood() from error
+        return read_answer(response, DocumentListing).documents
 
     def get_document(self, session: WireKeySession, path: str) -> str:
         """The saved UTF-8 text of ``path``."""
@@ -142,8 +141,8 @@ class BackendClient(Transport):
         *,
         if_match: str | None = None,
         if_none_match: bool = False,
-    ) -> DocumentInfo:
-        """Save ``text`` as ``path`` (atomically on the backend); ``modified_at`` may be "".
+    ) -> DocumentSaved:
+        """Save ``text`` as ``path`` (atomically on the backend).
 
         ``if_match`` (an ETag) saves only over that exact text and ``if_none_match`` only
         when no note is there; otherwise :class:`PreconditionFailed` and nothing is
@@ -164,11 +163,7 @@ class BackendClient(Transport):
                 {"Content-Type": "text/plain; charset=utf-8"}, if_match, if_none_match
             ),
         )
-        body = read_json(response)
-        try:
-            return DocumentInfo.from_json(body)
-        except (KeyError, TypeError, ValueError) as error:
-            raise not_understood() from error
+        return read_answer(response, DocumentSaved)
 
     # -- agent turns ----------------------------------------------------------
 

@@ -68,9 +68,7 @@ def rebase(base: str, live: str, edits: Sequence[ProposalEdit]) -> list[Proposal
         if edit.end < start:
             moved.append(edit)
         elif edit.start > base_end:
-            moved.append(
-                ProposalEdit(start=edit.start + shift, end=edit.end + shift, text=edit.text)
-            )
+            moved.append(_shifted(edit, shift))
         else:
             return None
     return moved
@@ -205,7 +203,12 @@ def _hunks(base: str, edits: Sequence[ProposalEdit]) -> list[tuple[int, int, lis
 
 
 def _relative(edits: Sequence[ProposalEdit], offset: int) -> list[ProposalEdit]:
-    return [
-        ProposalEdit(start=edit.start - offset, end=edit.end - offset, text=edit.text)
-        for edit in edits
-    ]
+    return [_shifted(edit, -offset) for edit in edits]
+
+
+def _shifted(edit: ProposalEdit, shift: int) -> ProposalEdit:
+    """``edit`` moved by ``shift`` code points, unvalidated: its text was validated when read,
+    and validating it again would copy megabytes on the GUI thread."""
+    return ProposalEdit.model_construct(
+        start=edit.start + shift, end=edit.end + shift, text=edit.text
+    )

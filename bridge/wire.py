@@ -55,9 +55,6 @@ class WireModel(BaseModel):
         validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
-        # Each model's validator is built when it is first used, not at import: the app
-        # imports these on its way to the first paint, and reads answers on workers.
-        defer_build=True,
     )
 
 

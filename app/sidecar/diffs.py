@@ -190,12 +190,16 @@ class DiffReviews(QObject):
 def _proposal(proposal_id: str, path: str, base: str, new_content: str) -> Proposal:
     """``new_content`` as one edit over ``base``: the span between their common ends."""
     start, base_end, new_end = changed_span(base, new_content)
-    edit = ProposalEdit(start=start, end=base_end, text=new_content[start:new_end])
+    text = new_content[start:new_end]
     data = base.encode("utf-8", errors="surrogatepass")
-    return Proposal(
+    # Built unvalidated: the app made every value itself, and validating the new text
+    # would copy up to megabytes on the GUI thread (R78).
+    return Proposal.model_construct(
         id=proposal_id,
         path=path,
         base=ProposalBase(bytes=len(data), sha256=hashlib.sha256(data).hexdigest()),
-        edits=[edit] if base != new_content else [],
+        edits=[ProposalEdit.model_construct(start=start, end=base_end, text=text)]
+        if base != new_content
+        else [],
         summary=f"A change to {path} from another tool",
     )

@@ -14,9 +14,9 @@ import pytest
 
 from bridge import errors
 from bridge.client import BackendClient
-from bridge.documents import DocumentInfo
 from bridge.errors import AccessRefused, BackendError, BackendUnreachable, NotFound, RequestRejected
 from bridge.pointer import AmbientPointer, Selection, encode_header, fingerprint
+from bridge.wire import DocumentSaved
 from tests.bridge.conftest import WorkspaceFactory
 from tests.bridge.wire import RecordingRelay
 from tests.support.backend import RunningBackend
@@ -118,9 +118,7 @@ def test_put_then_get_round_trips_text_under_an_awkward_path(
     text = "# 今日\n- [ ] café ✓ 😀\n"
     saved = client.put_document(session, path, text)
     size, digest = fingerprint(text)
-    assert saved == DocumentInfo(
-        path=path, bytes=size, sha256=digest, modified_at=saved.modified_at
-    )
+    assert saved == DocumentSaved(path=path, bytes=size, sha256=digest)
     assert client.get_document(session, path) == text
     # Percent-encoding per segment put it exactly where the path says, nowhere else.
     on_disk = workspace_factory.root(workspace) / "notes" / "ノート #1 ?50% & more.md"
