@@ -1,4 +1,4 @@
-"""What the backend says about turns, streams, assistants and conversations, parsed (contract 7).
+"""A turn's streamed events, parsed into :mod:`bridge.wire`'s answers (contract 7).
 
 Qt-free: the desktop app calls these through :class:`bridge.client.BackendClient`
 on worker threads and hands the results to the GUI thread. A :class:`TurnStream`
