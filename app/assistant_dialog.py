@@ -36,9 +36,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.assistant_settings import AssistantSettingsStore, SavedAssistant, apply_assistant
-from bridge.agent import AssistantInfo, WireVerification
 from bridge.endpoints import endpoint_origin, key_refusal
 from bridge.errors import BackendError
+from bridge.wire import AssistantDescription, Verification
 from renderer.qt.backend import BackendLink
 from renderer.qt.tasks import TaskRunner
 
@@ -64,9 +64,9 @@ class AssistantSettingsDialog(QDialog):
     """The settings dialog; ``applied`` carries the backend's answer after a save."""
 
     applied = Signal(object)
-    """The :class:`bridge.agent.AssistantInfo` of the assistant that now answers."""
+    """The :class:`bridge.agent.AssistantDescription` of the assistant that now answers."""
     verified = Signal(object)
-    """The :class:`bridge.agent.WireVerification` of the latest Verify."""
+    """The :class:`bridge.agent.Verification` of the latest Verify."""
     failed = Signal(str)
 
     def __init__(
@@ -75,7 +75,7 @@ class AssistantSettingsDialog(QDialog):
         backend: BackendLink,
         runner: TaskRunner,
         store: AssistantSettingsStore,
-        current: AssistantInfo | None,
+        current: AssistantDescription | None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -172,10 +172,10 @@ class AssistantSettingsDialog(QDialog):
         backend = self._backend
         notice = self._key_notice(base_url, typed_key, forget)
 
-        def work() -> WireVerification:
+        def work() -> Verification:
             return backend.client().verify_assistant(base_url, model or None, key)
 
-        def done(result: WireVerification) -> None:
+        def done(result: Verification) -> None:
             self._set_working(False)
             self._fill_models(result.models)
             self._verified = values if result.ok and model else None
@@ -200,12 +200,12 @@ class AssistantSettingsDialog(QDialog):
             self._say(refusal)
             return
 
-        def work() -> AssistantInfo:
+        def work() -> AssistantDescription:
             info = apply_assistant(backend.client(), saved, key)
             store.save(saved, key)
             return info
 
-        def done(info: AssistantInfo) -> None:
+        def done(info: AssistantDescription) -> None:
             self._set_working(False)
             self.applied.emit(info)
             self.accept()
@@ -322,7 +322,7 @@ class AssistantSettingsDialog(QDialog):
 
 
 def _initial(
-    saved: SavedAssistant | None, current: AssistantInfo | None
+    saved: SavedAssistant | None, current: AssistantDescription | None
 ) -> tuple[bool, str | None, str | None]:
     """What the dialog opens with: the saved settings, else the assistant answering now."""
     if saved is not None:

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from bridge.agent import AssistantInfo
 from bridge.client import BackendClient
 from bridge.endpoints import endpoint_origin
 from bridge.errors import BackendError
@@ -36,6 +35,7 @@ from bridge.private_files import (
     set_aside,
     write_atomically,
 )
+from bridge.wire import AssistantDescription
 
 SETTINGS_FILE: Final = "assistant.json"
 KEY_FILE: Final = "assistant-key"
@@ -166,7 +166,7 @@ def _reason(error: BaseException) -> str:
 
 def apply_assistant(
     client: BackendClient, saved: SavedAssistant, api_key: str | None
-) -> AssistantInfo:
+) -> AssistantDescription:
     """Switch the backend to ``saved`` without a restart (blocks: call off the GUI thread)."""
     if not saved.use_model:
         return client.set_assistant(None, None, None)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from PySide6.QtWidgets import QSplitter, QWidget
 
 from app.session import AppSession
-from bridge.agent import AssistantInfo
+from bridge.wire import AssistantDescription
 from renderer.ambient.elsewhere import Elsewhere, FallbackWatch
 from renderer.frames.assistant import AssistantFrame
 from renderer.frames.kept_records import KeptRecords
@@ -86,7 +86,7 @@ class WorkspaceAssistants:
             self._column.setSizes(sizes)
         self.current = assistant
 
-    def show_assistant_info(self, info: AssistantInfo) -> None:
+    def show_assistant_info(self, info: AssistantDescription) -> None:
         """Every workspace's frame names the assistant that now answers (R30, R37)."""
         for assistant in self._frames.values():
             assistant.show_assistant(info)

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bridge.documents import DocumentInfo
 from bridge.errors import BackendError
+from bridge.wire import DocumentEntry
 from renderer.qt.backend import BackendLink, WorkspaceLink
 from renderer.qt.tasks import TaskRunner
 
@@ -158,7 +158,7 @@ class QuickOpenDialog(_PickerDialog):
         self,
         link: WorkspaceLink,
         runner: TaskRunner,
-        known: list[DocumentInfo],
+        known: list[DocumentEntry],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__("Quick open", "Type part of a note's path", parent)
@@ -166,16 +166,16 @@ class QuickOpenDialog(_PickerDialog):
             self.entries = [info.path for info in known]
             self._show()
 
-        def fetch() -> list[DocumentInfo]:
+        def fetch() -> list[DocumentEntry]:
             return link.call(lambda client, key: client.list_documents(key))
 
         runner.submit(
             fetch,
-            on_done=lambda documents: self._listed(cast(list[DocumentInfo], documents)),
+            on_done=lambda documents: self._listed(cast(list[DocumentEntry], documents)),
             on_error=self._failed,
         )
 
-    def _listed(self, documents: list[DocumentInfo]) -> None:
+    def _listed(self, documents: list[DocumentEntry]) -> None:
         count = len(documents)
         self.set_entries(
             [info.path for info in documents],

@@ -3,7 +3,9 @@
 The shortcut list is :func:`app.actions.shortcut_rows`, the same rows the README's
 table is generated from. What the assistant understands is the offline
 assistant's own list of what it can do, with its examples, from its message
-catalogue in the person's language (English when the catalogue has none).
+catalogue in the person's language (English when the catalogue has none): the
+backend says it (``GET /v1/assistant/abilities``), asked on a worker thread, so the
+app never imports the backend's assistant and a remote backend's list is its own.
 """
 
 from __future__ import annotations
@@ -23,9 +25,12 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from app.actions import shortcut_rows
 from app.session import AppSession
+from bridge.errors import BackendError
+from bridge.wire import AssistantAbilities
 
 PACKAGE: Final = "ambient-notes"
 SHORTCUT_COLUMNS: Final = ("Where", "Keys", "What it does")
@@ -75,23 +80,36 @@ def person_language() -> str:
     return QLocale.system().name().split("_")[0].lower()
 
 
-def assistant_help_text(language: str) -> str:
-    """What the offline assistant can do, with its examples, in ``language`` (Markdown)."""
-    # Loaded when the window opens, not at start: the catalogue reader and its phrases.
-    from workers.offline.replies import LANGUAGES
-    from workers.offline.table import capabilities
-
-    return capabilities(language if language in LANGUAGES else "en")
+ASKING: Final = "Asking the assistant what it understands…"
+UNANSWERED: Final = "The assistant's list could not be read: {reason}"
 
 
-def assistant_help_dialog(parent: QWidget, language: str | None = None) -> QDialog:
-    """Help ▸ What the assistant understands."""
+def assistant_help_dialog(
+    parent: QWidget, session: AppSession, language: str | None = None
+) -> QDialog:
+    """Help ▸ What the assistant understands: shown at once, filled when the backend says."""
     text = QTextBrowser()
     text.setObjectName("assistantHelp")
     text.setAccessibleName("What the assistant understands")
     text.setOpenLinks(False)
-    text.setMarkdown(assistant_help_text(language or person_language()))
-    return _dialog("What the assistant understands", parent, text)
+    text.setPlainText(ASKING)
+    dialog = _dialog("What the assistant understands", parent, text)
+    asked = language or person_language()
+
+    def answered(abilities: object) -> None:
+        # The window may have closed meanwhile: then nothing is left to fill.
+        if isValid(text) and isinstance(abilities, AssistantAbilities):
+            text.setMarkdown(abilities.text)
+
+    def failed(error: BaseException) -> None:
+        if isValid(text):
+            reason = error.message if isinstance(error, BackendError) else str(error)
+            text.setPlainText(UNANSWERED.format(reason=reason))
+
+    session.runner.submit(
+        lambda: session.backend.client().assistant_abilities(asked), answered, failed
+    )
+    return dialog
 
 
 def app_version() -> str:

@@ -202,7 +202,7 @@ class WindowMenus:
         return open_help(shortcuts_dialog(self._window))
 
     def show_assistant_help(self) -> QDialog:
-        return open_help(assistant_help_dialog(self._window))
+        return open_help(assistant_help_dialog(self._window, self._session))
 
     def show_about(self) -> QDialog:
         return open_help(about_dialog(self._window, self._session))

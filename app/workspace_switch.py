@@ -30,10 +30,10 @@ from app.layout_state import (
 )
 from app.session import AppSession, SessionError, connect_workspace, invalid_workspace_message
 from app.window_frames import WindowFrames
-from bridge.documents import DocumentInfo
 from bridge.errors import BackendError
 from bridge.paths import is_workspace_id
 from bridge.privacy import AIEXCLUDE
+from bridge.wire import DocumentEntry
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.providers import (
     WORKSPACE_PROVIDER,
@@ -167,7 +167,7 @@ class WorkspaceSwitch:
             return
         assert isinstance(browser, WorkspaceBrowserFrame)
 
-        def open_first(documents: list[DocumentInfo]) -> None:
+        def open_first(documents: list[DocumentEntry]) -> None:
             notes = [info for info in documents if info.path != AIEXCLUDE]  # a list, no note
             for index, info in enumerate(notes[: len(DEMO_FRAMES)], start=1):
                 if registry.is_free_id(f"inbox-{index}") and not self.switching:
@@ -203,7 +203,7 @@ class WorkspaceSwitch:
         recovery = session.recovery
         outcome: dict[str, object] = {}
 
-        def open_new() -> tuple[WorkspaceLink, list[DocumentInfo], list[KeptNote]]:
+        def open_new() -> tuple[WorkspaceLink, list[DocumentEntry], list[KeptNote]]:
             """Worker thread: a key session for ``name``, its notes and its kept text."""
             link = connect_workspace(backend, name)
             documents = link.call(lambda client, key: client.list_documents(key))
@@ -233,7 +233,7 @@ class WorkspaceSwitch:
             self._fail(message or f"The workspace “{name}” could not be opened.")
             return
         link, documents, kept = cast(
-            tuple[WorkspaceLink, list[DocumentInfo], list[KeptNote]], opened
+            tuple[WorkspaceLink, list[DocumentEntry], list[KeptNote]], opened
         )
         remembered = self.saved.layouts.get(link.workspace)
         # A first visit carries the notes just left over: the same paths, where they exist.

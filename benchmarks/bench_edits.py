@@ -55,7 +55,7 @@ def _apply_cost() -> Measurement:
     from PySide6.QtGui import QTextCursor
     from PySide6.QtWidgets import QApplication, QPlainTextEdit
 
-    from bridge.proposals import Edit
+    from bridge.wire import ProposalEdit
     from renderer.frames.inbox_runtime import read_document_text
     from renderer.qt.edits import TrackedEdits
 
@@ -63,7 +63,7 @@ def _apply_cost() -> Measurement:
     text = _note()
     step = len(text) // TICKS
     marks = [text.index("[ ]", index * step) + 1 for index in range(TICKS)]
-    edits = [Edit(mark, mark + 1, "x") for mark in marks]
+    edits = [ProposalEdit(start=mark, end=mark + 1, text="x") for mark in marks]
     editor = QPlainTextEdit()
     editor.setPlainText(text)
     document = editor.document()

@@ -1,4 +1,4 @@
-"""What the backend says about turns, streams, assistants and conversations, parsed (contract 7).
+"""A turn's streamed events, parsed into :mod:`bridge.wire`'s answers (contract 7).
 
 Qt-free: the desktop app calls these through :class:`bridge.client.BackendClient`
 on worker threads and hands the results to the GUI thread. A :class:`TurnStream`
@@ -13,13 +13,12 @@ import json
 import socket
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeVar, get_args
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from bridge import errors
 from bridge.errors import BackendError, BackendUnreachable
-from bridge.proposals import Proposal
+from bridge.wire import Proposal, TurnAnswer, TurnToolCall
 
 if TYPE_CHECKING:
     # requests is imported where a call is made, on a worker thread: at start it would cost
@@ -27,70 +26,8 @@ if TYPE_CHECKING:
     import requests
 
 
-@dataclass(frozen=True)
-class WireToolCall:
-    """One tool the assistant called during a turn, with its JSON result."""
-
-    name: str
-    arguments: dict[str, Any]
-    result: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class TurnReply:
-    """The backend's answer to a turn; ``raw`` is the whole JSON for details views."""
-
-    reply: str
-    tool_calls: list[WireToolCall]
-    ambient_status: str
-    ambient_reason: str | None
-    raw: dict[str, Any]
-
-    @property
-    def proposals(self) -> list[Proposal]:
-        """The turn's proposals (R50); a malformed one is left out, never applied."""
-        found: list[Proposal] = []
-        for item in self.raw.get("proposals") or []:
-            with contextlib.suppress(KeyError, TypeError, ValueError):
-                found.append(Proposal.from_json(item))
-        return found
-
-    @property
-    def assistant_kind(self) -> str:
-        """``offline`` or ``model`` (older backends answer without it: offline)."""
-        return str((self.raw.get("assistant") or {}).get("kind") or "offline")
-
-    @property
-    def assistant_model(self) -> str | None:
-        model = (self.raw.get("assistant") or {}).get("model")
-        return None if model is None else str(model)
-
-
 def not_understood(status: int | None = None) -> BackendError:
     return BackendError(errors.NOT_UNDERSTOOD_MESSAGE, status)
-
-
-def turn_reply(body: dict[str, Any]) -> TurnReply:
-    try:
-        ambient = body.get("ambient") or {}
-        calls = [
-            WireToolCall(
-                name=str(call["name"]),
-                arguments=dict(call.get("arguments") or {}),
-                result=dict(call.get("result") or {}),
-            )
-            for call in body.get("toolCalls") or []
-        ]
-        reason = ambient.get("reason")
-        return TurnReply(
-            reply=str(body["reply"]),
-            tool_calls=calls,
-            ambient_status=str(ambient.get("status", "absent")),
-            ambient_reason=None if reason is None else str(reason),
-            raw=body,
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise not_understood() from error
 
 
 # -- streamed turns ------------------------------------------------------------
@@ -112,7 +49,7 @@ AnswerT = TypeVar("AnswerT")
 # The five kinds of a streamed answer, declared once for both realms. Each realm fills
 # them with its own payload: the backend's assistants and runner carry its full objects
 # (a ToolCall with its result, the outcome, the rendered JSON body), the app reads the
-# wire's (WireToolCall, Proposal, TurnReply or InlineAnswer).
+# wire's (TurnToolCall, Proposal, TurnAnswer or InlineAnswer, of bridge.wire).
 
 
 @dataclass(frozen=True)
@@ -153,9 +90,9 @@ class ErrorEvent:
 
 TurnEvent = (
     DeltaEvent
-    | ToolEvent[WireToolCall]
+    | ToolEvent[TurnToolCall]
     | ProposalEvent[Proposal]
-    | DoneEvent[TurnReply]
+    | DoneEvent[TurnAnswer]
     | ErrorEvent
 )
 """A streamed turn's events as the app reads them (contract 7)."""
@@ -188,15 +125,14 @@ def turn_event(event: str, data: str) -> TurnEvent | None:
         if event == EVENT_DELTA:
             return DeltaEvent(str(body["text"]))
         if event == EVENT_TOOL:
-            call = WireToolCall(str(body["name"]), dict(body["arguments"]), dict(body["result"]))
-            return ToolEvent(call)
+            return ToolEvent(TurnToolCall.model_validate(body))
         if event == EVENT_PROPOSAL:
-            return ProposalEvent(Proposal.from_json(body))
+            return ProposalEvent(Proposal.model_validate(body))
         if event == EVENT_DONE:
-            return DoneEvent(turn_reply(body))
+            return DoneEvent(TurnAnswer.model_validate(body))
         if event == EVENT_ERROR:
             return ErrorEvent(str(body["error"]["code"]), str(body["error"]["message"]))
-    except (ValueError, KeyError, TypeError) as error:
+    except (ValueError, KeyError, TypeError) as error:  # pydantic's ValidationError too
         raise not_understood() from error
     return None
 
@@ -257,99 +193,3 @@ class TurnStream:
             self._response.close()
         if not self._cancelled:  # the stream ended without done or error
             raise BackendUnreachable(errors.UNREACHABLE_MESSAGE)
-
-
-# -- assistants and conversations ---------------------------------------------
-
-
-@dataclass(frozen=True)
-class AssistantInfo:
-    """Which assistant answers: ``kind`` offline or model; never the API key."""
-
-    kind: str
-    model: str | None
-    base_url: str | None
-
-    @classmethod
-    def from_json(cls, body: dict[str, Any]) -> AssistantInfo:
-        try:
-            model, base_url = body.get("model"), body.get("baseUrl")
-            return cls(
-                str(body["kind"]),
-                None if model is None else str(model),
-                None if base_url is None else str(base_url),
-            )
-        except (KeyError, TypeError) as error:
-            raise not_understood() from error
-
-
-@dataclass(frozen=True)
-class WireVerification:
-    ok: bool
-    message: str
-    models: list[str] = field(default_factory=list)
-
-    @classmethod
-    def from_json(cls, body: dict[str, Any]) -> WireVerification:
-        try:
-            return cls(bool(body["ok"]), str(body["message"]), [str(m) for m in body["models"]])
-        except (KeyError, TypeError) as error:
-            raise not_understood() from error
-
-
-ProposalOutcome = Literal["pending", "applied", "undone", "discarded"]
-"""What a kept proposal says became of it; the app reports all but the first (R50, R80)."""
-PROPOSAL_OUTCOMES: Final[tuple[ProposalOutcome, ...]] = get_args(ProposalOutcome)
-
-
-@dataclass(frozen=True)
-class KeptProposal:
-    """A proposal as its conversation keeps it, on both sides of the wire (R50).
-
-    What it changes and what became of it, never its edits or its base: the backend
-    keeps these rows and sends them; the app reads them back with :func:`kept_proposal`.
-    """
-
-    id: str
-    path: str
-    summary: str
-    outcome: ProposalOutcome = "pending"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "path": self.path, "summary": self.summary, "outcome": self.outcome}
-
-
-@dataclass(frozen=True)
-class ConversationMessage:
-    """A kept message: the user's text or a final reply with its tools (no results)."""
-
-    role: str
-    text: str
-    at: datetime
-    tool_calls: list[tuple[str, dict[str, Any]]]
-    proposals: list[KeptProposal] = field(default_factory=list)
-    """A reply's proposals (R50); a backend that keeps none sends no such field."""
-
-
-def messages_from_json(body: dict[str, Any]) -> list[ConversationMessage]:
-    try:
-        return [
-            ConversationMessage(
-                str(item["role"]),
-                str(item["text"]),
-                datetime.fromisoformat(str(item["at"])),
-                [(str(c["name"]), dict(c["arguments"])) for c in item["toolCalls"]],
-                [kept_proposal(p) for p in item.get("proposals", [])],
-            )
-            for item in body["messages"]
-        ]
-    except (KeyError, TypeError, ValueError) as error:
-        raise not_understood() from error
-
-
-def kept_proposal(item: dict[str, Any]) -> KeptProposal:
-    """One of a kept message's ``proposals`` (or a report's answer); raises on a bad shape."""
-    outcome = str(item["outcome"])
-    if outcome not in PROPOSAL_OUTCOMES:
-        raise ValueError(f"unknown proposal outcome {outcome!r}")
-    return KeptProposal(str(item["id"]), str(item["path"]), str(item["summary"]), outcome)

@@ -12,31 +12,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from bridge import errors
-from bridge.agent import (
-    STREAM_MEDIA_TYPE,
-    AssistantInfo,
-    ConversationMessage,
-    KeptProposal,
-    TurnReply,
-    TurnStream,
-    WireVerification,
-    kept_proposal,
-    messages_from_json,
-    not_understood,
-    turn_reply,
-)
-from bridge.documents import DocumentInfo, etag_of
+from bridge.agent import STREAM_MEDIA_TYPE, TurnStream, not_understood
+from bridge.documents import etag_of
 from bridge.errors import NotFound, RequestRejected
 from bridge.headers import HEADER_NAME
-from bridge.inline import (
-    InlineAnswer,
-    InlineRecord,
-    InlineRequest,
-    InlineStream,
-    inline_outcome_url,
-    inline_url,
-)
-from bridge.responses import read_json
+from bridge.inline import InlineRequest, InlineStream, inline_outcome_url, inline_url
+from bridge.responses import read_answer, read_json
 from bridge.transport import (
     Transport,
     WireKeySession,
@@ -44,6 +25,23 @@ from bridge.transport import (
     conversation_url,
     document_url,
     workspace_url,
+)
+from bridge.wire import (
+    AssistantAbilities,
+    AssistantDescription,
+    ConversationMessage,
+    ConversationMessages,
+    DocumentEntry,
+    DocumentListing,
+    DocumentSaved,
+    InlineAnswer,
+    InlineHistory,
+    InlineRecord,
+    KeptProposalAnswer,
+    KeySessionIssued,
+    TurnAnswer,
+    Verification,
+    WorkspaceNames,
 )
 
 if TYPE_CHECKING:
@@ -85,10 +83,7 @@ class BackendClient(Transport):
 
     def list_workspaces(self) -> list[str]:
         """The workspace ids the backend holds, sorted (``GET /v1/workspaces``)."""
-        names = read_json(self._call("GET", "/v1/workspaces")).get("workspaces")
-        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-            raise not_understood(200)
-        return sorted(names)
+        return sorted(read_answer(self._call("GET", "/v1/workspaces"), WorkspaceNames).workspaces)
 
     def create_workspace(self, workspace: str) -> None:
         """Create an empty workspace; an existing one is left as it is."""
@@ -96,23 +91,21 @@ class BackendClient(Transport):
 
     def open_key_session(self, workspace: str) -> WireKeySession:
         """Acquire workspace access for the requests that touch ``workspace``."""
-        body = read_json(
-            self._call("POST", "/v1/key-sessions", json={"workspace": workspace}, expect=(201,))
+        response = self._call(
+            "POST", "/v1/key-sessions", json={"workspace": workspace}, expect=(201,)
         )
+        issued = read_answer(response, KeySessionIssued)
         try:
-            return WireKeySession(
-                key=str(body["key"]),
-                workspace=str(body["workspace"]),
-                expires_at=datetime.fromisoformat(str(body["expiresAt"])),
-            )
-        except (KeyError, TypeError, ValueError) as error:
+            expires_at = datetime.fromisoformat(issued.expires_at)
+        except ValueError as error:
             raise not_understood() from error
+        return WireKeySession(key=issued.key, workspace=issued.workspace, expires_at=expires_at)
 
     # -- documents (R16: the only way note text moves) ------------------------
 
     def list_documents(
         self, session: WireKeySession, prefix: str | None = None
-    ) -> list[DocumentInfo]:
+    ) -> list[DocumentEntry]:
         """The workspace's saved documents, sorted by path, optionally under ``prefix``."""
         params = {"prefix": prefix} if prefix is not None else None
         response = self._call(
@@ -121,11 +114,7 @@ class BackendClient(Transport):
             session=session,
             params=params,
         )
-        body = read_json(response)
-        try:
-            return [DocumentInfo.from_json(item) for item in body["documents"]]
-        except (KeyError, TypeError, ValueError) as error:
-            raise not_understood() from error
+        return read_answer(response, DocumentListing).documents
 
     def get_document(self, session: WireKeySession, path: str) -> str:
         """The saved UTF-8 text of ``path``."""
@@ -152,8 +141,8 @@ class BackendClient(Transport):
         *,
         if_match: str | None = None,
         if_none_match: bool = False,
-    ) -> DocumentInfo:
-        """Save ``text`` as ``path`` (atomically on the backend); ``modified_at`` may be "".
+    ) -> DocumentSaved:
+        """Save ``text`` as ``path`` (atomically on the backend).
 
         ``if_match`` (an ETag) saves only over that exact text and ``if_none_match`` only
         when no note is there; otherwise :class:`PreconditionFailed` and nothing is
@@ -174,11 +163,7 @@ class BackendClient(Transport):
                 {"Content-Type": "text/plain; charset=utf-8"}, if_match, if_none_match
             ),
         )
-        body = read_json(response)
-        try:
-            return DocumentInfo.from_json(body)
-        except (KeyError, TypeError, ValueError) as error:
-            raise not_understood() from error
+        return read_answer(response, DocumentSaved)
 
     # -- agent turns ----------------------------------------------------------
 
@@ -191,7 +176,7 @@ class BackendClient(Transport):
         ambient_header: str | None,
         note_left_out: bool = False,
         note_private: bool = False,
-    ) -> TurnReply:
+    ) -> TurnAnswer:
         """Send one turn; the header, when given, is sent as is (built by bridge.pointer).
 
         ``note_left_out`` tells the backend the user chose to leave the open note out (R48),
@@ -206,7 +191,7 @@ class BackendClient(Transport):
             stream=False,
             note_private=note_private,
         )
-        return turn_reply(read_json(response))
+        return read_answer(response, TurnAnswer)
 
     def stream_turn(
         self,
@@ -267,24 +252,21 @@ class BackendClient(Transport):
     ) -> list[ConversationMessage]:
         """A conversation's messages, oldest first; empty when there is none."""
         response = self._call("GET", conversation_url(conversation), session=session)
-        return messages_from_json(read_json(response))
+        return read_answer(response, ConversationMessages).messages
 
     def clear_conversation(self, session: WireKeySession, conversation: str) -> None:
         self._call("DELETE", conversation_url(conversation), session=session, expect=(204,))
 
     def report_proposal(
         self, session: WireKeySession, conversation: str, proposal: str, outcome: str
-    ) -> KeptProposal:
+    ) -> KeptProposalAnswer:
         """Tell the conversation what became of one of its proposals: applied or discarded (R50).
 
         An id the conversation does not hold raises :class:`NotFound`.
         """
         address = f"{conversation_url(conversation)}/proposals/{quote(proposal, safe='')}"
         response = self._call("POST", address, session=session, json={"outcome": outcome})
-        try:
-            return kept_proposal(read_json(response))
-        except (KeyError, TypeError, ValueError) as error:
-            raise not_understood() from error
+        return read_answer(response, KeptProposalAnswer)
 
     # -- the inline command (contract 13, R68–R74) ----------------------------------
 
@@ -315,10 +297,7 @@ class BackendClient(Transport):
             unreachable=errors.UNREACHABLE_MESSAGE,
             read_timeout=MODEL_READ_TIMEOUT_SECONDS,
         )
-        try:
-            return InlineAnswer.from_json(read_json(response))
-        except (KeyError, TypeError, ValueError) as error:
-            raise not_understood() from error
+        return read_answer(response, InlineAnswer)
 
     def report_inline(self, session: WireKeySession, request_id: str, outcome: str) -> None:
         """Keep what the person did with an answer: accepted or rejected (R73)."""
@@ -334,34 +313,36 @@ class BackendClient(Transport):
         response = self._call(
             "GET", inline_url(session.workspace), session=session, params={"limit": limit}
         )
-        body = read_json(response)
-        try:
-            return [InlineRecord.from_json(item) for item in body["requests"]]
-        except (KeyError, TypeError, ValueError) as error:
-            raise not_understood() from error
+        return read_answer(response, InlineHistory).requests
 
     # -- the assistant (contract 7, R37) ---------------------------------------------
 
-    def assistant(self) -> AssistantInfo:
+    def assistant(self) -> AssistantDescription:
         """Which assistant answers now."""
-        return AssistantInfo.from_json(read_json(self._call("GET", "/v1/assistant")))
+        return read_answer(self._call("GET", "/v1/assistant"), AssistantDescription)
 
     def set_assistant(
         self, base_url: str | None, model: str | None, api_key: str | None
-    ) -> AssistantInfo:
+    ) -> AssistantDescription:
         """Switch the backend's assistant; both None: the offline assistant."""
         body = {"baseUrl": base_url, "model": model, "apiKey": api_key}
-        return AssistantInfo.from_json(read_json(self._call("PUT", "/v1/assistant", json=body)))
+        response = self._call("PUT", "/v1/assistant", json=body)
+        return read_answer(response, AssistantDescription)
+
+    def assistant_abilities(self, language: str) -> AssistantAbilities:
+        """What the offline assistant understands, in ``language`` when it can (R84)."""
+        response = self._call("GET", "/v1/assistant/abilities", params={"language": language})
+        return read_answer(response, AssistantAbilities)
 
     def verify_assistant(
         self, base_url: str, model: str | None, api_key: str | None
-    ) -> WireVerification:
+    ) -> Verification:
         """Check an endpoint before saving it: its models and a request with the tools."""
         body = {"baseUrl": base_url, "model": model, "apiKey": api_key}
         response = self._call(
             "POST", "/v1/assistant/verify", json=body, read_timeout=MODEL_READ_TIMEOUT_SECONDS
         )
-        return WireVerification.from_json(read_json(response))
+        return read_answer(response, Verification)
 
     def get_delivery(self, session: WireKeySession, conversation: str) -> dict[str, Any] | None:
         """The stored ambient columns of the live delivery row, or None when there is none."""

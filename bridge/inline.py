@@ -1,9 +1,9 @@
-"""The Inline AI command on the wire: its request, its answer and its record (R68–R74, contract 13).
+"""The Inline AI command on the wire: its request, its stream, its addresses (R68–R74, c. 13).
 
 Both realms import these: the renderer builds an :class:`InlineRequest` from the live
-editor (``renderer.ambient.inline``), the backend checks the same limits and answers an
-:class:`InlineAnswer`. The request carries a bounded slice of the note; it is never an
-ambient pointer and never goes near ``X-Ambient-Note``.
+editor (``renderer.ambient.inline``), the backend checks the same limits and answers a
+:class:`bridge.wire.InlineAnswer`. The request carries a bounded slice of the note; it is
+never an ambient pointer and never goes near ``X-Ambient-Note``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Final, Literal, cast
+from typing import Any, Final, cast
 from urllib.parse import quote
 
 from bridge.agent import (
@@ -26,18 +26,12 @@ from bridge.agent import (
 )
 from bridge.contract import MAX_SELECTION_BYTES
 from bridge.transport import workspace_url
-
-KIND_EDIT: Final = "edit"
-KIND_REFUSAL: Final = "refusal"
-AnswerKind = Literal["edit", "refusal"]
+from bridge.wire import InlineAnswer, format_lines
 
 OUTCOME_PENDING: Final = "pending"
 OUTCOME_ACCEPTED: Final = "accepted"
 OUTCOME_REJECTED: Final = "rejected"
 OUTCOME_FAILED: Final = "failed"
-REPORTED_OUTCOMES: Final = (OUTCOME_ACCEPTED, OUTCOME_REJECTED)
-"""What the app reports of an answer (contract 13); "failed" is the backend's own."""
-RECORD_OUTCOMES: Final = (OUTCOME_PENDING, OUTCOME_ACCEPTED, OUTCOME_REJECTED, OUTCOME_FAILED)
 
 HISTORY_LIMIT: Final = 10
 """The records the prompt's menu shows, and the history route's default ``limit``."""
@@ -62,11 +56,6 @@ def inline_url(workspace: str) -> str:
 
 def inline_outcome_url(workspace: str, request_id: str) -> str:
     return f"{inline_url(workspace)}/{quote(request_id, safe='')}"
-
-
-def format_lines(first: int, last: int) -> str:
-    """``12–40`` (an en dash, as R69 writes it), or ``12`` for one line."""
-    return str(first) if first == last else f"{first}–{last}"
 
 
 def _lines_word(first: int, last: int) -> str:
@@ -126,86 +115,6 @@ class InlineRequest:
         }
 
 
-@dataclass(frozen=True)
-class InlineAnswer:
-    """The backend's answer (contract 13): the replacement text, or a refusal's sentence."""
-
-    id: str
-    replacement: str
-    summary: str
-    kind: AnswerKind
-    assistant_kind: str
-    assistant_name: str
-
-    @property
-    def is_refusal(self) -> bool:
-        return self.kind == KIND_REFUSAL
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "replacement": self.replacement,
-            "summary": self.summary,
-            "kind": self.kind,
-            "assistant": {"kind": self.assistant_kind, "name": self.assistant_name},
-        }
-
-    @classmethod
-    def from_json(cls, body: Any) -> InlineAnswer:
-        """Raises KeyError, TypeError or ValueError when ``body`` is not an answer."""
-        if not isinstance(body, dict):
-            raise TypeError("an inline answer must be a JSON object")
-        kind = str(body["kind"])
-        if kind not in (KIND_EDIT, KIND_REFUSAL):
-            raise ValueError(f"unknown inline answer kind {kind!r}")
-        assistant = body["assistant"]
-        return cls(
-            id=str(body["id"]),
-            replacement=str(body["replacement"]),
-            summary=str(body["summary"]),
-            kind=KIND_EDIT if kind == KIND_EDIT else KIND_REFUSAL,
-            assistant_kind=str(assistant["kind"]),
-            assistant_name=str(assistant["name"]),
-        )
-
-
-@dataclass(frozen=True)
-class InlineRecord:
-    """One kept request (R73): never note text."""
-
-    id: str
-    instruction: str
-    path: str
-    lines: tuple[int, int]
-    bytes: int
-    assistant: str
-    at: str
-    outcome: str
-
-    def describe(self) -> str:
-        """One line for the prompt's history menu."""
-        first, last = self.lines
-        return f"{self.instruction} — {self.path}:{format_lines(first, last)} ({self.outcome})"
-
-    @classmethod
-    def from_json(cls, body: Any) -> InlineRecord:
-        if not isinstance(body, dict):
-            raise TypeError("an inline record must be a JSON object")
-        first, last = body["lines"]
-        assistant = body["assistant"]
-        name = assistant.get("name") if isinstance(assistant, dict) else assistant
-        return cls(
-            id=str(body["id"]),
-            instruction=str(body["instruction"]),
-            path=str(body["path"]),
-            lines=(int(first), int(last)),
-            bytes=int(body["bytes"]),
-            assistant=str(name),
-            at=str(body["at"]),
-            outcome=str(body["outcome"]),
-        )
-
-
 InlineEvent = DeltaEvent | DoneEvent[InlineAnswer] | ErrorEvent
 """An inline stream's events as the app reads them (contract 13)."""
 
@@ -217,10 +126,10 @@ def inline_event(event: str, data: str) -> InlineEvent | None:
         if event == EVENT_DELTA:
             return DeltaEvent(str(body["text"]))
         if event == EVENT_DONE:
-            return DoneEvent(InlineAnswer.from_json(body))
+            return DoneEvent(InlineAnswer.model_validate(body))
         if event == EVENT_ERROR:
             return ErrorEvent(str(body["error"]["code"]), str(body["error"]["message"]))
-    except (ValueError, KeyError, TypeError) as error:
+    except (ValueError, KeyError, TypeError) as error:  # pydantic's ValidationError too
         raise not_understood() from error
     return None
 

@@ -1,6 +1,7 @@
-"""Proposals as the app reads them: parsed, reviewed as a line diff, rebased (R50–R52).
+"""Proposals as the app uses them: reviewed as a line diff, rebased, applied (R50–R52).
 
-Qt-free and linear in the note's size. A proposal's edits index its base text (the
+The proposal itself is :class:`bridge.wire.Proposal`, read strictly from the backend's
+answer. Qt-free and linear in the note's size. A proposal's edits index its base text (the
 saved copy it was computed from) in code points (contract 10). :func:`rebase` moves
 them onto the text the person has now: the base and the live text are compared by
 their common prefix and suffix, and an edit whose range that changed span touches is
@@ -9,62 +10,14 @@ refused, so a proposal never lands over the person's typing (R52).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
+
+from bridge.wire import ProposalEdit
 
 
-@dataclass(frozen=True)
-class Edit:
-    """Replace ``[start, end)`` (code points of the base text) by ``text``."""
-
-    start: int
-    end: int
-    text: str
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """A proposed change to one note (contract 10); never applied by the backend."""
-
-    id: str
-    path: str
-    base_bytes: int
-    base_sha256: str
-    edits: tuple[Edit, ...]
-    summary: str
-
-    @classmethod
-    def from_json(cls, body: Any) -> Proposal:
-        """Read one proposal; raises KeyError, TypeError or ValueError when malformed."""
-        if not isinstance(body, dict):
-            raise TypeError("a proposal must be a JSON object")
-        edits = tuple(
-            Edit(int(item["start"]), int(item["end"]), str(item["text"])) for item in body["edits"]
-        )
-        previous_end = 0
-        for edit in edits:
-            if edit.start < previous_end or edit.end < edit.start:
-                raise ValueError("a proposal's edits must be sorted and must not overlap")
-            previous_end = edit.end
-        base = body["base"]
-        return cls(
-            id=str(body["id"]),
-            path=str(body["path"]),
-            base_bytes=int(base["bytes"]),
-            base_sha256=str(base["sha256"]),
-            edits=edits,
-            summary=str(body.get("summary") or ""),
-        )
-
-    def is_base(self, text: str) -> bool:
-        """Whether ``text`` is exactly the text the proposal was computed from."""
-        data = text.encode("utf-8", errors="surrogatepass")
-        return len(data) == self.base_bytes and hashlib.sha256(data).hexdigest() == self.base_sha256
-
-
-def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+def apply_edits(text: str, edits: Sequence[ProposalEdit]) -> str:
     """``text`` with sorted, non-overlapping ``edits`` applied."""
     parts: list[str] = []
     cursor = 0
@@ -99,7 +52,7 @@ def changed_span(base: str, live: str) -> tuple[int, int, int]:
     return start, base_end - tail, live_end - tail
 
 
-def rebase(base: str, live: str, edits: Sequence[Edit]) -> list[Edit] | None:
+def rebase(base: str, live: str, edits: Sequence[ProposalEdit]) -> list[ProposalEdit] | None:
     """The edits moved onto ``live``, or None when the person changed where one applies.
 
     "Where one applies" (R52): the changed span overlaps an edit's range, or touches
@@ -110,12 +63,12 @@ def rebase(base: str, live: str, edits: Sequence[Edit]) -> list[Edit] | None:
         return list(edits)
     start, base_end, live_end = changed_span(base, live)
     shift = live_end - base_end
-    moved: list[Edit] = []
+    moved: list[ProposalEdit] = []
     for edit in edits:
         if edit.end < start:
             moved.append(edit)
         elif edit.start > base_end:
-            moved.append(Edit(edit.start + shift, edit.end + shift, edit.text))
+            moved.append(_shifted(edit, shift))
         else:
             return None
     return moved
@@ -131,7 +84,7 @@ class DiffLine:
 
 
 def review_lines(
-    base: str, edits: Sequence[Edit], most: int | None = None
+    base: str, edits: Sequence[ProposalEdit], most: int | None = None
 ) -> tuple[list[DiffLine], int]:
     """The lines the edits change, removed then added, with 1-based line numbers (R51).
 
@@ -237,9 +190,9 @@ def _first_lines(text: str, most: int | None) -> list[str]:
     return text.split("\n", most)[:most]
 
 
-def _hunks(base: str, edits: Sequence[Edit]) -> list[tuple[int, int, list[Edit]]]:
+def _hunks(base: str, edits: Sequence[ProposalEdit]) -> list[tuple[int, int, list[ProposalEdit]]]:
     """Edits grouped by the lines they touch: edits on one line make one hunk."""
-    hunks: list[tuple[int, int, list[Edit]]] = []
+    hunks: list[tuple[int, int, list[ProposalEdit]]] = []
     for edit in edits:
         if hunks and base.count("\n", hunks[-1][1], edit.start) == 0:
             first, _last, group = hunks[-1]
@@ -249,5 +202,13 @@ def _hunks(base: str, edits: Sequence[Edit]) -> list[tuple[int, int, list[Edit]]
     return hunks
 
 
-def _relative(edits: Sequence[Edit], offset: int) -> list[Edit]:
-    return [Edit(edit.start - offset, edit.end - offset, edit.text) for edit in edits]
+def _relative(edits: Sequence[ProposalEdit], offset: int) -> list[ProposalEdit]:
+    return [_shifted(edit, -offset) for edit in edits]
+
+
+def _shifted(edit: ProposalEdit, shift: int) -> ProposalEdit:
+    """``edit`` moved by ``shift`` code points, unvalidated: its text was validated when read,
+    and validating it again would copy megabytes on the GUI thread."""
+    return ProposalEdit.model_construct(
+        start=edit.start + shift, end=edit.end + shift, text=edit.text
+    )

@@ -1,4 +1,4 @@
-"""Reading the backend's answers: a JSON object, or the plain-language error a status means.
+"""Reading the backend's answers: a wire model, or the plain-language error a status means.
 
 The backend's own message from its error envelope is used when it sent one, so
 the user reads the backend's words; otherwise the status picks a message of
@@ -7,7 +7,9 @@ the user reads the backend's words; otherwise the status picks a message of
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from bridge import errors
 from bridge.agent import not_understood
@@ -15,6 +17,20 @@ from bridge.errors import AccessRefused, BackendError, NotFound, RequestRejected
 
 if TYPE_CHECKING:
     import requests
+
+ShapeT = TypeVar("ShapeT", bound=BaseModel)
+
+
+def read_answer(response: requests.Response, shape: type[ShapeT]) -> ShapeT:
+    """The response's JSON read strictly as ``shape`` (a :mod:`bridge.wire` model).
+
+    A body that is not exactly that shape (a field missing or extra, a string where a
+    number belongs) is "not understood": nothing half-read reaches the app.
+    """
+    try:
+        return shape.model_validate_json(response.content)
+    except ValidationError as error:
+        raise not_understood(response.status_code) from error
 
 
 def read_json(response: requests.Response) -> dict[str, Any]:

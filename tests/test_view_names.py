@@ -21,7 +21,7 @@ MOST_MODULES = 2
 
 OTHER_MEANINGS: dict[str, dict[str, str]] = {
     "edit": {
-        "bridge/inline.py": "the inline command's answer kind (an edit or a refusal)",
+        "bridge/wire.py": "the inline command's answer kind (an edit or a refusal)",
         "app/scenario/inline_steps.py": "the same answer kind, expected by a scenario",
         "workers/model/steps.py": "the model planner's step (answer, edit, auto)",
         "workers/model/assistant.py": "the same planner step",

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from bridge.pointer import AmbientPointer, decode_header
+from bridge.wire import AmbientState
 from workers import messages
 
-AmbientState = Literal["stored", "absent", "rejected"]
 PRIVATE_NOTE: Final = "private_note"
 """R86: the reason a pointer naming a private note is rejected (contract 14)."""
 

@@ -14,10 +14,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 
+from bridge.connections import RequestLimits
+from bridge.wire import envelope
 from workers import messages
-from workers.connections import RequestLimits
 from workers.dependencies import BackendState, describe_validation
-from workers.errors import ApiError, envelope
+from workers.errors import ApiError
 from workers.hosts import LoopbackHostsOnly
 from workers.inline import routes as inline
 from workers.responses import REFUSALS

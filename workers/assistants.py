@@ -16,6 +16,7 @@ from typing import Any, Final, Protocol
 
 from bridge.agent import DeltaEvent, DoneEvent, ToolEvent
 from bridge.pointer import AmbientPointer
+from bridge.wire import AssistantKind
 from workers.conversations import StoredMessage
 from workers.offline import turn as offline_turn
 from workers.outcomes import ToolCall, TurnOutcome
@@ -86,7 +87,7 @@ the runner turns the outcome into the wire's JSON answer."""
 
 
 class Assistant(Protocol):
-    kind: str
+    kind: AssistantKind
     model: str | None
     base_url: str | None
     uses_history: bool
@@ -109,7 +110,7 @@ def describe(assistant: Assistant) -> dict[str, Any]:
 class OfflineAssistant:
     """The built-in assistant (no network, no model), streamed in pieces."""
 
-    kind = OFFLINE
+    kind: AssistantKind = OFFLINE
     model: str | None = None
     base_url: str | None = None
     uses_history = True  # only to list what it can do once per conversation (R56)

@@ -15,18 +15,17 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from sqlalchemy import bindparam, case, delete, func, insert, select, update
 
-from bridge.agent import KeptProposal, ProposalOutcome
 from bridge.pointer import format_captured_at
+from bridge.wire import ConversationSummary, KeptProposalAnswer, ProposalOutcome, Role
 from workers.database import Database, as_utc
 from workers.schema import agent_conversation_messages as conversation_messages
 from workers.schema import agent_conversation_proposals as conversation_proposals
 from workers.settings import Settings
 
-Role = Literal["user", "assistant"]
 REPORTED_OUTCOMES: Final = ("applied", "undone", "discarded")
 """What the app reports: "undone" when Ctrl+Z took an applied change out again (R80)."""
 """What the app reports of a proposal; it is "pending" until then."""
@@ -50,7 +49,7 @@ class StoredMessage:
     text: str
     at: datetime
     tool_calls: list[StoredToolCall] = field(default_factory=list)
-    proposals: list[KeptProposal] = field(default_factory=list)
+    proposals: list[KeptProposalAnswer] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,21 +57,7 @@ class StoredMessage:
             "text": self.text,
             "at": format_captured_at(self.at),
             "toolCalls": [{"name": c.name, "arguments": c.arguments} for c in self.tool_calls],
-            "proposals": [proposal.to_json() for proposal in self.proposals],
-        }
-
-
-@dataclass(frozen=True)
-class ConversationSummary:
-    conversation: str
-    updated_at: datetime
-    turns: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "conversation": self.conversation,
-            "updatedAt": format_captured_at(self.updated_at),
-            "turns": self.turns,
+            "proposals": [proposal.model_dump() for proposal in self.proposals],
         }
 
 
@@ -113,7 +98,7 @@ class Conversations:
         message: str,
         reply: str,
         tool_calls: Sequence[StoredToolCall],
-        proposals: Sequence[KeptProposal] = (),
+        proposals: Sequence[KeptProposalAnswer] = (),
     ) -> None:
         """Both messages of a finished turn and the reply's proposals, in one transaction."""
         now = self._settings.clock()
@@ -139,7 +124,7 @@ class Conversations:
         with self._database.reading() as connection:
             rows = connection.execute(_MESSAGES, key).all()
             proposal_rows = connection.execute(_PROPOSALS, key).all()
-        by_message: dict[int, list[KeptProposal]] = {}
+        by_message: dict[int, list[KeptProposalAnswer]] = {}
         for row in proposal_rows:
             by_message.setdefault(row.message_id, []).append(_proposal(row))
         return [_message(row, by_message.get(row.id, [])) for row in rows]
@@ -151,7 +136,7 @@ class Conversations:
         conversation: str,
         proposal: str,
         outcome: ProposalOutcome,
-    ) -> KeptProposal | None:
+    ) -> KeptProposalAnswer | None:
         """Keep what the person did with a proposal; None when the conversation has no such one.
 
         Reporting the same outcome again changes nothing; a later report replaces an earlier.
@@ -201,7 +186,11 @@ class Conversations:
         with self._database.reading() as connection:
             rows = connection.execute(statement).all()
         return [
-            ConversationSummary(row.conversation, as_utc(row.updated_at), int(row.turns or 0))
+            ConversationSummary(
+                conversation=row.conversation,
+                updated_at=format_captured_at(as_utc(row.updated_at)),
+                turns=int(row.turns or 0),
+            )
             for row in rows
         ]
 
@@ -223,7 +212,7 @@ def storable(text: str) -> str:
     return text
 
 
-def _message(row: Any, proposals: list[KeptProposal] | None = None) -> StoredMessage:
+def _message(row: Any, proposals: list[KeptProposalAnswer] | None = None) -> StoredMessage:
     calls: list[StoredToolCall] = []
     if row.tool_calls:
         decoded = json.loads(row.tool_calls)
@@ -231,13 +220,15 @@ def _message(row: Any, proposals: list[KeptProposal] | None = None) -> StoredMes
     return StoredMessage(row.role, row.text, as_utc(row.created_at), calls, proposals or [])
 
 
-def _proposal(row: Any) -> KeptProposal:
+def _proposal(row: Any) -> KeptProposalAnswer:
     outcome: ProposalOutcome = row.outcome if row.outcome in REPORTED_OUTCOMES else "pending"
-    return KeptProposal(row.proposal_id, row.path, row.summary, outcome)
+    return KeptProposalAnswer(
+        id=row.proposal_id, path=row.path, summary=row.summary, outcome=outcome
+    )
 
 
 def _proposal_row(
-    key: dict[str, str], message_id: int, proposal: KeptProposal, now: datetime
+    key: dict[str, str], message_id: int, proposal: KeptProposalAnswer, now: datetime
 ) -> dict[str, Any]:
     return {
         **key,

@@ -17,11 +17,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bridge.contract import MAX_DOCUMENT_BYTES
-from bridge.documents import DocumentInfo
 from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
 from bridge.pointer import format_captured_at, sha16
 from bridge.privacy import PrivacyRules, WorkspacePrivacy
 from bridge.private_files import make_folders
+from bridge.wire import DocumentEntry
 from workers import messages, nofollow
 from workers.digests import DigestCache, FileVersion
 from workers.document_files import (
@@ -160,7 +160,7 @@ class Workspaces:
         path: str,
         text: str,
         precondition: WritePrecondition | None = None,
-    ) -> DocumentInfo:
+    ) -> DocumentEntry:
         """Atomic save: a temporary file beside the target, then one rename in that folder.
 
         Saves into one folder hold an exclusive ``flock`` on it from the check of the
@@ -189,7 +189,7 @@ class Workspaces:
             raise DocumentRefused(
                 "invalid", "write_failed", messages.DOCUMENT_WRITE_FAILED.format(reason=_why(error))
             ) from error
-        return DocumentInfo(path, len(data), sha16(data), _format_time(modified))
+        return _entry(path, len(data), sha16(data), modified)
 
     def versions(
         self, workspace: str, skip: Callable[[str], bool] | None = None
@@ -215,12 +215,12 @@ class Workspaces:
 
     def list(
         self, workspace: str, prefix: str = "", skip: Callable[[str], bool] | None = None
-    ) -> list[DocumentInfo]:
+    ) -> list[DocumentEntry]:
         """Every document under the workspace whose path starts with ``prefix``, sorted.
 
         ``skip``: paths left out before they are opened (the assistant's private notes).
         """
-        found: list[DocumentInfo] = []
+        found: list[DocumentEntry] = []
         for folder_fd, name, relative in self._walked(workspace, prefix, skip):
             try:
                 found.append(self._listed(folder_fd, name, workspace, relative))
@@ -249,7 +249,7 @@ class Workspaces:
         finally:
             walked.close()  # a search that stops early closes the walk's folder at once
 
-    def _listed(self, folder_fd: int, name: str, workspace: str, relative: str) -> DocumentInfo:
+    def _listed(self, folder_fd: int, name: str, workspace: str, relative: str) -> DocumentEntry:
         """One listing entry; a note over the limit is hashed in pieces, never held (R63)."""
         try:
             read, modified = self._read_in(
@@ -264,8 +264,8 @@ class Workspaces:
                 if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
                     raise
                 digest = self._digests.sha16_streamed(descriptor, FileVersion.of(info))
-            return DocumentInfo(relative, info.st_size, digest, _format_time(info.st_mtime))
-        return DocumentInfo(relative, read.size, self.sha16(read), _format_time(modified))
+            return _entry(relative, info.st_size, digest, info.st_mtime)
+        return _entry(relative, read.size, self.sha16(read), modified)
 
     def _walked(
         self, workspace: str, prefix: str, skip: Callable[[str], bool] | None = None
@@ -423,5 +423,6 @@ def _why(error: OSError) -> str:
     return error.strerror or "unknown error"
 
 
-def _format_time(modified: float) -> str:
-    return format_captured_at(datetime.fromtimestamp(modified, UTC))
+def _entry(path: str, size: int, sha256: str, modified: float) -> DocumentEntry:
+    modified_at = format_captured_at(datetime.fromtimestamp(modified, UTC))
+    return DocumentEntry(path=path, bytes=size, sha256=sha256, modified_at=modified_at)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 
 class ApiError(Exception):
@@ -41,7 +40,3 @@ class DocumentRefused(Exception):
         self.kind = kind  # "invalid", "outside", "not_found", "changed", "precondition"
         self.code = code
         self.message = message
-
-
-def envelope(code: str, message: str) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message}}

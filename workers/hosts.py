@@ -13,8 +13,8 @@ from typing import Final
 import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from bridge.wire import envelope
 from workers import messages
-from workers.errors import envelope
 
 LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "[::1]"})
 MISDIRECTED: Final = 421

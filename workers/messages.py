@@ -75,9 +75,6 @@ EDIT_OLD_TEXT_COUNT: Final = (
 EDITS_OVERLAP: Final = "Two edits change overlapping text; combine them into one."
 SUMMARY_INVALID: Final = "The summary must be text."
 PATH_RESERVED: Final = "Names starting with '.ambient-save-' are kept for saves in progress."
-HEADER_TIMEOUT: Final = "The request's headers did not arrive in time; the connection is closed."
-BODY_TIMEOUT: Final = "The request's body did not arrive in time; the connection is closed."
-PATH_NOT_UTF8: Final = "The address has percent-encoded bytes that are not UTF-8 text."
 HOST_NOT_LOOPBACK: Final = (
     "This backend answers only requests addressed to 127.0.0.1, localhost or [::1]; "
     "start it with --host to serve other names."
@@ -93,7 +90,6 @@ BODY_NOT_JSON: Final = "The request body must be a JSON object."
 BODY_INVALID: Final = "The request is not valid: {detail}"
 CONVERSATION_HAS_NUL: Final = "a conversation name cannot contain the NUL character"
 CONTENT_LENGTH_INVALID: Final = "The Content-Length header is not a number."
-REQUEST_UNREADABLE: Final = "The request could not be read as HTTP: {detail}. Nothing was done."
 ROUTE_NOT_FOUND: Final = "There is nothing at this address."
 PROPOSAL_NOT_FOUND: Final = (
     "This conversation has no proposal with that id: it was cleared, or never made here."

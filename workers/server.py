@@ -12,9 +12,9 @@ from typing import Any
 import uvicorn
 from starlette.types import ASGIApp
 
+from bridge.connections import LimitedConfig, OpenConnections
 from workers.allocator import keep_freed_memory
 from workers.app import create_app
-from workers.connections import limited_protocol
 from workers.settings import Settings
 
 LOOPBACK = "127.0.0.1"
@@ -61,12 +61,12 @@ def base_url(sock: socket.socket) -> str:
 
 def uvicorn_config(app: ASGIApp, settings: Settings, **options: Any) -> uvicorn.Config:
     """The server settings both ways of running share: quiet logs and the R44 time limits."""
-    return uvicorn.Config(
+    return LimitedConfig(
         app,
+        OpenConnections(settings.header_timeout_seconds),
         log_level="warning",
         access_log=False,
         lifespan="on",
-        http=limited_protocol(settings.header_timeout_seconds),
         timeout_keep_alive=settings.idle_timeout_seconds,
         # R76: asyncio accepts up to this many connections in one go, each a descriptor
         # before the cap closes it; uvicorn's 2,048 alone would exhaust a 1,024 limit.

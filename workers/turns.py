@@ -17,8 +17,9 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from bridge.agent import DeltaEvent, DoneEvent, KeptProposal, ProposalEvent, ToolEvent
+from bridge.agent import DeltaEvent, DoneEvent, ProposalEvent, ToolEvent
 from bridge.pointer import AmbientPointer
+from bridge.wire import KeptProposalAnswer
 from workers import jsontext, messages
 from workers.ambient import PRIVATE_NOTE, AmbientDecision, AmbientStatus
 from workers.assistants import Assistant, AssistantEvent, Cancellation, TurnInput
@@ -207,9 +208,14 @@ def _stored_call(call: ToolCall) -> StoredToolCall:
     return StoredToolCall(call.name, call.arguments)
 
 
-def _kept_proposal(proposal: dict[str, Any]) -> KeptProposal:
+def _kept_proposal(proposal: dict[str, Any]) -> KeptProposalAnswer:
     """A proposal as the conversation keeps it: pending until the app reports it (R50)."""
-    return KeptProposal(str(proposal["id"]), str(proposal["path"]), str(proposal["summary"]))
+    return KeptProposalAnswer(
+        id=str(proposal["id"]),
+        path=str(proposal["path"]),
+        summary=str(proposal["summary"]),
+        outcome="pending",
+    )
 
 
 def _proposal_fields(call: ToolCall) -> dict[str, Any]:

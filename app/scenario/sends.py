@@ -35,8 +35,8 @@ def observe_send(
         dropped=capture.dropped,
         header_bytes=record.header_bytes,
         flushed=record.flushed,
-        ambient_status=None if reply is None else reply.ambient_status,
-        ambient_reason=None if reply is None else reply.ambient_reason,
+        ambient_status=None if reply is None else reply.ambient.status,
+        ambient_reason=None if reply is None else reply.ambient.reason,
         tools=[] if reply is None else [call.name for call in reply.tool_calls],
         tool_results=[]
         if reply is None

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 from app.proposals import ProposalApplier
 from app.sidecar.notes import NoteAccess
 from bridge.paths import PATH_NOT_ALLOWED
-from bridge.proposals import Edit, Proposal, changed_span
+from bridge.proposals import changed_span
+from bridge.wire import Proposal, ProposalBase, ProposalEdit
 from renderer.frames.proposal_view import ProposalView
 
 Reply = Callable[[object], None]
@@ -189,13 +190,16 @@ class DiffReviews(QObject):
 def _proposal(proposal_id: str, path: str, base: str, new_content: str) -> Proposal:
     """``new_content`` as one edit over ``base``: the span between their common ends."""
     start, base_end, new_end = changed_span(base, new_content)
-    edits = (Edit(start, base_end, new_content[start:new_end]),) if base != new_content else ()
+    text = new_content[start:new_end]
     data = base.encode("utf-8", errors="surrogatepass")
-    return Proposal(
+    # Built unvalidated: the app made every value itself, and validating the new text
+    # would copy up to megabytes on the GUI thread (R78).
+    return Proposal.model_construct(
         id=proposal_id,
         path=path,
-        base_bytes=len(data),
-        base_sha256=hashlib.sha256(data).hexdigest(),
-        edits=edits,
+        base=ProposalBase(bytes=len(data), sha256=hashlib.sha256(data).hexdigest()),
+        edits=[ProposalEdit.model_construct(start=start, end=base_end, text=text)]
+        if base != new_content
+        else [],
         summary=f"A change to {path} from another tool",
     )

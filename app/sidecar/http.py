@@ -33,8 +33,8 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from bridge.connections import LimitedConfig, OpenConnections, RequestLimits
 from bridge.tools import READ_ACTIVE_NOTE
-from workers.connections import RequestLimits, limited_protocol
 
 LOOPBACK: Final = "127.0.0.1"
 MCP_PATH: Final = "/mcp"
@@ -116,7 +116,7 @@ class McpSidecarServer:
         self.dropped: set[str] = set()
         """Sessions dropped for not reading (R78)."""
         self._max_connections = max_connections
-        self._protocol = limited_protocol(header_seconds, max_connections)
+        self._connections = OpenConnections(header_seconds, max_connections)
         self._socket = socket.create_server((LOOPBACK, 0))
         self.port: int = self._socket.getsockname()[1]
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -138,14 +138,14 @@ class McpSidecarServer:
         The socket already listens, so a tool that connects before the loop runs waits
         in the backlog instead of being refused.
         """
-        config = uvicorn.Config(
+        # R76: the backend's limits, so idle or half-sent connections cannot pile up.
+        config = LimitedConfig(
             self._asgi_app(),
+            self._connections,
             log_config=None,
             access_log=False,
             lifespan="on",
             ws="none",
-            # R76: the backend's limits, so idle or half-sent connections cannot pile up.
-            http=self._protocol,
             timeout_keep_alive=self._keep_alive_seconds,
             # asyncio accepts up to this many connections at once, each a descriptor before
             # the cap can close it: uvicorn's 2,048 alone would exhaust a 1,024 limit.
@@ -256,7 +256,7 @@ class McpSidecarServer:
         if outbox is not None and outbox.sender is not None:
             outbox.sender.cancel()
         for client in self._stream_clients.pop(session_id, []):
-            self._protocol.close_client(client)
+            self._connections.close_client(client)
 
     # -- the app -----------------------------------------------------------------------
 

@@ -112,7 +112,7 @@ class NoteAccess:
         self.on_worker(lambda client, key: client.get_document(key, path), reply, link)
 
     def list_notes(self, prefix: str | None, reply: Reply) -> None:
-        """The workspace listing (list of DocumentInfo), or the BackendError that refused it."""
+        """The workspace listing (list of DocumentEntry), or the BackendError that refused it."""
         self.on_worker(lambda client, key: client.list_documents(key, prefix), reply)
 
     def on_worker(

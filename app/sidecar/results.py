@@ -12,11 +12,11 @@ from typing import Any, Final
 
 from app.sidecar.notes import CapturedNote
 from bridge.caveat import caveat_for, saved_copy_is_behind
-from bridge.documents import DocumentInfo
 from bridge.errors import AccessRefused, BackendError, NotFound, RequestRejected
 from bridge.pointer import sha16
 from bridge.privacy import AIEXCLUDE, OPEN_NOTE_PRIVATE, PRIVATE_LEFT_OUT
 from bridge.reading import NO_ACTIVE_NOTE, cut_at_character, read_result
+from bridge.wire import DocumentEntry
 
 Result = dict[str, Any]
 
@@ -75,8 +75,8 @@ def saved_copy_result(captured: CapturedNote, saved: object, limit: int) -> Resu
 def listing_result(answer: object, is_private: Callable[[str], bool]) -> Result:
     """``list_notes``: the listing without the private notes (R86), and how many it left out."""
     if isinstance(answer, list):
-        infos = [item for item in answer if isinstance(item, DocumentInfo)]
-        shared = [item.to_json() for item in infos if not is_private(item.path)]
+        infos = [item for item in answer if isinstance(item, DocumentEntry)]
+        shared = [item.model_dump() for item in infos if not is_private(item.path)]
         left_out = sum(1 for item in infos if item.path != AIEXCLUDE and is_private(item.path))
         result: Result = {"status": "ok", "message": None, "documents": shared}
         if left_out:

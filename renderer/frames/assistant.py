@@ -24,10 +24,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QPushButton, QWidget
 
-from bridge.agent import AssistantInfo, TurnReply
 from bridge.contract import FLUSH_LIMIT_SECONDS
 from bridge.errors import BackendError
 from bridge.frames import ASSISTANT_FRAME_ID
+from bridge.wire import AssistantDescription, TurnAnswer
 from renderer.ambient.clock import Clock, SystemClock
 from renderer.ambient.elsewhere import NOWHERE_ELSE, Elsewhere, ElsewhereSource
 from renderer.ambient.preparation import FlushDone, PreparedSend, SendPreparation, prepare_send
@@ -122,7 +122,7 @@ class AssistantFrame(FrameBase):
         self.records: list[TurnRecord] = []
         self.latest_proposals: list[ProposalView] = []
         """The proposals of the latest finished send, in order (contract 10's ``proposal: N``)."""
-        self.assistant_info: AssistantInfo | None = None
+        self.assistant_info: AssistantDescription | None = None
         self._queue: deque[tuple[str, bool]] = deque()
         self._current: _Send | None = None
         self._busy = False
@@ -243,7 +243,7 @@ class AssistantFrame(FrameBase):
             partial(calls.fetch_assistant, self._link().backend), self.show_assistant
         )
 
-    def show_assistant(self, info: AssistantInfo) -> None:
+    def show_assistant(self, info: AssistantDescription) -> None:
         self.assistant_info = info
         self._show_assistant_name(assistant_name(info.kind, info.model))
 
@@ -456,7 +456,7 @@ class AssistantFrame(FrameBase):
             # own words; anything else is a defect whose details mean nothing to the user.
             message = plain_failure(outcome)
             self.input.keep(send.message)
-        reply = outcome if isinstance(outcome, TurnReply) else None
+        reply = outcome if isinstance(outcome, TurnAnswer) else None
         turn = send.turn
         record = TurnRecord(
             message=send.message,
@@ -479,14 +479,14 @@ class AssistantFrame(FrameBase):
         send.view.show_record(record)
         self.announcer.announce(_spoken_end(reply, message, stopped=outcome is None))
         if reply is not None:
-            self._show_assistant_name(assistant_name(reply.assistant_kind, reply.assistant_model))
+            self._show_assistant_name(assistant_name(reply.assistant.kind, reply.assistant.model))
             self._show_proposals(send, reply)
         self.transcript_view.scroll_to_end()
         self._current = None
         self.turn_finished.emit(record)
         self._next()
 
-    def _show_proposals(self, send: _Send, reply: TurnReply) -> None:
+    def _show_proposals(self, send: _Send, reply: TurnAnswer) -> None:
         views = [
             ProposalView(proposal, send.workspace, conversation=send.conversation)
             for proposal in reply.proposals
@@ -524,7 +524,7 @@ STOPPED_SPOKEN: Final = "The reply was stopped."
 NO_REPLY_SPOKEN: Final = "The assistant did not answer."
 
 
-def _spoken_end(reply: TurnReply | None, failure: str | None, *, stopped: bool) -> str:
+def _spoken_end(reply: TurnAnswer | None, failure: str | None, *, stopped: bool) -> str:
     """What a screen reader says when an answer ends: its first sentence, or why there is none."""
     if reply is not None:
         return first_sentence(reply.reply) or NO_REPLY_SPOKEN

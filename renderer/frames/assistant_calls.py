@@ -7,7 +7,8 @@ the value (or the failure) back on the GUI thread.
 
 from __future__ import annotations
 
-from bridge.agent import AssistantInfo, ConversationMessage, KeptProposal, TurnStream
+from bridge.agent import TurnStream
+from bridge.wire import AssistantDescription, ConversationMessage, KeptProposalAnswer
 from renderer.qt.backend import BackendLink, WorkspaceLink
 
 
@@ -36,7 +37,7 @@ def open_turn_stream(
     )
 
 
-def fetch_assistant(backend: BackendLink) -> AssistantInfo:
+def fetch_assistant(backend: BackendLink) -> AssistantDescription:
     """Worker thread: which assistant answers (R30, ``GET /v1/assistant``)."""
     return backend.client().assistant()
 
@@ -53,7 +54,7 @@ def clear_conversation(link: WorkspaceLink, conversation: str) -> None:
 
 def report_proposal(
     link: WorkspaceLink, conversation: str, proposal: str, outcome: str
-) -> KeptProposal:
+) -> KeptProposalAnswer:
     """Worker thread: tell ``conversation`` its proposal was applied or discarded (R50)."""
     return link.call(
         lambda client, key: client.report_proposal(key, conversation, proposal, outcome)

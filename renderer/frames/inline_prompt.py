@@ -38,15 +38,9 @@ from PySide6.QtWidgets import (
 
 from bridge.contract import MAX_INSTRUCTION_CHARS
 from bridge.errors import BackendError
-from bridge.inline import (
-    HISTORY_LIMIT,
-    OUTCOME_ACCEPTED,
-    OUTCOME_REJECTED,
-    InlineAnswer,
-    InlineRecord,
-    InlineRequest,
-)
+from bridge.inline import HISTORY_LIMIT, OUTCOME_ACCEPTED, OUTCOME_REJECTED, InlineRequest
 from bridge.views import EDIT, View
+from bridge.wire import InlineAnswer, InlineRecord
 from renderer.ambient.inline import SelectionTooLarge, build_context
 from renderer.frames.inline_review import review_html
 from renderer.qt.announce import Announcer

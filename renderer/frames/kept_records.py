@@ -26,7 +26,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bridge.agent import ConversationMessage, TurnReply, WireToolCall
 from bridge.drops import DROP_REASONS
 from bridge.pointer import AmbientPointer
 from bridge.private_files import set_aside, write_atomically
@@ -36,6 +35,13 @@ from bridge.tools import (
     ANY_KEPT_RESULT,
     COMMON_RESULT_KEYS,
     TOOL_FACTS,
+)
+from bridge.wire import (
+    AmbientAnswer,
+    ConversationMessage,
+    TurnAnswer,
+    TurnAssistant,
+    TurnToolCall,
 )
 from renderer.ambient.capture import CaptureResult
 from renderer.ambient.elsewhere import Elsewhere
@@ -80,8 +86,8 @@ def record_entry(record: TurnRecord) -> dict[str, Any] | None:
         "flushTimedOut": record.flush_timed_out,
         "preparationSeconds": round(record.preparation_seconds, 3),
         "stopped": record.stopped,
-        "assistant": reply.raw.get("assistant"),
-        "ambient": {"status": reply.ambient_status, "reason": reply.ambient_reason},
+        "assistant": reply.assistant.model_dump(),
+        "ambient": reply.ambient.model_dump(),
         "toolCalls": [_call_json(call) for call in reply.tool_calls],
         "openElsewhere": sorted(record.elsewhere.open_elsewhere),
         "fellBackFrom": record.elsewhere.fell_back_from,
@@ -106,26 +112,22 @@ def restored_record(
         selection_lines=lines,
     )
     calls = [
-        WireToolCall(str(call["name"]), dict(call.get("arguments") or {}), dict(call["result"]))
+        TurnToolCall(
+            name=str(call["name"]),
+            arguments=dict(call.get("arguments") or {}),
+            result=dict(call["result"]),
+        )
         for call in entry.get("toolCalls") or []
     ]
-    ambient = dict(entry.get("ambient") or {})
-    raw: dict[str, Any] = {
-        "reply": reply.text,
-        "toolCalls": [
-            {"name": c.name, "arguments": c.arguments, "result": c.result} for c in calls
-        ],
-        "ambient": ambient,
-        "assistant": entry.get("assistant"),
-        "restored": True,
-    }
-    reason = ambient.get("reason")
-    turn_reply = TurnReply(
+    ambient = entry.get("ambient")
+    assistant = entry.get("assistant")
+    # Kept before the answer's assistant was kept: the offline one answered then.
+    turn_reply = TurnAnswer(
         reply=reply.text,
         tool_calls=calls,
-        ambient_status=str(ambient.get("status", "absent")),
-        ambient_reason=None if reason is None else str(reason),
-        raw=raw,
+        proposals=[],
+        ambient=AmbientAnswer.model_validate(ambient or {"status": "absent", "reason": None}),
+        assistant=TurnAssistant.model_validate(assistant or {"kind": "offline", "model": None}),
     )
     flushed = entry.get("flushed")
     return TurnRecord(
@@ -326,7 +328,7 @@ def _pointer(raw: object) -> AmbientPointer | None:
     return AmbientPointer.model_validate(raw) if isinstance(raw, dict) else None
 
 
-def _call_json(call: WireToolCall) -> dict[str, Any]:
+def _call_json(call: TurnToolCall) -> dict[str, Any]:
     # What each tool declares keepable (bridge.tools): never ``text``, lines or edits (R77).
     facts = TOOL_FACTS.get(call.name)
     result_keys = COMMON_RESULT_KEYS + facts.kept_result if facts else ANY_KEPT_RESULT

@@ -12,7 +12,8 @@ from typing import Final, Literal
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from bridge.proposals import Proposal, review_lines
+from bridge.proposals import review_lines
+from bridge.wire import Proposal
 from renderer.qt.scheme import LIGHT, Scheme, scheme_of
 
 ProposalState = Literal[

@@ -14,9 +14,9 @@ from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QMenu, QWidget
 
-from bridge.documents import DocumentInfo
 from bridge.errors import BackendError
 from bridge.privacy import CHIP_PRIVATE, KEEP_PRIVATE, SHARE
+from bridge.wire import DocumentEntry
 from renderer.frames.base import FrameBase, tool_button
 from renderer.frames.privacy_lock import lock_icon
 from renderer.qt.backend import WorkspaceLink
@@ -61,7 +61,7 @@ class WorkspaceBrowserFrame(FrameBase):
         """Why the latest keep-private or share did not do what it asked, or None."""
         self._generation = 0
         self._in_flight = False
-        self.documents: list[DocumentInfo] = []
+        self.documents: list[DocumentEntry] = []
         self._last_ok = False
         self._poll = QTimer(self)
         self._poll.setInterval(LISTING_POLL_MS)
@@ -105,16 +105,16 @@ class WorkspaceBrowserFrame(FrameBase):
         if not quietly:
             self.status.setText("Loading…")
 
-        def fetch() -> list[DocumentInfo]:
+        def fetch() -> list[DocumentEntry]:
             return link.call(lambda client, session: client.list_documents(session))
 
         self._runner.submit(
             fetch,
-            on_done=lambda docs: self._on_listed(generation, cast(list[DocumentInfo], docs)),
+            on_done=lambda docs: self._on_listed(generation, cast(list[DocumentEntry], docs)),
             on_error=lambda error: self._on_failed(generation, error),
         )
 
-    def listed_once(self, callback: Callable[[list[DocumentInfo]], None]) -> None:
+    def listed_once(self, callback: Callable[[list[DocumentEntry]], None]) -> None:
         """Call ``callback(documents)`` after the next successful listing only."""
 
         def once() -> None:
@@ -136,7 +136,7 @@ class WorkspaceBrowserFrame(FrameBase):
         if not self._in_flight:
             self.refresh(quietly=True)
 
-    def _on_listed(self, generation: int, documents: list[DocumentInfo]) -> None:
+    def _on_listed(self, generation: int, documents: list[DocumentEntry]) -> None:
         if generation != self._generation:
             return
         self._in_flight = False

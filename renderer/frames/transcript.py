@@ -17,8 +17,8 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from bridge.agent import ConversationMessage, KeptProposal
 from bridge.tools import TOOL_FACTS
+from bridge.wire import ConversationMessage, KeptProposalAnswer
 from renderer.frames.kept_records import kept_turn_pairs
 from renderer.frames.turn_text import tools_html
 from renderer.frames.turn_view import TurnView, markdown_html
@@ -42,7 +42,7 @@ def _rich(text: str) -> str:
     return escape(text).replace("\n", "<br>")
 
 
-def kept_proposals_text(proposals: Sequence[KeptProposal]) -> str:
+def kept_proposals_text(proposals: Sequence[KeptProposalAnswer]) -> str:
     """One line per kept proposal: its summary, its note and what became of it."""
     lines = []
     for proposal in proposals:
@@ -52,7 +52,7 @@ def kept_proposals_text(proposals: Sequence[KeptProposal]) -> str:
 
 
 def stated_calls(
-    calls: Sequence[tuple[str, dict[str, Any]]], proposals: Sequence[KeptProposal]
+    calls: Sequence[tuple[str, dict[str, Any]]], proposals: Sequence[KeptProposalAnswer]
 ) -> list[tuple[str, dict[str, Any]]]:
     """A kept turn's tool calls, each proposing call with its kept proposal's summary.
 
@@ -74,7 +74,7 @@ def stated_calls(
     return stated
 
 
-def kept_proposals_label(proposals: Sequence[KeptProposal], parent: QWidget) -> QLabel:
+def kept_proposals_label(proposals: Sequence[KeptProposalAnswer], parent: QWidget) -> QLabel:
     label = QLabel(kept_proposals_text(proposals), parent)
     label.setObjectName("keptProposals")
     label.setTextFormat(Qt.TextFormat.PlainText)
@@ -114,7 +114,9 @@ class KeptTurnView(QFrame):
             layout.addWidget(view)
 
     def show_reply(self, message: ConversationMessage) -> None:
-        calls = stated_calls(message.tool_calls, message.proposals)
+        calls = stated_calls(
+            [(call.name, call.arguments) for call in message.tool_calls], message.proposals
+        )
         self.tools.setText(tools_html((name, args, None) for name, args in calls))
         self.tools.setVisible(bool(message.tool_calls))
         self.reply.setText(markdown_html(message.text, self.reply.font()))  # as when it came

@@ -24,11 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bridge.agent import WireToolCall
 from bridge.contract import ACCESS_TTL, FLUSH_LIMIT_SECONDS
 from bridge.drops import describe_drop
 from bridge.pointer import AmbientPointer
 from bridge.tools import TOOL_FACTS, byte_count, read_found
+from bridge.wire import TurnToolCall
 from renderer.frames.turns import TurnRecord
 
 Row = tuple[str, str]
@@ -107,7 +107,7 @@ def record_json(record: TurnRecord) -> dict[str, Any]:
         "flushed": record.flushed,
         "flushTimedOut": record.flush_timed_out,
         "preparationSeconds": round(record.preparation_seconds, 3),
-        "response": None if record.reply is None else record.reply.raw,
+        "response": None if record.reply is None else record.reply.as_json(),
         "error": record.error,
         "openElsewhere": sorted(record.elsewhere.open_elsewhere),
         "fellBackFrom": record.elsewhere.fell_back_from,
@@ -141,17 +141,17 @@ def _backend_kept(record: TurnRecord) -> str:
     reply = record.reply
     if reply is None:
         return "nothing: the message did not go through"
-    reason = reply.ambient_reason
-    if reply.ambient_status == "stored":
+    reason = reply.ambient.reason
+    if reply.ambient.status == "stored":
         return KEPT.format(minutes=KEPT_MINUTES)
-    if reply.ambient_status == "rejected":
+    if reply.ambient.status == "rejected":
         return f"refused: {reason}" if reason else "refused"
     if record.capture.dropped == "excluded":
         return "nothing (the note was left out)"
     return f"nothing ({reason})" if reason else "nothing"
 
 
-def _tool_line(call: WireToolCall) -> str:
+def _tool_line(call: TurnToolCall) -> str:
     return f"{call.name}: {_tool_result(call.name, call.result)}"
 
 
@@ -195,7 +195,7 @@ class TurnDetails(QWidget):
         self._record = record
         self._show_rows(details_rows(record))
 
-    def show_tools(self, calls: list[WireToolCall]) -> None:
+    def show_tools(self, calls: list[TurnToolCall]) -> None:
         """While a reply streams (R35): the tools called so far; the record replaces them."""
         self._show_rows([("Tools called", "\n".join(_tool_line(call) for call in calls))])
 

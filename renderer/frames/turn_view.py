@@ -15,8 +15,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from bridge.agent import WireToolCall
 from bridge.drops import DropReason, describe_drop
+from bridge.wire import TurnToolCall
 from renderer.frames.turn_details import CAVEAT_FOR_PEOPLE, TurnDetails
 from renderer.frames.turn_text import ToolLine, assistant_name, tools_html
 from renderer.frames.turns import TurnRecord
@@ -57,7 +57,7 @@ class TurnView(QFrame):
         self.tools.setWordWrap(True)
         self.tools.setTextFormat(Qt.TextFormat.RichText)
         self.tools.setVisible(False)
-        self._live_tools: list[WireToolCall] = []
+        self._live_tools: list[TurnToolCall] = []
         self.note_left_out = False
         """The person left the open note out of this turn (R48): a read of it says so."""
         self.reply = QLabel("…", self)
@@ -113,7 +113,7 @@ class TurnView(QFrame):
         """The reply so far, while it streams (R35)."""
         self.reply.setText(escape(text).replace("\n", "<br>"))
 
-    def show_tool(self, call: WireToolCall) -> None:
+    def show_tool(self, call: TurnToolCall) -> None:
         """A tool the assistant called while the reply streams: on the turn and in its details."""
         self._live_tools.append(call)
         self.show_tools([(c.name, c.arguments, c.result) for c in self._live_tools])
@@ -134,7 +134,7 @@ class TurnView(QFrame):
             text = reply_without_caveats(record.reply.reply, caveats)
             self.reply.setText(markdown_html(text, self.reply.font()))
             self.answered_by.setText(
-                assistant_name(record.reply.assistant_kind, record.reply.assistant_model)
+                assistant_name(record.reply.assistant.kind, record.reply.assistant.model)
             )
             self.answered_by.setVisible(True)
             self.note_left_out = record.dropped == "excluded"

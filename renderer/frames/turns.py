@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bridge.agent import TurnReply
 from bridge.drops import DropReason
+from bridge.wire import TurnAnswer
 from renderer.ambient.capture import CaptureResult
 from renderer.ambient.elsewhere import (
     ACTIVE_NOTE_TOOL,
@@ -23,7 +23,7 @@ class TurnRecord:
 
     message: str
     capture: CaptureResult
-    reply: TurnReply | None
+    reply: TurnAnswer | None
     error: str | None
     flushed: bool | None
     """Whether the pre-send flush completed; None when no preparation ran (no note, excluded)."""

@@ -1,6 +1,6 @@
 """Applying edits to a live editor as one undo step, and keeping them in place meanwhile (R52).
 
-Edit positions are code points of the note's text; Qt counts UTF-16 code units, so
+ProposalEdit positions are code points of the note's text; Qt counts UTF-16 code units, so
 positions are converted in one pass over the text (none at all when it has no
 character outside the Basic Multilingual Plane). The edits are applied last to
 first, so each earlier position still holds, inside one edit block: Ctrl+Z
@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor, QTextDocument
 
 from bridge.markdown import utf16_length
-from bridge.proposals import Edit
+from bridge.wire import ProposalEdit
 
 
 def utf16_positions(text: str, positions: Sequence[int]) -> list[int]:
@@ -33,7 +33,7 @@ def utf16_positions(text: str, positions: Sequence[int]) -> list[int]:
     return found
 
 
-def apply_to_document(document: QTextDocument, text: str, edits: Sequence[Edit]) -> None:
+def apply_to_document(document: QTextDocument, text: str, edits: Sequence[ProposalEdit]) -> None:
     """Apply sorted, non-overlapping ``edits`` of ``text`` (the document's text) as one step."""
     ends = [value for edit in edits for value in (edit.start, edit.end)]
     converted = utf16_positions(text, ends)
@@ -68,7 +68,11 @@ class TrackedEdits(QObject):
     """
 
     def __init__(
-        self, document: QTextDocument, text: str, edits: Sequence[Edit], parent: QObject | None
+        self,
+        document: QTextDocument,
+        text: str,
+        edits: Sequence[ProposalEdit],
+        parent: QObject | None,
     ) -> None:
         super().__init__(parent)
         self.document = document

@@ -10,7 +10,7 @@ waits for the network, so typing goes on while a request runs.
 from __future__ import annotations
 
 from bridge.errors import BackendError
-from bridge.inline import InlineAnswer
+from bridge.wire import InlineAnswer
 from renderer.qt.turn_stream import StreamedRequest
 
 InlineOutcome = InlineAnswer | BackendError | BaseException | None

@@ -19,21 +19,15 @@ from typing import ClassVar
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
-from bridge.agent import (
-    DeltaEvent,
-    DoneEvent,
-    ErrorEvent,
-    ToolEvent,
-    TurnReply,
-    TurnStream,
-)
+from bridge.agent import DeltaEvent, DoneEvent, ErrorEvent, ToolEvent, TurnStream
 from bridge.errors import BackendError
+from bridge.wire import TurnAnswer
 from renderer.qt.tasks import TaskRunner
 
 RENDER_INTERVAL_MS = 50
 """The reply's text is redrawn at most this often while it streams."""
 
-Outcome = TurnReply | BackendError | BaseException | None
+Outcome = TurnAnswer | BackendError | BaseException | None
 """How a streamed turn ended: its reply, a failure, or None when it was stopped."""
 
 
@@ -172,8 +166,8 @@ class StreamedTurn(StreamedRequest):
     """One turn asked for as a stream; its tool calls are signalled as they come."""
 
     tool_called = Signal(object)
-    """A :class:`bridge.agent.WireToolCall`, as the assistant called it."""
-    answer_type = TurnReply
+    """A :class:`bridge.agent.TurnToolCall`, as the assistant called it."""
+    answer_type = TurnAnswer
 
     def _other_event(self, event: object) -> None:
         if isinstance(event, ToolEvent):

@@ -10,7 +10,6 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QLabel, QTableWidget, QTextBrowser
 
 from app.actions import ACTIONS, shortcut_rows, with_shortcut_table
-from app.help import assistant_help_text
 from tests.app.conftest import AppFactory, AppUnderTest
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -115,17 +114,16 @@ def test_help_says_what_the_assistant_understands_and_about_names_the_folders(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    assert "summarise this" in assistant_help_text("en")
-    japanese = assistant_help_text("ja")
-    assert japanese != assistant_help_text("en") and "要約" in japanese
-    assert assistant_help_text("xx") == assistant_help_text("en")
     _active(app)
     app.window.menus.trigger("help.assistant")
     app.qtbot.waitUntil(lambda: _open_dialog("What the assistant understands") is not None)
     dialog = _open_dialog("What the assistant understands")
     assert dialog is not None
     browser = dialog.findChild(QTextBrowser, "assistantHelp")
-    assert browser is not None and "list my notes" in browser.toPlainText()
+    assert browser is not None
+    # Filled once the backend answers, off the GUI thread (the app imports no assistant).
+    app.qtbot.waitUntil(lambda: "list my notes" in browser.toPlainText())
+    assert "summarise this" in browser.toPlainText()
     dialog.close()
     app.window.menus.trigger("help.about")
     app.qtbot.waitUntil(lambda: _open_dialog("About Ambient Notes") is not None)

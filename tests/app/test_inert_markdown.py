@@ -32,8 +32,7 @@ _DEV_ZERO_SCRIPT = textwrap.dedent(
     resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
     from PySide6.QtWidgets import QApplication
     app = QApplication([])
-    from datetime import UTC, datetime
-    from bridge.agent import ConversationMessage
+    from bridge.wire import ConversationMessage
     from renderer.frames.transcript import KeptTurnView
     from renderer.frames.turn_view import markdown_html
     from bridge.markdown import render_html_pieces
@@ -44,7 +43,9 @@ _DEV_ZERO_SCRIPT = textwrap.dedent(
         pass
     preview.show()
     kept = KeptTurnView("where is zero?")
-    kept.show_reply(ConversationMessage("assistant", note, datetime.now(UTC), []))
+    kept.show_reply(ConversationMessage(
+        role="assistant", text=note, at="2026-11-29T19:00:00.000Z", tool_calls=[], proposals=[]
+    ))
     kept.show()
     app.processEvents()
     text = preview.toPlainText() + kept.reply.text()

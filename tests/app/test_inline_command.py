@@ -8,7 +8,7 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.popout import PopoutWindow
-from bridge.inline import InlineAnswer
+from bridge.wire import InlineAnswer
 from renderer.frames.inbox import InboxFrame
 from tests.app.conftest import AppFactory, AppUnderTest
 from tests.support.scripted_model import MODEL_ID, scripted_model, text

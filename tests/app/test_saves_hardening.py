@@ -235,7 +235,7 @@ def test_r77_an_atomic_write_syncs_the_file_and_its_folder(
 
 
 def test_r77_a_refused_edit_kept_under_turns_never_quotes_the_note() -> None:
-    from bridge.agent import WireToolCall
+    from bridge.agent import TurnToolCall
     from renderer.frames.kept_records import _call_json
     from workers.messages import EDIT_OLD_TEXT_COUNT
     from workers.proposals import _quoted
@@ -243,7 +243,7 @@ def test_r77_a_refused_edit_kept_under_turns_never_quotes_the_note() -> None:
     secret = "my bank PIN is 4821 and the safe opens left"
     refusal = EDIT_OLD_TEXT_COUNT.format(text=_quoted(secret), count=2)
     assert "4821" in refusal  # the backend's message quotes the note to the model
-    call = WireToolCall(
+    call = TurnToolCall(
         name="propose_note_edit",
         arguments={"path": "notes/a.md", "edits": [{"oldText": secret, "newText": "x"}]},
         result={"status": "invalid_argument", "message": refusal},

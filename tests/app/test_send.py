@@ -71,7 +71,7 @@ def test_the_leave_out_toggle_excludes_one_send_then_resets(make_app: AppFactory
     assert "left out of the next message" in assistant.chip.text()
     record = app.send()
     assert record.capture.header is None and record.dropped == "excluded"
-    assert record.reply is not None and record.reply.ambient_status == "absent"
+    assert record.reply is not None and record.reply.ambient.status == "absent"
     assert not assistant.exclude_toggle.isChecked()
     assert app.send().capture.header is not None
 
@@ -98,7 +98,7 @@ def test_a_note_change_during_the_flush_discards_the_capture_R13(make_app: AppFa
     record = app.send()
     assert record.capture.header is None
     assert record.dropped == "discarded"
-    assert record.reply is not None and record.reply.ambient_status == "absent"
+    assert record.reply is not None and record.reply.ambient.status == "absent"
     notices = app.window.assistant.transcript.findChildren(QLabel, "turnNotice")
     assert [label.text() for label in notices] == [describe_drop("discarded")]
     assert not notices[0].isHidden()  # shown on the turn, not only in its details (R13)
@@ -131,7 +131,7 @@ def test_an_oversized_pointer_is_left_out_whole_and_the_turn_says_so_R15(
     assert record.dropped == "oversize"
     assert record.capture.oversize_pointer is not None
     assert record.capture.oversize_pointer.path == long_path
-    assert record.reply is not None and record.reply.ambient_status == "absent"
+    assert record.reply is not None and record.reply.ambient.status == "absent"
     notices = app.window.assistant.transcript.findChildren(QLabel, "turnNotice")
     assert notices[-1].text() == describe_drop("oversize")
     details = app.window.assistant.transcript.findChildren(TurnDetails)

@@ -104,7 +104,7 @@ def test_r9_r14_r17_the_header_on_the_wire_is_the_pointer_captured_and_stored(
     assert record.header_bytes == len(value) <= MAX_HEADER_BYTES
     size, digest = fingerprint(frame.read_text())
     assert (pointer.bytes, pointer.sha256, pointer.flushed) == (size, digest, True)
-    assert record.reply is not None and record.reply.ambient_status == "stored"
+    assert record.reply is not None and record.reply.ambient.status == "stored"
     link = wired.session.link
     delivery = link.call(lambda client, key: client.get_delivery(key, record.conversation))
     assert delivery is not None

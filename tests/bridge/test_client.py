@@ -14,9 +14,9 @@ import pytest
 
 from bridge import errors
 from bridge.client import BackendClient
-from bridge.documents import DocumentInfo
 from bridge.errors import AccessRefused, BackendError, BackendUnreachable, NotFound, RequestRejected
 from bridge.pointer import AmbientPointer, Selection, encode_header, fingerprint
+from bridge.wire import DocumentSaved
 from tests.bridge.conftest import WorkspaceFactory
 from tests.bridge.wire import RecordingRelay
 from tests.support.backend import RunningBackend
@@ -118,9 +118,7 @@ def test_put_then_get_round_trips_text_under_an_awkward_path(
     text = "# 今日\n- [ ] café ✓ 😀\n"
     saved = client.put_document(session, path, text)
     size, digest = fingerprint(text)
-    assert saved == DocumentInfo(
-        path=path, bytes=size, sha256=digest, modified_at=saved.modified_at
-    )
+    assert saved == DocumentSaved(path=path, bytes=size, sha256=digest)
     assert client.get_document(session, path) == text
     # Percent-encoding per segment put it exactly where the path says, nowhere else.
     on_disk = workspace_factory.root(workspace) / "notes" / "ノート #1 ?50% & more.md"
@@ -187,12 +185,12 @@ def test_r14_r17_a_turn_with_the_header_is_stored_and_read(
     session = client.open_key_session(workspace_factory(NOTES))
     header = encode_header(pointer_for("notes/a.md", NOTES["notes/a.md"]))
     reply = client.post_turn("c-stored", "summarise this", session=session, ambient_header=header)
-    assert reply.ambient_status == "stored" and reply.ambient_reason is None
+    assert reply.ambient.status == "stored" and reply.ambient.reason is None
     assert [call.name for call in reply.tool_calls] == ["read_active_note"]
     result = reply.tool_calls[0].result
     assert result["status"] == "ok" and result["path"] == "notes/a.md"
     assert result["caveat"] is None
-    assert reply.raw["ambient"]["status"] == "stored"
+    assert reply.as_json()["ambient"]["status"] == "stored"
     delivery = client.get_delivery(session, "c-stored")
     assert delivery is not None
     assert (delivery["ambient_path"], delivery["ambient_view"]) == ("notes/a.md", "edit")
@@ -203,8 +201,8 @@ def test_r18_a_malformed_header_is_rejected_and_the_turn_proceeds(
 ) -> None:
     session = client.open_key_session(workspace_factory(NOTES))
     reply = client.post_turn("c-bad", "hello", session=session, ambient_header="not*base64")
-    assert reply.ambient_status == "rejected"
-    assert reply.ambient_reason
+    assert reply.ambient.status == "rejected"
+    assert reply.ambient.reason
     delivery = client.get_delivery(session, "c-bad")
     assert delivery is not None and delivery["ambient_path"] is None
 
@@ -216,7 +214,7 @@ def test_r18_a_turn_without_a_key_session_stores_nothing(
     header = encode_header(pointer_for("notes/a.md", NOTES["notes/a.md"]))
     client.post_turn("c-none", "hi", session=session, ambient_header=header)
     reply = client.post_turn("c-none", "hi", session=None, ambient_header=header)
-    assert reply.ambient_status == "absent"
+    assert reply.ambient.status == "absent"
     assert client.get_delivery(session, "c-none") is None
 
 

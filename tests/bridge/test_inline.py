@@ -8,7 +8,8 @@ import pytest
 
 from bridge.client import BackendClient, WireKeySession
 from bridge.errors import NotFound
-from bridge.inline import InlineAnswer, InlineRecord, InlineRequest
+from bridge.inline import InlineRequest
+from bridge.wire import InlineAnswer, InlineAssistant, InlineRecord
 from tests.support.scripted_model import scripted_model
 
 
@@ -37,10 +38,13 @@ def test_r69_sent_text_tells_the_selected_lines_from_the_lines_around_them() -> 
 
 
 def test_r70_an_answer_reads_back_what_the_route_writes() -> None:
-    answer = InlineAnswer("i1", "- [ ] a", "Made a task list", "edit", "offline", "offline")
-    assert InlineAnswer.from_json(answer.to_json()) == answer
+    assistant = InlineAssistant(kind="offline", name="offline")
+    answer = InlineAnswer(
+        id="i1", replacement="- [ ] a", summary="Made a task list", kind="edit", assistant=assistant
+    )
+    assert InlineAnswer.model_validate_json(answer.model_dump_json()) == answer
     with pytest.raises(ValueError):
-        InlineAnswer.from_json({**answer.to_json(), "kind": "chat"})
+        InlineAnswer.model_validate({**answer.model_dump(), "kind": "chat"})
 
 
 def test_r73_a_record_reads_its_assistant_name() -> None:
@@ -54,8 +58,8 @@ def test_r73_a_record_reads_its_assistant_name() -> None:
         "at": "2026-11-29T19:00:00.000Z",
         "outcome": "accepted",
     }
-    record = InlineRecord.from_json(body)
-    assert record.lines == (2, 4) and record.assistant == "offline"
+    record = InlineRecord.model_validate(body)
+    assert record.lines == [2, 4] and record.assistant.name == "offline"
     assert record.describe() == "sort — a.md:2–4 (accepted)"
 
 

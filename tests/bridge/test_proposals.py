@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.proposals import Edit, Proposal, apply_edits, changed_span, rebase, review_lines
+from bridge.proposals import apply_edits, changed_span, rebase, review_lines
+from bridge.wire import Proposal, ProposalEdit
 
 BASE = "# A\nalpha\n- [ ] first task\n- [x] done task\n"
 MARK = BASE.index("[ ]") + 1
-TICK = [Edit(MARK, MARK + 1, "x")]
+TICK = [ProposalEdit(start=MARK, end=MARK + 1, text="x")]
 
 
 def test_r52_an_untouched_edit_moves_with_typing_before_it() -> None:
@@ -32,7 +33,7 @@ def test_r52_typing_inside_or_right_at_the_edited_range_refuses(at: int) -> None
 def test_r52_typing_one_character_before_the_range_is_elsewhere() -> None:
     live = BASE[: MARK - 1] + "!" + BASE[MARK - 1 :]
     moved = rebase(BASE, live, TICK)
-    assert moved == [Edit(MARK + 1, MARK + 2, "x")]
+    assert moved == [ProposalEdit(start=MARK + 1, end=MARK + 2, text="x")]
 
 
 def test_the_changed_span_is_found_across_chunks() -> None:
@@ -57,14 +58,15 @@ def test_a_malformed_proposal_is_refused() -> None:
         "path": "notes/a.md",
         "base": {"bytes": 1, "sha256": "0" * 64},
         "edits": [{"start": 0, "end": 1, "text": "x"}],
+        "summary": "",
     }
-    assert Proposal.from_json(good).edits == (Edit(0, 1, "x"),)
+    assert Proposal.model_validate(good).edits == [ProposalEdit(start=0, end=1, text="x")]
     overlapping = {
         **good,
         "edits": [{"start": 0, "end": 3, "text": ""}, {"start": 2, "end": 4, "text": ""}],
     }
     with pytest.raises(ValueError):
-        Proposal.from_json(overlapping)
+        Proposal.model_validate(overlapping)
 
 
 def test_r51_a_review_marks_only_the_lines_that_changed() -> None:
@@ -73,8 +75,8 @@ def test_r51_a_review_marks_only_the_lines_that_changed() -> None:
     end_of_ten = base.index("- [ ] milk") + len("- [ ] milk")
     line_ten = base.index("- [ ] milk")
     # The whole line rewritten with the new task after it, as the offline assistant proposes.
-    rewritten = [Edit(line_ten, end_of_ten, "- [ ] milk\n- [ ] call mom")]
-    inserted = [Edit(end_of_ten, end_of_ten, "\n- [ ] call mom")]
+    rewritten = [ProposalEdit(start=line_ten, end=end_of_ten, text="- [ ] milk\n- [ ] call mom")]
+    inserted = [ProposalEdit(start=end_of_ten, end=end_of_ten, text="\n- [ ] call mom")]
     for edits in (rewritten, inserted):
         lines, total = review_lines(base, edits)
         assert [(line.kind, line.number, line.text) for line in lines] == [
@@ -82,7 +84,7 @@ def test_r51_a_review_marks_only_the_lines_that_changed() -> None:
         ]
         assert total == 1
     # A line taken out among kept ones: only it, with its own number.
-    removed = [Edit(base.index("line 3"), base.index("line 5"), "line 3\n")]
+    removed = [ProposalEdit(start=base.index("line 3"), end=base.index("line 5"), text="line 3\n")]
     lines, total = review_lines(base, removed)
     assert [(line.kind, line.number, line.text) for line in lines] == [("removed", 4, "line 4")]
 
@@ -90,7 +92,7 @@ def test_r51_a_review_marks_only_the_lines_that_changed() -> None:
 def test_r51_r78_the_shared_lines_of_a_huge_rewrite_cost_no_line_objects() -> None:
     """A million kept lines around one changed line: the review is that line, found in C."""
     base = "same\n" * 500_000 + "old\n" + "same\n" * 500_000
-    edits = [Edit(0, len(base), base.replace("old", "new"))]
+    edits = [ProposalEdit(start=0, end=len(base), text=base.replace("old", "new"))]
     lines, total = review_lines(base, edits, 40)
     assert [(line.kind, line.number, line.text) for line in lines] == [
         ("removed", 500_001, "old"),

@@ -109,7 +109,7 @@ def test_r31_r32_a_real_read_active_note_call_and_no_note_text_before_it(
     with BackendClient(forced.url, TOKEN, read_timeout=300) as client:
         session = client.open_key_session(WORKSPACE)
         reply = client.post_turn("c1", "summarise this", session=session, ambient_header=_header())
-    assert reply.assistant_kind == "model"
+    assert reply.assistant.kind == "model"
     assert [call.name for call in reply.tool_calls][:1] == ["read_active_note"]
     first = reply.tool_calls[0]
     assert first.result["status"] == "ok"
@@ -191,7 +191,7 @@ def test_r31_an_auto_turn_sends_no_note_text_unless_a_tool_reads_it(
         history = client.get_conversation(session, "c3")
     done = events[-1]
     assert isinstance(done, DoneEvent), events
-    assert done.answer.assistant_model is not None
+    assert done.answer.assistant.model is not None
     sent = _requests(proxy)
     assert sent[0]["tool_choice"] == "auto"
     for request in sent:
@@ -452,7 +452,7 @@ def test_r70_an_inline_request_asks_the_real_model_once_streamed_without_tools(
     assert isinstance(done, DoneEvent), events
     pieces = "".join(event.text for event in events if isinstance(event, DeltaEvent))
     assert done.answer.kind == "edit" and done.answer.replacement.strip()
-    assert pieces.strip("\n`") != "" and done.answer.assistant_kind == "model"
+    assert pieces.strip("\n`") != "" and done.answer.assistant.kind == "model"
     (asked,) = _requests(proxy)
     assert asked["stream"] is True and "tools" not in asked
     assert 0 < int(str(asked["max_tokens"])) <= 4096

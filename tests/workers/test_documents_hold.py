@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from bridge.connections import PATH_NOT_UTF8
 from tests.stress.race import swap_race
 from tests.support.backend import RunningBackend, make_workspace, start_backend_process
 from tests.workers.conftest import DEVICE_TOKEN, NOTES, WORKSPACE, Backend, TestClient
@@ -81,7 +82,7 @@ def test_r43_percent_encoded_bytes_that_are_not_utf8_are_400(
     for path in ("x%ff.md", "x%fe.md", "notes/%C3%28.md", "%ff/a.md"):
         status, body = _send(connection, backend, key, "PUT", f"{DOCS}/{path}", b"planted")
         assert status == 400, body
-        assert json.loads(body)["error"]["message"] == messages.PATH_NOT_UTF8
+        assert json.loads(body)["error"]["message"] == PATH_NOT_UTF8
         status, _ = _send(connection, backend, key, "GET", f"{DOCS}/{path}")
         assert status == 400
     status, _ = _send(connection, backend, key, "GET", f"{DOCS}?prefix=%ff")

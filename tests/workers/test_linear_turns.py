@@ -20,7 +20,8 @@ import requests
 from bridge.contract import DEFAULT_MAX_BYTES
 from bridge.markdown import NoteReading
 from bridge.markdown import read_note as real_read_note
-from bridge.proposals import Proposal, apply_edits
+from bridge.proposals import apply_edits
+from bridge.wire import Proposal
 from tests.support.backend import make_workspace
 from tests.workers.conftest import NOTES, Backend, pointer_header
 from workers.offline import answers
@@ -169,7 +170,7 @@ def test_r83_everyday_asks_on_huge_notes_get_a_plain_reply(backend: Backend, nam
         assert len(reply["reply"]) < 8_000, message[:40]  # candidates listed 50 at most
         for raw in reply["proposals"]:
             assert "I only saw the first" in reply["reply"]
-            proposal = Proposal.from_json(raw)
+            proposal = Proposal.model_validate(raw)
             assert proposal.is_base(text)
             changed = apply_edits(text, proposal.edits).split("\n")
             # Whole lines only: no task cut where the read stopped.

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from bridge.markdown import read_note
-from bridge.proposals import Proposal, apply_edits
+from bridge.proposals import apply_edits
+from bridge.wire import Proposal
 from tests.workers.conftest import TestClient, client_with_key, pointer_header
 from workers.offline import phrases
 from workers.offline.catalogue import phrase
@@ -77,7 +78,7 @@ def turn(api: tuple[TestClient, str], message: str) -> dict[str, Any]:
 
 def applied(reply: dict[str, Any]) -> str:
     assert len(reply["proposals"]) == 1, reply["reply"]
-    proposal = Proposal.from_json(reply["proposals"][0])
+    proposal = Proposal.model_validate(reply["proposals"][0])
     assert proposal.is_base(WEEK)
     return apply_edits(WEEK, proposal.edits)
 

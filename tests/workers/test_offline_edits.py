@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from bridge.proposals import Proposal, apply_edits
+from bridge.proposals import apply_edits
+from bridge.wire import Proposal
 from tests.workers.conftest import TestClient, client_with_key, pointer_header
 from workers.offline import phrases
 from workers.offline.catalogue import phrase
@@ -77,7 +78,7 @@ def turn(api: tuple[TestClient, str], message: str) -> dict[str, Any]:
 
 def applied(reply: dict[str, Any]) -> str:
     (raw,) = reply["proposals"]
-    proposal = Proposal.from_json(raw)
+    proposal = Proposal.model_validate(raw)
     assert proposal.is_base(DAY)
     return apply_edits(DAY, proposal.edits)
 
@@ -123,7 +124,7 @@ def test_r54_add_without_a_task_list_goes_at_the_end(api: Any) -> None:
         "/v1/workspaces/demo/documents/notes/plain.md", content=b"# P\ntext\n", headers=headers
     )
     reply = turn(api, "add a task to notes/plain.md: water plants")
-    proposal = Proposal.from_json(reply["proposals"][0])
+    proposal = Proposal.model_validate(reply["proposals"][0])
     assert apply_edits("# P\ntext\n", proposal.edits) == "# P\ntext\n\n- [ ] water plants\n"
 
 

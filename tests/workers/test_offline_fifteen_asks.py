@@ -17,7 +17,8 @@ import pytest
 import requests
 
 from app.demo import DEMO_WORKSPACE, install_demo_workspace
-from bridge.proposals import Proposal, apply_edits
+from bridge.proposals import apply_edits
+from bridge.wire import Proposal
 from tests.workers.conftest import pointer_header
 from workers.server import EmbeddedServer
 from workers.settings import WORKSPACES_FOLDER, Settings
@@ -60,7 +61,7 @@ def ask(demo: tuple[EmbeddedServer, str, str], message: str, **pointer: Any) -> 
 def applied(demo: tuple[EmbeddedServer, str, str], reply: dict[str, Any]) -> str:
     text = demo[2]
     (raw,) = reply["proposals"]
-    proposal = Proposal.from_json(raw)
+    proposal = Proposal.model_validate(raw)
     assert proposal.is_base(text)
     return apply_edits(text, proposal.edits)
 

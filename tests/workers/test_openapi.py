@@ -17,12 +17,12 @@ from fastapi import FastAPI
 from httpx import Response
 from pydantic import BaseModel
 
+from bridge import wire
 from bridge.agent import EVENT_DONE, STREAM_MEDIA_TYPE, parse_sse
-from bridge.inline import RECORD_OUTCOMES, REPORTED_OUTCOMES
+from bridge.inline import OUTCOME_ACCEPTED, OUTCOME_FAILED, OUTCOME_PENDING, OUTCOME_REJECTED
+from bridge.wire import AssistantKind, InlineRecordOutcome, InlineReportedOutcome
 from tests.workers.conftest import NOTES, Backend, pointer_header
-from workers import responses
 from workers.assistants import MODEL, OFFLINE
-from workers.responses import AssistantKind, InlineRecordOutcome, InlineReportedOutcome
 
 PROJECT = Path(__file__).resolve().parents[2]
 CONTRACT = PROJECT.parent / "shared" / "design" / "contract.md"
@@ -179,8 +179,9 @@ def test_the_developer_page_names_each_route_with_its_answer(backend: Backend) -
 
 
 def test_the_literal_types_are_the_bridge_constants() -> None:
-    assert get_args(InlineRecordOutcome) == RECORD_OUTCOMES
-    assert get_args(InlineReportedOutcome) == REPORTED_OUTCOMES
+    outcomes = (OUTCOME_PENDING, OUTCOME_ACCEPTED, OUTCOME_REJECTED, OUTCOME_FAILED)
+    assert get_args(InlineRecordOutcome) == outcomes
+    assert get_args(InlineReportedOutcome) == (OUTCOME_ACCEPTED, OUTCOME_REJECTED)
     assert get_args(AssistantKind) == (OFFLINE, MODEL)
 
 
@@ -208,7 +209,7 @@ def _declared(spec: dict[str, Any], method: str, template: str) -> type[BaseMode
         for status, answer in answers.items()
         if status.startswith("2") and "application/json" in answer.get("content", {})
     )
-    model = getattr(responses, reference.rsplit("/", 1)[1])
+    model = getattr(wire, reference.rsplit("/", 1)[1])
     assert issubclass(model, BaseModel)
     return model
 

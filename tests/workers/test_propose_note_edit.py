@@ -7,7 +7,8 @@ import json
 from typing import Any
 
 from bridge.agent import parse_sse
-from bridge.proposals import Edit, apply_edits
+from bridge.proposals import apply_edits
+from bridge.wire import ProposalEdit
 from tests.workers.conftest import NOTES, Backend, pointer_header
 from workers import messages
 
@@ -38,7 +39,9 @@ def test_r50_a_proposal_names_its_base_edits_and_summary_and_writes_nothing(
     assert proposal["edits"] == [{"start": start, "end": start + 14, "text": "- [x] buy milk"}]
     assert proposal["summary"] == "Tick"
     assert reply["proposals"] == [proposal]  # contract 10: the turn's JSON holds it too
-    edits = [Edit(e["start"], e["end"], e["text"]) for e in proposal["edits"]]
+    edits = [
+        ProposalEdit(start=e["start"], end=e["end"], text=e["text"]) for e in proposal["edits"]
+    ]
     assert apply_edits(text, edits) == text.replace("- [ ]", "- [x]")
     assert (backend.root / NOTE).read_text(encoding="utf-8") == text  # never applied here
 

@@ -183,8 +183,8 @@ def test_r35_bridge_stream_yields_tool_delta_and_done(
     assert isinstance(events[0], ToolEvent) and events[0].call.name == "list_documents"
     assert isinstance(events[-1], DoneEvent)
     assert events[-1].answer.reply == "You have three notes."
-    assert events[-1].answer.assistant_kind == "model"
-    assert events[-1].answer.assistant_model == MODEL_ID
+    assert events[-1].answer.assistant.kind == "model"
+    assert events[-1].answer.assistant.model == MODEL_ID
     assert "".join(e.text for e in events if isinstance(e, DeltaEvent)) == "You have three notes."
     assert not any(isinstance(e, ErrorEvent) for e in events)
 

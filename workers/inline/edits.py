@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from bridge.inline import KIND_EDIT, KIND_REFUSAL, AnswerKind
+from bridge.wire import KIND_EDIT, KIND_REFUSAL, AnswerKind
 from workers.inline import phrases
 from workers.inline.words import ORDER, PHRASES, Edit
 from workers.offline.catalogue import phrase

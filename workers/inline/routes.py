@@ -37,13 +37,13 @@ from bridge.contract import MAX_AROUND_BYTES, MAX_INSTRUCTION_CHARS, MAX_SELECTI
 from bridge.inline import (
     HISTORY_LIMIT,
     MAX_HISTORY_LIMIT,
-    REPORTED_OUTCOMES,
     SELECTION_TOO_LARGE,
     InlineRequest,
     utf8_size,
 )
 from bridge.paths import WorkspacePathError, check_workspace_path
 from bridge.privacy import NOTE_PRIVATE
+from bridge.wire import REPORTED_OUTCOMES, InlineAnswer, InlineHistory, InlineOutcome, envelope
 from workers import jsontext
 from workers.assistants import Cancellation
 from workers.dependencies import (
@@ -56,9 +56,9 @@ from workers.dependencies import (
     read_json_model,
     whole_number,
 )
-from workers.errors import ApiError, envelope
+from workers.errors import ApiError
 from workers.inline.runner import InlineAsk, run_inline
-from workers.responses import InlineAnswer, InlineHistory, InlineOutcome, event_stream
+from workers.responses import event_stream
 from workers.streaming import answer_or_stream, sse, sse_json
 
 router = APIRouter(prefix="/v1/workspaces/{workspace}/inline", tags=["inline"])
@@ -238,7 +238,7 @@ async def report_inline(
     except ValueError as error:
         raise ApiError(400, "invalid_argument", OUTCOME_INVALID) from error
     outcome = data.get("outcome") if isinstance(data, dict) else None
-    if outcome not in REPORTED_OUTCOMES:
+    if not isinstance(outcome, str) or outcome not in REPORTED_OUTCOMES:
         raise ApiError(400, "invalid_argument", OUTCOME_INVALID)
     kept = await run_in_threadpool(state.inline.report, account, key.workspace, request_id, outcome)
     if not kept:

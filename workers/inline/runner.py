@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from bridge.agent import DeltaEvent, DoneEvent
-from bridge.inline import KIND_EDIT, InlineAnswer, InlineRequest
+from bridge.inline import InlineRequest
+from bridge.wire import KIND_EDIT, InlineAnswer, InlineAssistant
 from workers import jsontext, messages
 from workers.assistants import OFFLINE, Cancellation, pieces
 from workers.dependencies import BackendState
@@ -69,7 +70,13 @@ def run_inline(
                 state.inline.fail(request_id)
                 return
             summary = MODEL_SUMMARY if request.selection else MODEL_INSERT_SUMMARY
-            answer = InlineAnswer(request_id, replacement, summary, KIND_EDIT, assistant.kind, name)
+            answer = InlineAnswer(
+                id=request_id,
+                replacement=replacement,
+                summary=summary,
+                kind=KIND_EDIT,
+                assistant=InlineAssistant(kind=assistant.kind, name=name),
+            )
         else:
             offline = edits.answer(request.instruction, request.selection)
             for piece in pieces(offline.replacement) if streaming else ():
@@ -78,14 +85,13 @@ def run_inline(
                     return
                 yield DeltaEvent(piece)
             answer = InlineAnswer(
-                request_id,
-                offline.replacement,
-                offline.summary,
-                offline.kind,
-                assistant.kind,
-                name,
+                id=request_id,
+                replacement=offline.replacement,
+                summary=offline.summary,
+                kind=offline.kind,
+                assistant=InlineAssistant(kind=assistant.kind, name=name),
             )
-        yield DoneEvent(jsontext.dumps(answer.to_json()))
+        yield DoneEvent(jsontext.dumps(answer.model_dump()))
     except ModelUnavailable as failure:
         _failed(state, request_id)
         yield Failed(502, failure.code, failure.message)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from bridge.agent import DeltaEvent, DoneEvent, ToolEvent
 from bridge.contract import MAX_MODEL_CALLS
+from bridge.wire import AssistantKind
 from workers import jsontext
 from workers.assistants import MODEL, AssistantEvent, TurnInput
 from workers.model import connection, failures, steps
@@ -92,7 +93,7 @@ READ_CALL_ID: Final = f"call_{OPEN_NOTE_TOOL}"
 class ModelAssistant:
     """Answers through one OpenAI-compatible endpoint; one client, shared by turns."""
 
-    kind = MODEL
+    kind: AssistantKind = MODEL
     uses_history = True
 
     def __init__(

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Final
 
+from bridge.wire import Verification
 from workers.model import failures
 from workers.model.client import key_headers, open_client
 from workers.model.prompt import TOOL_SCHEMAS
@@ -15,16 +15,6 @@ WORKS: Final = "{endpoint} answered a request to '{model}' with the note tools: 
 _PROBE: Final = [{"role": "user", "content": "Reply with the word ready."}]
 
 
-@dataclass(frozen=True)
-class Verification:
-    ok: bool
-    message: str
-    models: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "message": self.message, "models": self.models}
-
-
 def verify_endpoint(
     base_url: str, model: str | None, api_key: str | None, read_timeout: float
 ) -> Verification:
@@ -32,7 +22,7 @@ def verify_endpoint(
     try:
         base = failures.check_base_url(base_url, api_key)
     except failures.ModelUnavailable as error:
-        return Verification(False, error.message)
+        return Verification(ok=False, message=error.message, models=[])
     endpoint = failures.endpoint_name(base)
     headers = key_headers(api_key)
     with open_client(base, api_key, read_timeout) as client:
@@ -43,13 +33,19 @@ def verify_endpoint(
             failure = failures.from_sdk(error, base, model or "")
             # Some servers list no models (404); the chat request below still tells.
             if getattr(error, "status_code", None) != 404 or model is None:
-                return Verification(False, failure.message)
+                return Verification(ok=False, message=failure.message, models=[])
         if not model:
-            return Verification(True, LISTED.format(endpoint=endpoint, count=len(models)), models)
+            return Verification(
+                ok=True,
+                message=LISTED.format(endpoint=endpoint, count=len(models)),
+                models=models,
+            )
         if models and model not in models:
             listed = ", ".join(models[:20])
             return Verification(
-                False, NOT_LISTED.format(endpoint=endpoint, model=model, models=listed), models
+                ok=False,
+                message=NOT_LISTED.format(endpoint=endpoint, model=model, models=listed),
+                models=models,
             )
         try:
             probe: dict[str, Any] = {
@@ -63,5 +59,9 @@ def verify_endpoint(
             completion = client.chat.completions.create(**probe, stream=False)
             completion.choices[0].message  # noqa: B018 - a malformed answer raises here
         except Exception as error:
-            return Verification(False, failures.from_sdk(error, base, model).message, models)
-    return Verification(True, WORKS.format(endpoint=endpoint, model=model), models)
+            return Verification(
+                ok=False, message=failures.from_sdk(error, base, model).message, models=models
+            )
+    return Verification(
+        ok=True, message=WORKS.format(endpoint=endpoint, model=model), models=models
+    )

@@ -51,6 +51,7 @@ from bridge.agent import (
 from bridge.contract import MAX_CONVERSATION_CHARS
 from bridge.headers import HEADER_NAME, KEY_SESSION_HEADER
 from bridge.pointer import format_captured_at
+from bridge.wire import Delivery, TurnAnswer, envelope
 from workers import messages
 from workers.ambient import decide_ambient
 from workers.assistants import Cancellation
@@ -63,8 +64,8 @@ from workers.dependencies import (
     json_body,
     read_json_model,
 )
-from workers.errors import AccessDenied, ApiError, envelope
-from workers.responses import Delivery, TurnAnswer, event_stream
+from workers.errors import AccessDenied, ApiError
+from workers.responses import event_stream
 from workers.streaming import answer_or_stream, sse, sse_json
 from workers.turns import IncomingTurn, render_tool_call, run_turn
 

@@ -9,6 +9,9 @@
   loopback is refused (R61). Turns already running finish with the
   assistant they started with. It changes this process only: other instances take their
   settings from the environment.
+- ``GET /v1/assistant/abilities?language=<two letters>`` (extension, for Help, R84) →
+  ``{"language", "text"}``: the offline assistant's own list of what it can do, as
+  Markdown, in that language when its catalogue has it, else in English.
 - ``POST /v1/assistant/verify`` with ``{"baseUrl", "model"?, "apiKey"?}`` (extension) →
   200 ``{"ok", "message", "models"}``: the endpoint's model list and, with a model, one
   small request offering the tools. The key is used for these requests only.
@@ -23,12 +26,14 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
 from bridge.endpoints import CREDENTIALS_IN_URL, has_credentials
+from bridge.wire import AssistantAbilities, AssistantDescription, Verification
 from workers.assistants import describe
 from workers.dependencies import Account, State, json_body, read_json_model
 from workers.errors import ApiError
 from workers.model.choose import AssistantChoiceError, make_assistant
 from workers.model.verify import verify_endpoint
-from workers.responses import AssistantDescription, Verification
+from workers.offline.replies import LANGUAGES
+from workers.offline.table import capabilities
 
 router = APIRouter(prefix="/v1/assistant", tags=["assistant"])
 
@@ -68,6 +73,14 @@ async def put_assistant(request: Request, state: State, _account: Account) -> di
     return describe(assistant)
 
 
+@router.get("/abilities", response_model=AssistantAbilities)
+async def get_abilities(request: Request, _account: Account) -> dict[str, Any]:
+    """R84: Help ▸ What the assistant understands, in ``?language=`` (else English)."""
+    asked = request.query_params.get("language", "")
+    language = asked if asked in LANGUAGES else "en"
+    return {"language": language, "text": await run_in_threadpool(capabilities, language)}
+
+
 @router.post("/verify", response_model=Verification, openapi_extra=json_body(AssistantRequest))
 async def verify_assistant(request: Request, state: State, _account: Account) -> dict[str, Any]:
     body = await read_json_model(request, AssistantRequest)
@@ -81,4 +94,4 @@ async def verify_assistant(request: Request, state: State, _account: Account) ->
         body.apiKey,
         state.settings.model_read_timeout_seconds,
     )
-    return result.to_json()
+    return result.model_dump()

@@ -25,11 +25,11 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
 from bridge.headers import KEY_SESSION_HEADER
+from bridge.wire import ConversationList, ConversationMessages, KeptProposalAnswer
 from workers import messages
 from workers.dependencies import Account, State, access_error, json_body, read_json_model
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession
-from workers.responses import ConversationList, ConversationMessages, KeptProposalAnswer
 
 router = APIRouter(prefix="/v1/agent/conversations", tags=["conversations"])
 
@@ -47,7 +47,7 @@ async def _session(request: Request, state: State, account: str) -> KeySession:
 async def list_conversations(request: Request, state: State, account: Account) -> dict[str, Any]:
     session = await _session(request, state, account)
     found = await run_in_threadpool(state.conversations.summaries, account, session.workspace)
-    return {"conversations": [item.to_json() for item in found]}
+    return {"conversations": [item.model_dump() for item in found]}
 
 
 class OutcomeReport(BaseModel):
@@ -77,7 +77,7 @@ async def report_proposal(
     )
     if kept is None:
         raise ApiError(404, "proposal_not_found", messages.PROPOSAL_NOT_FOUND)
-    return kept.to_json()
+    return kept.model_dump()
 
 
 # ":path" so a conversation name with "/" (allowed by the turn body) can be read back.

@@ -25,17 +25,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
 from bridge.contract import MAX_DOCUMENT_BYTES
-from bridge.documents import DocumentInfo, etag_of
+from bridge.documents import etag_of
+from bridge.wire import DocumentEntry, DocumentListing, DocumentSaved
 from workers import messages
 from workers.dependencies import State, WorkspaceKey, read_body
 from workers.document_files import DocumentRead, WritePrecondition
 from workers.errors import ApiError, DocumentRefused
-from workers.responses import (
-    PLAIN_TEXT_DOCUMENT,
-    SAVED_DOCUMENT,
-    DocumentListing,
-    DocumentSaved,
-)
+from workers.responses import PLAIN_TEXT_DOCUMENT, SAVED_DOCUMENT
 
 router = APIRouter(prefix="/v1/workspaces/{workspace}/documents", tags=["documents"])
 
@@ -57,7 +53,7 @@ async def list_documents(
     prefix: Annotated[str, Query(max_length=4096)] = "",
 ) -> JSONResponse:
     listing = await run_in_threadpool(state.workspaces.list, session.workspace, prefix)
-    return JSONResponse({"documents": [info.to_json() for info in listing]})
+    return JSONResponse({"documents": [info.model_dump() for info in listing]})
 
 
 @router.get("/{path:path}", response_class=Response, responses=PLAIN_TEXT_DOCUMENT)
@@ -108,7 +104,7 @@ async def put_document(
     except UnicodeDecodeError as error:
         raise ApiError(400, "invalid_utf8", messages.DOCUMENT_NOT_UTF8) from error
 
-    def save() -> DocumentInfo:
+    def save() -> DocumentEntry:
         if state.settings.save_delay_seconds > 0:
             time.sleep(state.settings.save_delay_seconds)  # QA: stall the flush on purpose
         return state.workspaces.write(session.workspace, path, text, precondition_of(request))

@@ -13,10 +13,10 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict
 
 from bridge.pointer import format_captured_at
+from bridge.wire import KeySessionIssued
 from workers import messages
 from workers.dependencies import Account, State, check_workspace_id, json_body, read_json_model
 from workers.errors import ApiError
-from workers.responses import KeySessionIssued
 
 router = APIRouter(prefix="/v1/key-sessions", tags=["key sessions"])
 

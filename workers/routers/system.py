@@ -14,8 +14,8 @@ from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict
 
+from bridge.wire import Health, WorkspaceCreated
 from workers.dependencies import Account, State, check_workspace_id, json_body, read_json_model
-from workers.responses import Health, WorkspaceCreated
 
 router = APIRouter(prefix="/v1", tags=["system"])
 

@@ -11,8 +11,8 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 
+from bridge.wire import WorkspaceNames
 from workers.dependencies import Account, State
-from workers.responses import WorkspaceNames
 
 router = APIRouter(prefix="/v1", tags=["workspaces"])
 

@@ -18,7 +18,7 @@ def _list_documents(
 ) -> ToolResult:
     skip, left_out = shared_only(context, row.workspace)
     listing = context.workspaces.list(row.workspace, arguments.prefix, skip)
-    documents = [info.to_json() for info in listing]
+    documents = [info.model_dump() for info in listing]
     result = read_result("ok", documents=documents)
     result.update(private_count_fields(left_out))
     return result

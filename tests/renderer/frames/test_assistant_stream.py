@@ -61,7 +61,7 @@ def test_deltas_show_before_the_turn_is_done_R35(
         held.set()
     record = blocker.args[0]
     assert record.reply is not None and record.reply.reply == "Alpha is the first note."
-    assert record.reply.assistant_model == MODEL_ID
+    assert record.reply.assistant.model == MODEL_ID
     view = _turn_view(app)
     assert "Alpha is the first note." in view.reply.text()  # rendered from Markdown (R48)
     assert view.answered_by.text() == MODEL_ID and not view.answered_by.isHidden()
@@ -165,7 +165,7 @@ def test_the_frame_names_the_offline_assistant_and_it_streams_too_R30_R35(
     assistant = app.window.assistant
     app.qtbot.waitUntil(lambda: assistant.assistant_label.text() == "Offline assistant")
     record = app.send("summarise this")
-    assert record.reply is not None and record.reply.assistant_kind == "offline"
+    assert record.reply is not None and record.reply.assistant.kind == "offline"
     assert record.streamed == record.reply.reply  # the offline reply arrived as deltas
     assert _turn_view(app).answered_by.text() == "Offline assistant"
 

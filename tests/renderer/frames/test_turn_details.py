@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel
 
-from bridge.agent import ConversationMessage, TurnReply, WireToolCall
 from bridge.contract import FLUSH_LIMIT_SECONDS
 from bridge.pointer import decode_header
 from renderer.ambient.capture import CaptureResult
@@ -19,6 +17,7 @@ from renderer.frames.turn_details import details_rows, record_json
 from renderer.frames.turn_view import TurnView, markdown_html
 from renderer.frames.turns import TurnRecord
 from tests.app.conftest import AppFactory, AppUnderTest
+from tests.support.answers import kept_reply, tool_call, turn_answer
 
 NOTE = "# A\nalpha line\n- [ ] first task\n- [x] done task\n"  # 48 bytes
 LEFT_OUT_LINE = "The note was left out of this message."
@@ -108,7 +107,7 @@ def test_copy_as_json_puts_the_whole_record_on_the_clipboard_R48(make_app: AppFa
     copied = json.loads(clipboard.text())
     assert copied == json.loads(json.dumps(record_json(record)))
     assert copied["pointer"]["path"] == "notes/a.md" and copied["header"] == record.capture.header
-    assert record.reply is not None and copied["response"] == record.reply.raw
+    assert record.reply is not None and copied["response"] == record.reply.as_json()
     (call,) = copied["response"]["toolCalls"]
     assert call["result"]["text"] == NOTE  # the whole tool result, not a preview
 
@@ -134,9 +133,7 @@ def test_a_listing_reply_renders_as_a_markdown_list(make_app: AppFactory) -> Non
 
 
 def _markdown_turn(app: AppUnderTest, reply_text: str) -> TurnView:
-    reply = TurnReply(
-        reply=reply_text, tool_calls=[], ambient_status="absent", ambient_reason=None, raw={}
-    )
+    reply = turn_answer(reply_text)
     record = TurnRecord(
         message="explain",
         capture=CaptureResult(pointer=None, header=None, dropped="no-inbox"),
@@ -189,13 +186,11 @@ def test_rows_without_a_reply_say_the_message_did_not_go_through(make_app: AppFa
 
 
 def test_a_tool_failure_reads_as_its_status_and_message() -> None:
-    call = WireToolCall(
-        "read_document", {"path": "x.md"}, {"status": "not_found", "message": "No."}
-    )
+    call = tool_call("read_document", {"path": "x.md"}, {"status": "not_found", "message": "No."})
     record = TurnRecord(
         message="read x.md",
         capture=CaptureResult(pointer=None, header=None, dropped="no-inbox"),
-        reply=TurnReply("I couldn't.", [call], "absent", None, {}),
+        reply=turn_answer("I couldn't.", [call]),
         error=None,
         flushed=None,
         conversation="c",
@@ -244,7 +239,7 @@ def test_a_search_shows_the_notes_it_found_in_details_now_and_after_a_restart_R5
     # What the app keeps of the turn (R45) reads the same once restored: paths, never lines.
     entry = record_entry(record)
     assert entry is not None and "the alpha team" not in json.dumps(entry["toolCalls"])
-    reply = ConversationMessage("assistant", record.reply.reply, datetime.now(UTC), [])
+    reply = kept_reply(record.reply.reply)
     restored = restored_record(entry, record.message, reply, record.conversation)
     assert dict(details_rows(restored))["Tools called"] == found
 
@@ -252,13 +247,13 @@ def test_a_search_shows_the_notes_it_found_in_details_now_and_after_a_restart_R5
 def test_a_search_that_found_many_notes_names_five_and_counts_the_rest_R56() -> None:
     matches = [{"path": f"n/{index}.md", "lines": []} for index in range(7)]
     calls = [
-        WireToolCall("search_documents", {"query": "x"}, {"status": "ok", "matches": matches}),
-        WireToolCall("search_documents", {"query": "y"}, {"status": "ok", "matches": []}),
+        tool_call("search_documents", {"query": "x"}, {"status": "ok", "matches": matches}),
+        tool_call("search_documents", {"query": "y"}, {"status": "ok", "matches": []}),
     ]
     record = TurnRecord(
         message="which notes mention x?",
         capture=CaptureResult(pointer=None, header=None, dropped="no-inbox"),
-        reply=TurnReply("Notes…", calls, "absent", None, {}),
+        reply=turn_answer("Notes…", calls),
         error=None,
         flushed=None,
         conversation="c",

@@ -9,7 +9,6 @@ import pytest
 from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import QLabel
 
-from bridge.agent import TurnReply, WireToolCall
 from bridge.caveat import CAVEAT
 from bridge.client import BackendClient, WireKeySession
 from bridge.errors import AccessRefused, RequestRejected
@@ -19,6 +18,7 @@ from renderer.frames.turn_view import TurnView
 from renderer.frames.turns import TurnRecord
 from renderer.qt.backend import BackendLink, WorkspaceLink
 from tests.app.conftest import AppFactory, AppUnderTest
+from tests.support.answers import tool_call, turn_answer
 
 T = TypeVar("T")
 
@@ -66,12 +66,10 @@ def test_the_caveat_is_shown_even_when_the_reply_leaves_it_out_R25(
     make_app: AppFactory,
 ) -> None:
     app = make_app()
-    reply = TurnReply(
-        reply="“A” (notes/a.md, edit view). alpha line",
-        tool_calls=[WireToolCall("read_active_note", {}, {"status": "ok", "caveat": CAVEAT})],
-        ambient_status="stored",
-        ambient_reason=None,
-        raw={},
+    reply = turn_answer(
+        "“A” (notes/a.md, edit view). alpha line",
+        [tool_call("read_active_note", {}, {"status": "ok", "caveat": CAVEAT})],
+        "stored",
     )
     record = TurnRecord(
         message="summarise this",

@@ -13,26 +13,19 @@ from collections.abc import Iterator, Sequence
 import pytest
 from pytestqt.qtbot import QtBot
 
-from bridge.agent import (
-    DeltaEvent,
-    DoneEvent,
-    ErrorEvent,
-    ToolEvent,
-    TurnEvent,
-    TurnReply,
-    WireToolCall,
-)
+from bridge.agent import DeltaEvent, DoneEvent, ErrorEvent, ToolEvent, TurnEvent
 from bridge.errors import BackendError
+from bridge.wire import TurnAnswer
 from renderer.qt.tasks import TaskRunner
 from renderer.qt.turn_stream import StreamedTurn
+from tests.support.answers import tool_call, turn_answer
 
 WAIT_MS = 5_000
-CALL = WireToolCall("read_active_note", {}, {"status": "ok", "path": "notes/a.md"})
+CALL = tool_call("read_active_note", {}, {"status": "ok", "path": "notes/a.md"})
 
 
-def _reply(text: str) -> TurnReply:
-    raw = {"reply": text, "toolCalls": [], "ambient": {"status": "stored", "reason": None}}
-    return TurnReply(text, [CALL], "stored", None, raw)
+def _reply(text: str) -> TurnAnswer:
+    return turn_answer(text, [CALL], "stored")
 
 
 class ScriptedStream:
@@ -89,7 +82,7 @@ def test_the_pieces_a_tool_and_the_answer_arrive_on_the_gui_thread_in_order_R35(
     with qtbot.waitSignal(turn.finished, timeout=WAIT_MS) as blocker:
         assert turn.start() is not None
     outcome = blocker.args[0]
-    assert isinstance(outcome, TurnReply) and outcome.reply == text
+    assert isinstance(outcome, TurnAnswer) and outcome.reply == text
     assert shown[-1] == text == turn.text
     assert tools == [CALL]
     assert stream.cancel_calls == 0
