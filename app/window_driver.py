@@ -25,7 +25,6 @@ from bridge.pointer import View
 from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
 from renderer.frames.providers import WorkspaceBrowserFrame
-from renderer.qt.recovery import KeptNote
 
 
 @dataclass(frozen=True)
@@ -123,7 +122,7 @@ class WindowDriver:
         """Assistant ▸ Settings…"""
         return self.menus.open_assistant_settings()
 
-    def offer_kept_notes(self, kept: list[KeptNote] | None = None) -> None:
+    def offer_kept_notes(self, kept: list[str] | None = None) -> None:
         """The banner offering text kept from a session that ended before it was saved."""
         self.kept_notes.offer(kept)
 

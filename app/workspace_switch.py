@@ -41,7 +41,6 @@ from renderer.frames.providers import (
     WorkspaceBrowserFrame,
 )
 from renderer.qt.backend import WorkspaceLink
-from renderer.qt.recovery import KeptNote
 
 BROWSER_FRAME_ID = "workspace"
 WORKSPACE_TOPIC = "workspace"
@@ -203,11 +202,11 @@ class WorkspaceSwitch:
         recovery = session.recovery
         outcome: dict[str, object] = {}
 
-        def open_new() -> tuple[WorkspaceLink, list[DocumentInfo], list[KeptNote]]:
-            """Worker thread: a key session for ``name``, its notes and its kept text."""
+        def open_new() -> tuple[WorkspaceLink, list[DocumentInfo], list[str]]:
+            """Worker thread: a key session for ``name``, its notes and its kept text's paths."""
             link = connect_workspace(backend, name)
             documents = link.call(lambda client, key: client.list_documents(key))
-            return link, documents, recovery.kept_for(link.workspace)
+            return link, documents, recovery.kept_paths(link.workspace)
 
         def proceed(part: str, value: object) -> None:
             outcome[part] = value
@@ -232,9 +231,7 @@ class WorkspaceSwitch:
             message = str(opened) if isinstance(opened, BackendError | SessionError) else ""
             self._fail(message or f"The workspace “{name}” could not be opened.")
             return
-        link, documents, kept = cast(
-            tuple[WorkspaceLink, list[DocumentInfo], list[KeptNote]], opened
-        )
+        link, documents, kept = cast(tuple[WorkspaceLink, list[DocumentInfo], list[str]], opened)
         remembered = self.saved.layouts.get(link.workspace)
         # A first visit carries the notes just left over: the same paths, where they exist.
         target = remembered or WorkspaceLayout(notes=list(left.notes))
