@@ -50,6 +50,9 @@ frame also costs a read and, in Preview, a drawing at start: 2,000 froze the win
 MAX_PROVIDER_FRAMES = 16
 """Provider frames one workspace's layout opens (R92): the providers column is narrower
 and holds fewer; 5,000 of them froze the window at every start."""
+MAX_WORKSPACE_LAYOUTS = 64
+"""Workspaces whose layouts one file keeps (R92): each is checked frame by frame before
+the window opens, and 64 of them (3,072 frames at most) take some 0.1 s to check."""
 MAX_FRAME_ID_CHARS = 64
 """A frame id the app gives out is ``inbox-N`` or a provider's name: short words."""
 MAX_PROVIDER_CHARS = 64
@@ -223,20 +226,32 @@ def state_from_json(data: object, left_out: list[str] | None = None) -> SavedSta
     said in ``left_out`` (when given); the rest of the layout is kept.
     """
     dropped = [] if left_out is None else left_out
+    workspace = _last_workspace(data)
+    layouts_raw = data.get("workspaces", {}) if isinstance(data, dict) else None
+    if not isinstance(layouts_raw, dict):
+        raise LayoutFileError("the workspaces entry is not an object")
+    # The last workspace's layout first: it is the one the window opens now.
+    names = sorted(layouts_raw, key=lambda name: name != workspace)
+    layouts = {}
+    for name in names[:MAX_WORKSPACE_LAYOUTS]:
+        if not is_workspace_id(name):
+            raise LayoutFileError(f"{_shown(name)} is not a workspace name")
+        layouts[name] = _layout_from_json(layouts_raw[name], dropped)
+    if len(names) > MAX_WORKSPACE_LAYOUTS:
+        dropped.append(
+            f"the layouts of {len(names):,} workspaces, more than the {MAX_WORKSPACE_LAYOUTS} kept"
+        )
+    return SavedState(workspace, layouts)
+
+
+def _last_workspace(data: object) -> str | None:
+    """The file's last open workspace; :class:`LayoutFileError` when it is not one."""
     if not isinstance(data, dict) or data.get("version") != _VERSION:
         raise LayoutFileError("not a layout file of this app's version")
     workspace = data.get("workspace")
     if workspace is not None and not (isinstance(workspace, str) and is_workspace_id(workspace)):
         raise LayoutFileError("the last workspace is not a workspace name")
-    layouts_raw = data.get("workspaces", {})
-    if not isinstance(layouts_raw, dict):
-        raise LayoutFileError("the workspaces entry is not an object")
-    layouts = {}
-    for name, raw in layouts_raw.items():
-        if not is_workspace_id(name):
-            raise LayoutFileError(f"{name!r} is not a workspace name")
-        layouts[name] = _layout_from_json(raw, dropped)
-    return SavedState(workspace, layouts)
+    return workspace
 
 
 def state_to_json(state: SavedState) -> dict[str, Any]:
@@ -296,7 +311,7 @@ class LayoutStore:
         """The workspace open when the app last quit; None when unknown. Changes nothing:
         a broken file is set aside (and said so) by the window's :meth:`load`."""
         try:
-            return state_from_json(parse_json(read_own_file(self.path).decode("utf-8"))).workspace
+            return _last_workspace(parse_json(read_own_file(self.path).decode("utf-8")))
         except (OSError, UnicodeDecodeError, ValueError):
             return None
 

@@ -11,6 +11,7 @@ from app.layout_state import (
     LAYOUT_FILE,
     MAX_NOTE_FRAMES,
     MAX_PROVIDER_FRAMES,
+    MAX_WORKSPACE_LAYOUTS,
     LayoutStore,
     NoteFrameSpec,
     ProviderFrameSpec,
@@ -152,3 +153,19 @@ def test_r92_a_layout_within_the_caps_is_kept_as_it_is(tmp_path: Path) -> None:
     layout = store.load().layouts["a"]
     assert (len(layout.notes), len(layout.providers)) == (32, 16)
     assert store.set_aside_message is None and (tmp_path / LAYOUT_FILE).exists()
+
+
+def test_r92_a_file_of_many_workspaces_keeps_the_last_open_one_and_63_more(
+    tmp_path: Path,
+) -> None:
+    layouts = {f"w{n:03}": {"notes": [dict(GOOD)]} for n in range(MAX_WORKSPACE_LAYOUTS + 6)}
+    last = f"w{MAX_WORKSPACE_LAYOUTS + 5:03}"  # the last in the file: kept all the same
+    text = json.dumps({"version": 1, "workspace": last, "workspaces": layouts})
+    (tmp_path / LAYOUT_FILE).write_text(text, encoding="utf-8")
+    store = LayoutStore(tmp_path)
+    assert store.last_workspace() == last
+    state = store.load()
+    assert state.workspace == last and len(state.layouts) == MAX_WORKSPACE_LAYOUTS
+    assert last in state.layouts and "w000" in state.layouts
+    message = store.set_aside_message
+    assert message is not None and "the layouts of 70 workspaces, more than the 64 kept" in message

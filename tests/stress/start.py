@@ -34,6 +34,7 @@ START_DEADLINE_SECONDS = 180.0
 """Far past any start on a busy machine; the audit's hangs lasted 109 s to over 515 s."""
 KEPT_NOTE_BYTES = 40 * 1000 * 1000
 FIRST_NOTE = "first.md"
+WORKSPACE_FOLDER = "hostile-workspace"
 OWN_FILES = (LAYOUT_FILE, SETTINGS_FILE, KEY_FILE, SETTING_FILE)
 """The files directly in the data folder the app reads before or while its window opens."""
 
@@ -48,6 +49,12 @@ class Sizes:
 
 
 FULL_SIZES = Sizes()
+
+
+def sizes_for(provider_frames: int) -> Sizes:
+    """The audit's folders with ``provider_frames`` provider frames and two fifths as many
+    note frames (5,000 and 2,000 at full size); the kept notes stay at full size (sparse)."""
+    return Sizes(provider_frames=provider_frames, note_frames=provider_frames * 2 // 5)
 
 
 @dataclass(frozen=True)
@@ -97,7 +104,7 @@ def start_app(data_dir: Path, workspace: Path, deadline: float = START_DEADLINE_
 
 def make_workspace(folder: Path, sizes: Sizes) -> Path:
     """A workspace folder with the first note and one small note for each layout frame."""
-    workspace = folder / "hostile-workspace"
+    workspace = folder / WORKSPACE_FOLDER
     (workspace / "many").mkdir(parents=True)
     (workspace / FIRST_NOTE).write_text("# First\n\nThe note a start must reach.\n", "utf-8")
     for index in range(sizes.note_frames):
@@ -212,7 +219,7 @@ def clean_start(folder: Path, workspace: Path) -> Started:
 
 def hostile_starts(folder: Path, sizes: Sizes = FULL_SIZES) -> Figure:
     """``make stress``'s part: every hostile folder starts to its first note."""
-    figure = Figure("start: hostile data folders")
+    figure = Figure("start: python -m app over hostile data folders")
     longest = 0.0
     for what, data_dir, workspace in cases(folder, sizes):
         started = start_app(data_dir, workspace)
@@ -223,7 +230,7 @@ def hostile_starts(folder: Path, sizes: Sizes = FULL_SIZES) -> Figure:
             figure.details.setdefault("not ready", []).append(
                 f"{what}: code {started.code}, {started.errors[-300:]!r}"
             )
-    clean = clean_start(folder, cases_workspace(folder))
+    clean = clean_start(folder, folder / WORKSPACE_FOLDER)
     figure.details["longest start s"] = round(longest, 1)
     figure.details["clean start s"] = round(clean.seconds, 1)
     figure.lost += not clean.ready
@@ -232,7 +239,3 @@ def hostile_starts(folder: Path, sizes: Sizes = FULL_SIZES) -> Figure:
         for key, value in figure.details.items()
     }
     return figure
-
-
-def cases_workspace(folder: Path) -> Path:
-    return folder / "hostile-workspace"
