@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
+from PySide6.QtCore import QTimer
 from shiboken6 import isValid
 
 from app.banner import Banner, Banners
@@ -43,6 +44,11 @@ from renderer.frames.providers import (
 from renderer.qt.backend import WorkspaceLink
 
 BROWSER_FRAME_ID = "workspace"
+RESTORED_AT_ONCE = 8
+"""Note frames (and provider frames) a layout mounts before the window first paints
+(R92): building one frame takes 40 to 120 ms of the GUI thread, so a layout of 32 notes
+and 16 providers would hold the first note back for seconds. The rest follow one per
+turn of the event loop, each turn short, in the layout's order."""
 WORKSPACE_TOPIC = "workspace"
 """Banners about switching share one topic: the newest replaces the older (R45)."""
 
@@ -81,6 +87,13 @@ class WorkspaceSwitch:
         """The window's size, place and maximised state, kept with the layout (R80)."""
         self._missing: tuple[Banner, frozenset[str]] | None = None
         """The "has no …" banner and the note frames open when it was shown."""
+        self._restoring: WorkspaceLayout | None = None
+        """The layout being restored at start while frames of it wait in :attr:`_waiting`."""
+        self._waiting: list[NoteFrameSpec | ProviderFrameSpec] = []
+        self._restore_next = QTimer()
+        self._restore_next.setSingleShot(True)
+        self._restore_next.setInterval(0)
+        self._restore_next.timeout.connect(self._mount_one_waiting)
         registry.when_changed(self._on_frames_changed)
 
     @property
@@ -106,7 +119,20 @@ class WorkspaceSwitch:
             frame_id for frame_id in self._session.store.activation_history if frame_id in frames
         ]
         layout.window = self.window_place()
+        restoring = self._restoring
+        if restoring is not None:  # frames not mounted yet stay in the layout, as it said
+            for spec in self._waiting:
+                if isinstance(spec, NoteFrameSpec):
+                    layout.notes.append(spec)
+                else:
+                    layout.providers.append(spec)
+            layout.active, layout.recent = restoring.active, restoring.recent
         return layout
+
+    @property
+    def restoring(self) -> bool:
+        """True while frames of the layout restored at start are still to be mounted."""
+        return self._restoring is not None
 
     def remember(self) -> None:
         workspace = self._session.workspace
@@ -122,6 +148,7 @@ class WorkspaceSwitch:
         if not self.switching:
             self.remember()
             if quitting:
+                self._stop_restoring()
                 self._keep_popped_out(self.saved.layouts[self._session.workspace])
         try:
             self._store.save(self.saved)
@@ -146,13 +173,49 @@ class WorkspaceSwitch:
             layout.notes.insert(min(place, len(layout.notes)), spec)
 
     def restore(self, layout: WorkspaceLayout, *, providers: bool) -> None:
-        """Mount a remembered layout (at start also its provider frames); activate its frame."""
-        if providers:
-            for spec in layout.providers:
-                if self._registry.is_free_id(spec.frame_id):
-                    self._frames.mount_provider(spec.frame_id, spec.provider)
-        self._mount_notes(layout.notes, None)
+        """Mount a remembered layout (at start also its provider frames); activate its frame.
+
+        The first :data:`RESTORED_AT_ONCE` frames of each column are mounted now, the
+        rest one per event-loop turn; the layout's frame is activated once all are in.
+        """
+        provider_specs = layout.providers if providers else []
+        for spec in provider_specs[:RESTORED_AT_ONCE]:
+            self._mount_provider(spec)
+        self._mount_notes(layout.notes[:RESTORED_AT_ONCE], None)
+        self._waiting = [
+            *layout.notes[RESTORED_AT_ONCE:],
+            *provider_specs[RESTORED_AT_ONCE:],
+        ]
+        if not self._waiting:
+            self._resume(layout)
+            return
+        self._restoring = layout
+        self._restore_next.start()
+
+    def _mount_one_waiting(self) -> None:
+        layout = self._restoring
+        if layout is None or self.switching:
+            return
+        spec = self._waiting.pop(0)
+        if isinstance(spec, NoteFrameSpec):
+            self._mount_notes([spec], None)
+        else:
+            self._mount_provider(spec)
+        if self._waiting:
+            self._restore_next.start()
+            return
+        self._restoring = None
         self._resume(layout)
+
+    def _stop_restoring(self) -> None:
+        """Leave the frames still waiting unmounted (quitting, or switching workspace)."""
+        self._restore_next.stop()
+        self._restoring = None
+        self._waiting = []
+
+    def _mount_provider(self, spec: ProviderFrameSpec) -> None:
+        if self._registry.is_free_id(spec.frame_id):
+            self._frames.mount_provider(spec.frame_id, spec.provider)
 
     def open_starting_layout(self) -> None:
         """The browser and two notes: the demo's, or the first two the workspace lists."""
@@ -188,7 +251,8 @@ class WorkspaceSwitch:
             return
         session = self._session
         self._banners.dismiss_topic(WORKSPACE_TOPIC)
-        self.remember()
+        self.remember()  # with the frames still waiting to be restored, if any
+        self._stop_restoring()
         left = self.saved.layouts[session.workspace]
         self._registry.switching = True
         previous = session.link

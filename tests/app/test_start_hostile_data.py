@@ -17,6 +17,7 @@ import pytest
 
 from app.layout_state import LAYOUT_FILE, MAX_NOTE_FRAMES, MAX_PROVIDER_FRAMES
 from app.sidecar.sharing import SETTING_FILE
+from app.workspace_switch import RESTORED_AT_ONCE
 from renderer.frames.inbox import InboxFrame
 from renderer.qt.recovery import RECOVERY_FOLDER, RecoveryStore
 from tests.app.conftest import AppFactory, AppUnderTest
@@ -56,6 +57,7 @@ def test_r92_a_layout_of_hundreds_of_frames_opens_the_first_ones_and_says_so(
 
     app = make_app(restart=first)
     window = app.window
+    app.qtbot.waitUntil(lambda: not window.switcher.restoring, timeout=60_000)
     notes = window.driver.inbox_frames()
     assert [frame.path for frame in notes] == [f"many/{n}.md" for n in range(MAX_NOTE_FRAMES)]
     providers = [
@@ -69,6 +71,61 @@ def test_r92_a_layout_of_hundreds_of_frames_opens_the_first_ones_and_says_so(
     aside = list(app.data_dir.glob(f"{LAYOUT_FILE}.broken-*"))
     assert len(aside) == 1 and aside[0].read_text(encoding="utf-8") == layout
     app.qtbot.waitUntil(lambda: all(frame.is_loaded for frame in notes), timeout=60_000)
+
+
+def _layout_of(app: AppUnderTest, notes: int, active: str) -> str:
+    workspace = app.session.workspace
+    layout = {
+        "notes": [
+            {"id": f"inbox-{n + 1}", "path": f"many/{n}.md", "view": "preview"}
+            for n in range(notes)
+        ],
+        "providers": [{"id": f"p-{n}", "provider": "workspace"} for n in range(12)],
+        "active": active,
+        "recent": ["inbox-2", active],
+    }
+    return json.dumps({"version": 1, "workspace": workspace, "workspaces": {workspace: layout}})
+
+
+def test_r92_the_first_frames_of_a_layout_mount_before_the_window_shows_the_rest_after(
+    make_app: AppFactory,
+) -> None:
+    """Building a frame takes 40-120 ms of the GUI thread: 32 notes and 16 providers held
+    the first note back for seconds. The first 8 of each column come at once, the rest
+    one per event-loop turn; the layout's frame is "this note" once all are in (R81)."""
+    first = make_app({f"many/{n}.md": f"# Note {n}\n" for n in range(MAX_NOTE_FRAMES)})
+    first.quit()
+    (first.data_dir / LAYOUT_FILE).write_text(
+        _layout_of(first, MAX_NOTE_FRAMES, "inbox-20"), encoding="utf-8"
+    )
+    app = make_app(restart=first)
+    window = app.window
+    assert len(window.driver.inbox_frames()) == RESTORED_AT_ONCE  # the rest still waiting
+    assert window.switcher.restoring
+    app.qtbot.waitUntil(lambda: not window.switcher.restoring, timeout=60_000)
+    assert len(window.driver.inbox_frames()) == MAX_NOTE_FRAMES
+    assert len([f for f in window.frames.values() if f.frame_id.startswith("p-")]) == 12
+    assert window.registry.active_frame_id == "inbox-20"
+    assert list(app.session.store.activation_history)[-2:] == ["inbox-2", "inbox-20"]
+
+
+def test_r92_quitting_while_a_layout_is_restored_keeps_the_frames_not_mounted_yet(
+    make_app: AppFactory,
+) -> None:
+    first = make_app({f"many/{n}.md": f"# Note {n}\n" for n in range(MAX_NOTE_FRAMES)})
+    first.quit()
+    (first.data_dir / LAYOUT_FILE).write_text(
+        _layout_of(first, MAX_NOTE_FRAMES, "inbox-20"), encoding="utf-8"
+    )
+    second = make_app(restart=first)
+    assert second.window.switcher.restoring
+    second.quit()
+    saved = json.loads((first.data_dir / LAYOUT_FILE).read_text(encoding="utf-8"))
+    layout = saved["workspaces"][first.session.workspace]
+    assert [note["path"] for note in layout["notes"]] == [
+        f"many/{n}.md" for n in range(MAX_NOTE_FRAMES)
+    ]
+    assert len(layout["providers"]) == 12 and layout["active"] == "inbox-20"
 
 
 def test_r92_kept_notes_are_read_on_a_worker_and_a_bad_one_is_set_aside(
