@@ -90,10 +90,8 @@ class WorkspaceSwitch:
         self._restoring: WorkspaceLayout | None = None
         """The layout being restored at start while frames of it wait in :attr:`_waiting`."""
         self._waiting: list[NoteFrameSpec | ProviderFrameSpec] = []
-        self._restore_next = QTimer()
-        self._restore_next.setSingleShot(True)
-        self._restore_next.setInterval(0)
-        self._restore_next.timeout.connect(self._mount_one_waiting)
+        self._restore_next: QTimer | None = None
+        """Mounts the next waiting frame; made only for a layout with frames to wait."""
         registry.when_changed(self._on_frames_changed)
 
     @property
@@ -190,6 +188,15 @@ class WorkspaceSwitch:
             self._resume(layout)
             return
         self._restoring = layout
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        """Mount the next waiting frame at the event loop's next turn."""
+        if self._restore_next is None:
+            self._restore_next = QTimer()
+            self._restore_next.setSingleShot(True)
+            self._restore_next.setInterval(0)
+            self._restore_next.timeout.connect(self._mount_one_waiting)
         self._restore_next.start()
 
     def _mount_one_waiting(self) -> None:
@@ -202,14 +209,15 @@ class WorkspaceSwitch:
         else:
             self._mount_provider(spec)
         if self._waiting:
-            self._restore_next.start()
+            self._next_turn()
             return
         self._restoring = None
         self._resume(layout)
 
     def _stop_restoring(self) -> None:
         """Leave the frames still waiting unmounted (quitting, or switching workspace)."""
-        self._restore_next.stop()
+        if self._restore_next is not None:
+            self._restore_next.stop()
         self._restoring = None
         self._waiting = []
 
