@@ -9,7 +9,10 @@ its workspace is opened again.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Final
+
+from shiboken6 import isValid
 
 from app.banner import Banners, save_failed_text_on_screen
 from app.frame_registry import FrameRegistry
@@ -18,9 +21,9 @@ from renderer.frames.inbox import InboxFrame
 from renderer.qt.recovery import KeptNote
 
 SET_ASIDE: Final = (
-    "{count} record(s) of unsaved text named no note of a workspace and were set aside, "
-    "unread, in {folder}."
+    "{count} record(s) of unsaved text {why} and were set aside, unread, in {folder}."
 )
+NOT_READ: Final = "The text kept from earlier sessions could not be looked at: {reason}"
 
 
 def save_topic(workspace: str, path: str) -> str:
@@ -76,25 +79,32 @@ class KeptNotes:
         if state == "saved":  # a failure reported earlier no longer holds
             self._banners.dismiss_topic(save_topic(workspace, path))
 
-    def offer(self, kept: list[KeptNote] | None = None) -> None:
+    def offer(self, kept: list[str] | None = None) -> None:
         """Offer the text kept for the open workspace (from this run or an earlier one).
 
-        ``kept`` is that workspace's kept notes when a worker already read the folder.
+        ``kept`` is the paths of that workspace's kept notes when a worker already read
+        the folder; without it a worker reads the folder now (R92: up to 100 files of up
+        to 64 MiB each are never read on the GUI thread), and the offer follows.
         """
         session = self._session
         workspace = session.workspace
-        if kept is None:
-            kept = session.recovery.kept_for(workspace)
-        set_aside = session.recovery.take_set_aside()
-        if set_aside:
-            self._banners.show_message(
-                SET_ASIDE.format(count=len(set_aside), folder=set_aside[0].parent),
-                tone="error",
-                topic="kept-notes-set-aside",
-            )
-        if not kept:
+        if kept is not None:
+            self._offer(workspace, kept)
             return
-        paths = [note.path for note in kept]
+        recovery = session.recovery
+        session.runner.submit(
+            lambda: recovery.kept_paths(workspace, lambda: session.closed),
+            on_done=lambda paths: self._offer(workspace, paths),
+            on_error=lambda error: self._say_not_read(error),
+            held=False,  # the folder is on this machine: no need to wait for the backend
+        )
+
+    def _offer(self, workspace: str, paths: list[str]) -> None:
+        if not isValid(self._banners) or workspace != self._session.workspace:
+            return  # the window closed, or another workspace opened (it offers its own)
+        self._say_set_aside(self._session.recovery.take_set_aside())
+        if not paths:
+            return
         names = ", ".join(paths)
         self._banners.show_message(
             f"Text that could not be saved earlier is kept for {names}. "
@@ -103,28 +113,61 @@ class KeptNotes:
             topic="kept-notes",
         )
 
+    def _say_set_aside(self, set_aside: list[tuple[Path, str]]) -> None:
+        if not set_aside:
+            return
+        reasons = list(dict.fromkeys(why for _file, why in set_aside))
+        self._banners.show_message(
+            SET_ASIDE.format(
+                count=len(set_aside), why=" or ".join(reasons), folder=set_aside[0][0].parent
+            ),
+            tone="error",
+            topic="kept-notes-set-aside",
+        )
+
+    def _say_not_read(self, error: BaseException) -> None:
+        if isValid(self._banners):
+            reason = error.strerror if isinstance(error, OSError) else None
+            self._banners.show_message(
+                NOT_READ.format(reason=reason or type(error).__name__),
+                tone="error",
+                topic="kept-notes-set-aside",
+            )
+
     def _restore_all(self, workspace: str, paths: list[str]) -> None:
         for path in paths:
             self.restore(workspace, path)
 
-    def restore(self, workspace: str, path: str) -> InboxFrame | None:
-        """Open ``path`` with the text kept for it; autosave then saves it (and drops the copy)."""
-        recovery = self._session.recovery
-        banners = self._banners
+    def restore(self, workspace: str, path: str) -> None:
+        """Open ``path`` with the text kept for it; autosave then saves it (and drops the copy).
+
+        The kept text (up to 64 MiB of JSON) is read on a worker, never on the GUI thread (R92).
+        """
         if workspace != self._session.workspace:
-            banners.show_message(
+            self._banners.show_message(
                 f"The kept text of {path} belongs to workspace “{workspace}”; open it first."
             )
-            return None
-        kept = recovery.get(workspace, path)
+            return
+        recovery = self._session.recovery
+        self._session.runner.submit(
+            lambda: recovery.get(workspace, path),
+            on_done=lambda kept: self._restore_read(workspace, path, kept),
+            held=False,
+        )
+
+    def _restore_read(self, workspace: str, path: str, kept: KeptNote | None) -> None:
+        if not isValid(self._banners) or workspace != self._session.workspace:
+            return  # the window closed, or the person opened another workspace meanwhile
+        recovery = self._session.recovery
+        banners = self._banners
         if kept is None:
             banners.show_message(f"No text is kept for {path} any more.")
-            return None
+            return
         try:
             frame = self._open_note(path)
         except ValueError as error:
             banners.show_message(str(error), tone="error")
-            return None
+            return
 
         def apply() -> None:
             frame.loaded.disconnect(apply)
@@ -147,4 +190,3 @@ class KeptNotes:
         else:
             frame.loaded.connect(apply)
             frame.load_failed.connect(refused)
-        return frame

@@ -237,6 +237,11 @@ class AppSession:
             raise self.start_failure
 
     @property
+    def closed(self) -> bool:
+        """True once :meth:`close` began: long background reads may stop (any thread)."""
+        return self._closed
+
+    @property
     def starting(self) -> bool:
         """True until the backend answers (or failed to): saves and loads wait meanwhile."""
         return not self.backend.answering and self.start_failure is None

@@ -24,7 +24,6 @@ from app.workspace_switch import WorkspaceSwitch
 from bridge.views import DEFAULT_VIEW
 from renderer.frames.base import FrameBase
 from renderer.frames.inbox import InboxFrame
-from renderer.qt.recovery import KeptNote
 
 
 @dataclass(frozen=True)
@@ -98,7 +97,7 @@ class WindowDriver:
         """Assistant ▸ Settings…"""
         return self.menus.open_assistant_settings()
 
-    def offer_kept_notes(self, kept: list[KeptNote] | None = None) -> None:
+    def offer_kept_notes(self, kept: list[str] | None = None) -> None:
         """The banner offering text kept from a session that ended before it was saved."""
         self.kept_notes.offer(kept)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
+from PySide6.QtCore import QTimer
 from shiboken6 import isValid
 
 from app.banner import Banner, Banners
@@ -41,9 +42,13 @@ from renderer.frames.providers import (
     WorkspaceBrowserFrame,
 )
 from renderer.qt.backend import WorkspaceLink
-from renderer.qt.recovery import KeptNote
 
 BROWSER_FRAME_ID = "workspace"
+RESTORED_AT_ONCE = 8
+"""Note frames (and provider frames) a layout mounts before the window first paints
+(R92): building one frame takes 40 to 120 ms of the GUI thread, so a layout of 32 notes
+and 16 providers would hold the first note back for seconds. The rest follow one per
+turn of the event loop, each turn short, in the layout's order."""
 WORKSPACE_TOPIC = "workspace"
 """Banners about switching share one topic: the newest replaces the older (R45)."""
 
@@ -82,6 +87,11 @@ class WorkspaceSwitch:
         """The window's size, place and maximised state, kept with the layout (R80)."""
         self._missing: tuple[Banner, frozenset[str]] | None = None
         """The "has no …" banner and the note frames open when it was shown."""
+        self._restoring: WorkspaceLayout | None = None
+        """The layout being restored at start while frames of it wait in :attr:`_waiting`."""
+        self._waiting: list[NoteFrameSpec | ProviderFrameSpec] = []
+        self._restore_next: QTimer | None = None
+        """Mounts the next waiting frame; made only for a layout with frames to wait."""
         registry.frames_changed.connect(self._on_frames_changed)
 
     @property
@@ -107,7 +117,20 @@ class WorkspaceSwitch:
             frame_id for frame_id in self._session.store.activation_history if frame_id in frames
         ]
         layout.window = self.window_place()
+        restoring = self._restoring
+        if restoring is not None:  # frames not mounted yet stay in the layout, as it said
+            for spec in self._waiting:
+                if isinstance(spec, NoteFrameSpec):
+                    layout.notes.append(spec)
+                else:
+                    layout.providers.append(spec)
+            layout.active, layout.recent = restoring.active, restoring.recent
         return layout
+
+    @property
+    def restoring(self) -> bool:
+        """True while frames of the layout restored at start are still to be mounted."""
+        return self._restoring is not None
 
     def remember(self) -> None:
         workspace = self._session.workspace
@@ -123,6 +146,7 @@ class WorkspaceSwitch:
         if not self.switching:
             self.remember()
             if quitting:
+                self._stop_restoring()
                 self._keep_popped_out(self.saved.layouts[self._session.workspace])
         try:
             self._store.save(self.saved)
@@ -147,13 +171,59 @@ class WorkspaceSwitch:
             layout.notes.insert(min(place, len(layout.notes)), spec)
 
     def restore(self, layout: WorkspaceLayout, *, providers: bool) -> None:
-        """Mount a remembered layout (at start also its provider frames); activate its frame."""
-        if providers:
-            for spec in layout.providers:
-                if self._registry.is_free_id(spec.frame_id):
-                    self._frames.mount_provider(spec.frame_id, spec.provider)
-        self._mount_notes(layout.notes, None)
+        """Mount a remembered layout (at start also its provider frames); activate its frame.
+
+        The first :data:`RESTORED_AT_ONCE` frames of each column are mounted now, the
+        rest one per event-loop turn; the layout's frame is activated once all are in.
+        """
+        provider_specs = layout.providers if providers else []
+        for spec in provider_specs[:RESTORED_AT_ONCE]:
+            self._mount_provider(spec)
+        self._mount_notes(layout.notes[:RESTORED_AT_ONCE], None)
+        self._waiting = [
+            *layout.notes[RESTORED_AT_ONCE:],
+            *provider_specs[RESTORED_AT_ONCE:],
+        ]
+        if not self._waiting:
+            self._resume(layout)
+            return
+        self._restoring = layout
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        """Mount the next waiting frame at the event loop's next turn."""
+        if self._restore_next is None:
+            self._restore_next = QTimer()
+            self._restore_next.setSingleShot(True)
+            self._restore_next.setInterval(0)
+            self._restore_next.timeout.connect(self._mount_one_waiting)
+        self._restore_next.start()
+
+    def _mount_one_waiting(self) -> None:
+        layout = self._restoring
+        if layout is None or self.switching:
+            return
+        spec = self._waiting.pop(0)
+        if isinstance(spec, NoteFrameSpec):
+            self._mount_notes([spec], None)
+        else:
+            self._mount_provider(spec)
+        if self._waiting:
+            self._next_turn()
+            return
+        self._restoring = None
         self._resume(layout)
+
+    def _stop_restoring(self) -> None:
+        """Leave the frames still waiting unmounted (quitting, or switching workspace)."""
+        if self._restore_next is not None:
+            self._restore_next.stop()
+        self._restoring = None
+        self._waiting = []
+
+    def _mount_provider(self, spec: ProviderFrameSpec) -> None:
+        if self._registry.is_free_id(spec.frame_id):
+            self._frames.mount_provider(spec.frame_id, spec.provider)
 
     def open_starting_layout(self) -> None:
         """The browser and two notes: the demo's, or the first two the workspace lists."""
@@ -189,7 +259,8 @@ class WorkspaceSwitch:
             return
         session = self._session
         self._banners.dismiss_topic(WORKSPACE_TOPIC)
-        self.remember()
+        self.remember()  # with the frames still waiting to be restored, if any
+        self._stop_restoring()
         left = self.saved.layouts[session.workspace]
         self._registry.switching = True
         previous = session.link
@@ -203,11 +274,11 @@ class WorkspaceSwitch:
         recovery = session.recovery
         outcome: dict[str, object] = {}
 
-        def open_new() -> tuple[WorkspaceLink, list[DocumentEntry], list[KeptNote]]:
-            """Worker thread: a key session for ``name``, its notes and its kept text."""
+        def open_new() -> tuple[WorkspaceLink, list[DocumentEntry], list[str]]:
+            """Worker thread: a key session for ``name``, its notes and its kept text's paths."""
             link = connect_workspace(backend, name)
             documents = link.call(lambda client, key: client.list_documents(key))
-            return link, documents, recovery.kept_for(link.workspace)
+            return link, documents, recovery.kept_paths(link.workspace)
 
         def proceed(part: str, value: object) -> None:
             outcome[part] = value
@@ -232,9 +303,7 @@ class WorkspaceSwitch:
             message = str(opened) if isinstance(opened, BackendError | SessionError) else ""
             self._fail(message or f"The workspace “{name}” could not be opened.")
             return
-        link, documents, kept = cast(
-            tuple[WorkspaceLink, list[DocumentEntry], list[KeptNote]], opened
-        )
+        link, documents, kept = cast(tuple[WorkspaceLink, list[DocumentEntry], list[str]], opened)
         remembered = self.saved.layouts.get(link.workspace)
         # A first visit carries the notes just left over: the same paths, where they exist.
         target = remembered or WorkspaceLayout(notes=list(left.notes))

@@ -30,7 +30,13 @@ from app.sidecar.context import ContextFeed
 from app.sidecar.diffs import DiffReviews
 from app.sidecar.gui_calls import GuiCalls
 from app.sidecar.notes import NoteAccess
-from bridge.private_files import OwnFileRefused, parse_json, read_own_file, write_atomically
+from bridge.private_files import (
+    OwnFileRefused,
+    parse_json,
+    read_own_file,
+    set_aside,
+    write_atomically,
+)
 
 if TYPE_CHECKING:
     from app.sidecar.http import McpSidecarServer
@@ -98,12 +104,28 @@ class ActiveNoteSharing(QObject):
         return self._session.data_dir / SETTING_FILE
 
     def remembered(self) -> bool:
-        """The saved choice; anything unreadable counts as off."""
+        """The saved choice; anything unreadable counts as off, and is set aside (R92)."""
         try:
             body = parse_json(read_own_file(self.setting_path).decode("utf-8"))
-        except (OwnFileRefused, OSError, ValueError):
+        except FileNotFoundError:
             return False
-        return isinstance(body, dict) and body.get("shareActiveNote") is True
+        except OwnFileRefused as error:
+            return self._set_setting_aside(error.reason)
+        except (OSError, ValueError):
+            return self._set_setting_aside("it is not this app's setting")
+        if not isinstance(body, dict) or not isinstance(body.get("shareActiveNote"), bool):
+            return self._set_setting_aside("it is not this app's setting")
+        return body["shareActiveNote"] is True
+
+    def _set_setting_aside(self, why: str) -> bool:
+        """Move an unusable ``sharing.json`` aside and say so; sharing stays off."""
+        moved = set_aside(self.setting_path)
+        where = f"it was set aside as {moved.name}" if moved else "it could not be moved aside"
+        self.problem.emit(
+            f"The saved choice to share the active note could not be used: {why}; {where} "
+            "in the app's data folder, and sharing stays off."
+        )
+        return False
 
     def choose(self, on: bool) -> None:
         """The menu: turn it on or off and keep the choice for the next start."""

@@ -15,15 +15,23 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import heapq
 import json
+import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from bridge.paths import WorkspacePathError, check_workspace_path, is_workspace_id
-from bridge.private_files import parse_json, read_own_file, set_aside, write_atomically
+from bridge.private_files import (
+    OwnFileRefused,
+    parse_json,
+    read_own_file,
+    set_aside,
+    write_atomically,
+)
 
 RECOVERY_FOLDER = "unsaved-notes"
 _SUFFIX = ".json"
@@ -32,6 +40,13 @@ KEPT_FILE_MAX_BYTES = 64 * 1024 * 1024
 MAX_KEPT_FILES = 100
 """Kept notes read when a workspace opens; more files than that are left for later runs."""
 Writer = Callable[[Path, str], None]
+NAMES_NO_NOTE = "named no note of a workspace"
+NOT_A_RECORD = "were not records of unsaved text this app writes"
+"""Why a kept record was set aside (R92): the banner says which, never the record's text."""
+
+
+class UnusableRecord(ValueError):
+    """A file in the kept-notes folder that is not a kept note this app could have written."""
 
 
 @dataclass(frozen=True)
@@ -54,8 +69,8 @@ class RecoveryStore:
         self.writer = writer
         """How a kept text reaches the disk: tests pass one that fails as a full disk does."""
         self._lock = threading.Lock()
-        self._set_aside: list[Path] = []
-        """Records found unusable (not a note of a workspace) and moved aside, not yet told."""
+        self._set_aside: list[tuple[Path, str]] = []
+        """Records found unusable and moved aside (where, and why), not yet told."""
         self._unkept: dict[tuple[str, str], int] = {}
         """Per note, the save number of a text that failed to save and failed to be kept:
         no file holds it, only an editor or nothing (R77)."""
@@ -126,27 +141,66 @@ class RecoveryStore:
             return (workspace, path) in self._kept_seq
 
     def get(self, workspace: str, path: str) -> KeptNote | None:
-        return _read(self._file(workspace, path))
+        try:
+            return _read(self._file(workspace, path))
+        except (OSError, UnusableRecord):
+            return None
 
     def kept_for(self, workspace: str) -> list[KeptNote]:
-        """Every kept note of ``workspace``, sorted by path."""
-        if not self.folder.is_dir():
-            return []
-        found: list[KeptNote] = []
-        for file in sorted(self.folder.glob(f"*{_SUFFIX}"))[:MAX_KEPT_FILES]:
-            note = _read(file)
-            if note is not None and not _valid(note):
+        """Every kept note of ``workspace``, sorted by path (reads whole files: a worker's job)."""
+        return sorted(self._scan(workspace), key=lambda note: note.path)
+
+    def kept_paths(self, workspace: str, stopped: Callable[[], bool] = lambda: False) -> list[str]:
+        """The paths of ``workspace``'s kept notes, sorted; no text is held meanwhile.
+
+        What a workspace's opening offers: up to :data:`MAX_KEPT_FILES` files of up to
+        :data:`KEPT_FILE_MAX_BYTES` each are read one at a time, on a worker (R92); once
+        ``stopped()`` (the app quitting) the files not read yet are left for the next start.
+        """
+        return sorted(note.path for note in self._scan(workspace, stopped))
+
+    def _scan(
+        self, workspace: str, stopped: Callable[[], bool] = lambda: False
+    ) -> Iterator[KeptNote]:
+        """Read the folder's records one by one; an unusable one is set aside, never offered."""
+        for file in self._record_files():
+            if stopped():
+                return
+            try:
+                note = _read(file)
+            except FileNotFoundError:
+                continue  # its save landed meanwhile
+            except UnusableRecord:
+                self._put_aside(file, NOT_A_RECORD)
+                continue
+            except OSError:
+                continue  # unreadable now (a disk error): tried again on the next opening
+            if not _valid(note):
                 # R92: a record naming no note of a workspace (a path out of it, one past
                 # the path rules' length) is never offered: moved aside, and said once.
-                moved = set_aside(file)
-                with self._lock:
-                    self._set_aside.append(moved or file)
-            elif note is not None and note.workspace == workspace:
-                found.append(note)
-        return sorted(found, key=lambda note: note.path)
+                self._put_aside(file, NAMES_NO_NOTE)
+            elif note.workspace == workspace:
+                yield note
 
-    def take_set_aside(self) -> list[Path]:
-        """The records set aside since last asked (to say so once), then none."""
+    def _record_files(self) -> list[Path]:
+        """The first :data:`MAX_KEPT_FILES` record files by name; one pass over the folder."""
+        try:
+            with os.scandir(self.folder) as entries:
+                names = heapq.nsmallest(
+                    MAX_KEPT_FILES,
+                    (entry.name for entry in entries if entry.name.endswith(_SUFFIX)),
+                )
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        return [self.folder / name for name in names if not name.startswith(".")]
+
+    def _put_aside(self, file: Path, why: str) -> None:
+        moved = set_aside(file)
+        with self._lock:
+            self._set_aside.append((moved or file, why))
+
+    def take_set_aside(self) -> list[tuple[Path, str]]:
+        """The records set aside since last asked, and why (to say so once), then none."""
         with self._lock:
             taken, self._set_aside = self._set_aside, []
         return taken
@@ -165,20 +219,29 @@ def _valid(note: KeptNote) -> bool:
     return is_workspace_id(note.workspace)
 
 
-def _read(file: Path) -> KeptNote | None:
+def _read(file: Path) -> KeptNote:
+    """The record in ``file``; :class:`UnusableRecord` when it is not one, OSError as they come.
+
+    R64 as for the other files the app reads back: no link, no FIFO, no device, and
+    bounded: a note is at most 10 MiB, which JSON escapes can make up to six times.
+    """
     try:
-        # R64 as for the other files the app reads back: no link, no FIFO, no device, and
-        # bounded: a note is at most 10 MiB, which JSON escapes can make up to six times.
         record = parse_json(read_own_file(file, KEPT_FILE_MAX_BYTES).decode("utf-8"))
-        if not isinstance(record, dict):
-            return None
-        return KeptNote(
-            workspace=str(record["workspace"]),
-            path=str(record["path"]),
-            text=str(record["text"]),
-            reason=str(record.get("reason") or ""),
-            kept_at=str(record.get("keptAt") or ""),
-            file=file,
-        )
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    except OwnFileRefused as error:
+        raise UnusableRecord(error.reason) from error
+    except ValueError as error:  # not UTF-8, not JSON, nested too deeply
+        raise UnusableRecord(str(error)) from error
+    if not isinstance(record, dict):
+        raise UnusableRecord("not an object")
+    fields = {name: record.get(name) for name in ("workspace", "path", "text")}
+    if not all(isinstance(value, str) for value in fields.values()):
+        raise UnusableRecord("a workspace, path or text is missing")
+    reason, kept_at = record.get("reason"), record.get("keptAt")
+    return KeptNote(
+        workspace=str(fields["workspace"]),
+        path=str(fields["path"]),
+        text=str(fields["text"]),
+        reason=reason if isinstance(reason, str) else "",
+        kept_at=kept_at if isinstance(kept_at, str) else "",
+        file=file,
+    )

@@ -37,9 +37,13 @@ def _kept(app: AppUnderTest, path: str) -> str | None:
 
 
 def _banner_with(app: AppUnderTest, words: str) -> Banner:
-    found = [banner for banner in app.window.banners.banners if words in banner.label.text()]
-    assert found, [banner.label.text() for banner in app.window.banners.banners]
-    return found[-1]
+    """The newest banner saying ``words``, once it shows (kept notes are read on a worker)."""
+
+    def found() -> list[Banner]:
+        return [banner for banner in app.window.banners.banners if words in banner.label.text()]
+
+    app.qtbot.waitUntil(lambda: bool(found()))
+    return found()[-1]
 
 
 def test_closing_a_frame_whose_save_fails_keeps_its_text_and_restores_it(
@@ -59,7 +63,8 @@ def test_closing_a_frame_whose_save_fails_keeps_its_text_and_restores_it(
     assert "kept in this app's data folder" in banner.label.text()
 
     _unblock_saves(folder)
-    banner.buttons["Restore"].click()
+    banner.buttons["Restore"].click()  # the kept text is read on a worker (R92)
+    app.qtbot.waitUntil(lambda: bool(app.window.driver.inbox_frames()))
     restored = app.window.driver.inbox_frames()[0]
     app.qtbot.waitUntil(lambda: restored.editor.toPlainText() == typed)
     app.qtbot.waitUntil(lambda: restored.save_state == "saved", timeout=SAVE_TIMEOUT_MS)
@@ -87,7 +92,8 @@ def test_a_switch_whose_save_fails_keeps_the_text_for_the_workspace_it_belongs_t
     app.switch_workspace(home)
     offer = _banner_with(app, "could not be saved earlier is kept for notes/a.md")
     app.qtbot.waitUntil(lambda: all(inbox.is_loaded for inbox in window.driver.inbox_frames()))
-    offer.buttons["Restore"].click()
+    offer.buttons["Restore"].click()  # the kept text is read on a worker (R92)
+    app.qtbot.waitUntil(lambda: "inbox-1" in window.frames)
     restored = window.driver.frame("inbox-1")
     app.qtbot.waitUntil(lambda: restored.read_text() == typed)  # type: ignore[attr-defined]
     app.qtbot.waitUntil(lambda: app.saved_text("notes/a.md") == typed, timeout=SAVE_TIMEOUT_MS)
@@ -129,7 +135,8 @@ def test_kept_text_from_an_earlier_run_is_offered_when_its_workspace_opens(
         RecoveryStore(target).keep(later.session.workspace, note.path, note.text, note.reason, 1)
     later.window.driver.offer_kept_notes()
     offer = _banner_with(later, "kept for notes/a.md")
-    offer.buttons["Restore"].click()
+    offer.buttons["Restore"].click()  # the kept text is read on a worker (R92)
+    later.qtbot.waitUntil(lambda: bool(later.window.driver.inbox_frames()))
     restored = later.window.driver.inbox_frames()[0]
     later.qtbot.waitUntil(lambda: restored.read_text() == typed)
     later.qtbot.waitUntil(lambda: later.saved_text("notes/a.md") == typed, timeout=SAVE_TIMEOUT_MS)

@@ -22,6 +22,7 @@ from tests.stress.load import sustained_load
 from tests.stress.race import swap_race
 from tests.stress.sidecar import sidecar_attacks
 from tests.stress.slow import slow_clients
+from tests.stress.start import hostile_starts, sizes_for
 
 FULL = {
     "headers": 10_000,
@@ -35,6 +36,7 @@ FULL = {
     "hosts": 2_000,
     "idle_connections": 1_100,
     "diffs": 200,
+    "start_frames": 5_000,
 }
 SHORT = {
     "headers": 200,
@@ -48,6 +50,7 @@ SHORT = {
     "hosts": 100,
     "idle_connections": 100,
     "diffs": 20,
+    "start_frames": 100,
 }
 
 
@@ -72,6 +75,7 @@ def parts(sizes: dict[str, float]) -> list[tuple[str, Callable[[Path], Figure]]]
         ("load", lambda d: sustained_load(d, seconds=sizes["load_seconds"])),
         ("slow", lambda d: slow_clients(d, each=int(sizes["slow_each"]))),
         ("hostile", lambda d: hostile_inputs(d, hosts=int(sizes["hosts"]))),
+        ("start", lambda d: hostile_starts(d, sizes_for(int(sizes["start_frames"])))),
         (
             "sidecar",
             lambda d: sidecar_attacks(

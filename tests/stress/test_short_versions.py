@@ -18,6 +18,7 @@ from tests.stress.fuzz import fuzz
 from tests.stress.hostile import hostile_inputs
 from tests.stress.load import sustained_load
 from tests.stress.sidecar import sidecar_attacks
+from tests.stress.start import hostile_starts, sizes_for
 
 pytestmark = pytest.mark.slow
 
@@ -60,3 +61,9 @@ def test_r76_r78_the_sidecar_under_idle_connections_a_stuck_reader_and_many_diff
     figure = sidecar_attacks(tmp_path, idle=100, diffs=20)
     assert figure.ok, figure.line()
     assert figure.details["stuck tool dropped"] is True
+
+
+def test_r92_python_m_app_starts_over_each_hostile_data_folder(tmp_path: Path) -> None:
+    figure = hostile_starts(tmp_path, sizes_for(100))
+    assert figure.ok, figure.line()
+    assert figure.cases == 5
