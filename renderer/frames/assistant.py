@@ -133,7 +133,7 @@ class AssistantFrame(FrameBase):
         self.elsewhere: ElsewhereSource = lambda: NOWHERE_ELSE
         """Notes of this workspace open in other windows (R29); the window sets it."""
         self._build_title_controls()
-        self.transcript_view = Transcript(self.body)
+        self.transcript_view = Transcript(self.body, runner)
         self.transcript = self.transcript_view.content
         self.welcome = self.transcript_view.welcome
         self.busy = busy_bar("The assistant is working", self.body)
