@@ -252,9 +252,14 @@ def reply_html(text: str, point_size: float) -> str:
 
 
 def plain_html(text: str, rest: int = 0) -> str:
-    """A reply's text as it is, for a label, while it streams or until its Markdown is read."""
+    """A reply's text as it is, for a label, while it streams or until its Markdown is read.
+
+    Its first :data:`DRAWN_AT_ONCE_CHARS` only: a label lays the text out again at every
+    piece that streams in, and a long unbroken word costs most to wrap.
+    """
+    rest += max(0, len(text) - DRAWN_AT_ONCE_CHARS)
     more = "<br>" + escape(REPLY_CUT_MARK.format(rest=rest)) if rest else ""
-    return escape(text).replace("\n", "<br>") + more
+    return escape(text[:DRAWN_AT_ONCE_CHARS]).replace("\n", "<br>") + more
 
 
 def _toned_heading(point_size: float, tag: re.Match[str]) -> str:
