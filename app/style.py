@@ -191,6 +191,13 @@ def rules(scheme: Scheme) -> list[Rule | Fill]:
             "QFrame#proposal", s.text, s.surface, s.border, "border: 1px solid; border-radius: 6px;"
         ),
         Rule("QFrame#proposal QLabel", s.text, s.surface),
+        Rule("QLabel#proposalTitle", s.text, s.surface, rest="font-weight: 600;"),
+        Rule("QLabel#proposalSummary", s.muted, s.surface, rest="font-style: italic;"),
+        _tone(
+            "QLabel#proposalOtherNote",
+            s.warning,
+            "border: 1px solid; border-radius: 6px; padding: 4px 6px;",
+        ),
         Rule("QLabel#transcriptStatus", s.error_text, s.surface, rest="padding: 4px;"),
         _tone(
             "QLabel#assistantName",

@@ -37,7 +37,7 @@ from bridge.markdown_tree import (
     item_mark_at,
     mark_at,
 )
-from bridge.preview_bounds import bounded_pieces
+from bridge.preview_bounds import MAX_TABLE_ROWS, bounded_pieces
 
 _OPEN_BOX: Final = "☐ "
 _DONE_BOX: Final = "☑ "
@@ -83,19 +83,20 @@ def render_html(text: str) -> str:
     return "".join(render_html_pieces(text))
 
 
-def render_html_pieces(text: str) -> list[str]:
+def render_html_pieces(text: str, table_rows: int = MAX_TABLE_ROWS) -> list[str]:
     """:func:`render_html` in pieces of whole top-level blocks; joined, the note's HTML.
 
     A long top-level list is cut into lists of at most :data:`PIECE_LIST_ITEMS` items
     (an ordered one goes on counting), and every piece is bounded in size, nesting and
     runs (:func:`bridge.preview_bounds.bounded_pieces`). How many pieces the drawing lays
-    out at once is the drawing's choice, by the time they take.
+    out at once is the drawing's choice, by the time they take. ``table_rows`` is how many
+    rows of a table are drawn as a table (the rest are lines of text).
     """
     pieces: list[str] = []
     for block in _blocks(text):
         html = _SOURCEPOS.sub("", block.html)
         for part in _cut_list(html) if block.kind in ("ul", "ol") else (html,):
-            pieces += bounded_pieces(part)  # R91: no piece too big or too deep for Qt
+            pieces += bounded_pieces(part, table_rows)  # R91: no piece too big or too deep for Qt
     return pieces or [""]
 
 

@@ -125,6 +125,8 @@ class _Cutter:
     """The most cells a row of the current table has."""
     skipping: int = 0
     """Depth inside a left-out cell: its content is not drawn."""
+    table_rows: int = MAX_TABLE_ROWS
+    """Rows of a table drawn as a table (fewer in a reply, which a label lays out at once)."""
 
     def emit(self, html: str) -> None:
         self.out.append(html)
@@ -159,11 +161,14 @@ class _Cutter:
             self.emit(text)
 
 
-def bounded_pieces(html: str) -> list[str]:
-    """One top-level block's HTML as pieces that Qt draws within the budget (see above)."""
+def bounded_pieces(html: str, table_rows: int = MAX_TABLE_ROWS) -> list[str]:
+    """One top-level block's HTML as pieces that Qt draws within the budget (see above).
+
+    ``table_rows`` is how many rows of a table are drawn as a table.
+    """
     if len(html) <= PIECE_CHARS and html.count("<") <= 2 * MAX_NESTING:
         return [html]  # the common case: nothing here can be too big or too deep
-    cutter = _Cutter()
+    cutter = _Cutter(table_rows=table_rows)
     position = 0
     for match in _TOKEN.finditer(html):
         if match.start() > position:
@@ -207,7 +212,7 @@ def _open(cutter: _Cutter, name: str, tag: str, rest: str) -> None:
     elif name == "tr":
         cutter.columns = 0
         cutter.rows += 1
-        if cutter.rows > MAX_TABLE_ROWS:
+        if cutter.rows > cutter.table_rows:
             _end_drawn_table(cutter)
             drawn, tag = "p", "<p>"
     elif name in _CELLS:
@@ -216,7 +221,7 @@ def _open(cutter: _Cutter, name: str, tag: str, rest: str) -> None:
         if cutter.columns > MAX_COLUMNS:
             cutter.skipping = 1
             return
-        if cutter.rows > MAX_TABLE_ROWS:  # a row shown as a line of text
+        if cutter.rows > cutter.table_rows:  # a row shown as a line of text
             drawn = None
             if cutter.columns > 1:
                 cutter.emit(_CELL_SEPARATOR)
@@ -294,7 +299,7 @@ def _end_drawn_table(cutter: _Cutter) -> None:
         if item.drawn:
             cutter.emit(f"</{item.drawn}>")
             item.drawn = None
-    cutter.emit(f"<p><i>{ROWS_MARK.format(shown=MAX_TABLE_ROWS)}</i></p>")
+    cutter.emit(f"<p><i>{ROWS_MARK.format(shown=cutter.table_rows)}</i></p>")
 
 
 def _nearest_list(cutter: _Cutter) -> _Open | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from bridge.wire import ProposalEdit
 
@@ -83,19 +83,27 @@ class DiffLine:
     text: str
 
 
-def review_lines(
-    base: str, edits: Sequence[ProposalEdit], most: int | None = None
-) -> tuple[list[DiffLine], int]:
+class Review(NamedTuple):
+    """A proposal's review: the lines built (at most the ``most`` asked for) and the counts."""
+
+    lines: list[DiffLine]
+    removed: int
+    """Lines of the base the whole change removes (or changes)."""
+    added: int
+    """Lines of the result the whole change adds (or changes)."""
+
+
+def review(base: str, edits: Sequence[ProposalEdit], most: int | None = None) -> Review:
     """The lines the edits change, removed then added, with 1-based line numbers (R51).
 
     A line an edit leaves as it was (the line a new task is added after, when the edit
     rewrites it whole) is not shown: only changed lines are removed or added. At most
     ``most`` lines are built (a review shows a few dozen): a change of a million lines
-    costs a few splits in C, not a million objects (R78). The second value is how many
-    lines the whole review has.
+    costs a few splits in C, not a million objects (R78). The counts are the whole
+    change's.
     """
     lines: list[DiffLine] = []
-    total = 0
+    removed = added = 0
     shift = 0  # lines added minus removed by the earlier hunks
     for first, last, hunk in _hunks(base, edits):
         line_start = base.rfind("\n", 0, first) + 1
@@ -105,7 +113,8 @@ def review_lines(
         region = base[line_start:line_end]
         changed = apply_edits(region, _relative(hunk, line_start))
         change = _LineChange.between(region, changed)
-        total += change.removed_count + change.added_count
+        removed += change.removed_count
+        added += change.added_count
         room = None if most is None else max(0, most - len(lines))
         if change.removed_count and (room is None or room > 0):
             old = _first_lines(change.removed, room)
@@ -117,7 +126,7 @@ def review_lines(
             first_new = number + shift + change.lead
             lines += [DiffLine("added", first_new + i, text) for i, text in enumerate(new)]
         shift += change.added_count - change.removed_count
-    return lines, total
+    return Review(lines, removed, added)
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,10 @@ EDIT_OLD_TEXT_COUNT: Final = (
 )
 EDITS_OVERLAP: Final = "Two edits change overlapping text; combine them into one."
 SUMMARY_INVALID: Final = "The summary must be text."
+PROPOSAL_OTHER_NOTE: Final = (
+    "Nothing was proposed: the user asked about {asked}, and {path} is another note, which "
+    "their message does not name. Propose changes to {asked} only, or ask the user first."
+)
 PATH_RESERVED: Final = "Names starting with '.ambient-save-' are kept for saves in progress."
 HOST_NOT_LOOPBACK: Final = (
     "This backend answers only requests addressed to 127.0.0.1, localhost or [::1]; "

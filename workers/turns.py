@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from bridge.agent import DeltaEvent, DoneEvent, ProposalEvent, ToolEvent
@@ -28,6 +29,7 @@ from workers.dependencies import BackendState, access_error
 from workers.errors import AccessDenied, ApiError
 from workers.identity import KeySession
 from workers.model.failures import ModelUnavailable
+from workers.offline.naming import asks_about
 from workers.outcomes import ToolCall, TurnOutcome, proposal_of
 from workers.proposals import kept_arguments
 from workers.tools import PROPOSE_TOOL, ToolContext
@@ -176,6 +178,8 @@ def turn_events(
         note_left_out=turn.note_left_out,
         note_private=turn.note_private,
     )
+    # R93: the tools may ask whether the person's message names a note (not the model's text).
+    context = replace(context, asks_about=partial(asks_about, context, turn.message))
     request = TurnInput(
         context=context,
         message=turn.message,

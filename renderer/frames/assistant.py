@@ -133,7 +133,7 @@ class AssistantFrame(FrameBase):
         self.elsewhere: ElsewhereSource = lambda: NOWHERE_ELSE
         """Notes of this workspace open in other windows (R29); the window sets it."""
         self._build_title_controls()
-        self.transcript_view = Transcript(self.body)
+        self.transcript_view = Transcript(self.body, runner)
         self.transcript = self.transcript_view.content
         self.welcome = self.transcript_view.welcome
         self.busy = busy_bar("The assistant is working", self.body)
@@ -480,15 +480,19 @@ class AssistantFrame(FrameBase):
         self.announcer.announce(_spoken_end(reply, message, stopped=outcome is None))
         if reply is not None:
             self._show_assistant_name(assistant_name(reply.assistant.kind, reply.assistant.model))
-            self._show_proposals(send, reply)
+            pointer = prepared.capture.pointer
+            self._show_proposals(send, reply, None if pointer is None else pointer.path)
         self.transcript_view.scroll_to_end()
         self._current = None
         self.turn_finished.emit(record)
         self._next()
 
-    def _show_proposals(self, send: _Send, reply: TurnAnswer) -> None:
+    def _show_proposals(self, send: _Send, reply: TurnAnswer, asked_about: str | None) -> None:
+        """Each proposal under the reply; ``asked_about`` is the note the message was sent from."""
         views = [
-            ProposalView(proposal, send.workspace, conversation=send.conversation)
+            ProposalView(
+                proposal, send.workspace, conversation=send.conversation, asked_about=asked_about
+            )
             for proposal in reply.proposals
         ]
         for view in views:
@@ -535,8 +539,8 @@ def _spoken_end(reply: TurnAnswer | None, failure: str | None, *, stopped: bool)
 
 def proposals_spoken(views: list[ProposalView]) -> str:
     """What a screen reader says of a reply's proposals: how many, what, and the buttons."""
-    first = views[0].proposal
-    what = first.summary or first.path
+    # The app's words for the change, never the model's, and whether it is another note (R93).
+    what = " ".join(filter(None, (views[0].title.text(), views[0].other_note.text())))
     count = "One change is proposed" if len(views) == 1 else f"{len(views)} changes are proposed"
     return f"{count}: {what}. Apply or Discard, under the reply."
 

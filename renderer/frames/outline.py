@@ -8,7 +8,7 @@ drawing. Qt-free so it is testable on its own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from bridge.markdown import read_note
 
@@ -43,6 +43,25 @@ class Heading:
 NODE_HEIGHT = 30.0
 GAP_Y = 12.0
 """The map's node height and the gap between siblings, in pixels."""
+TASK_DRAWN_CHARS: Final = 500
+"""Characters of a task's text the todo view draws: a row shows one line of it."""
+TITLE_DRAWN_CHARS: Final = 120
+"""Characters of a heading the map draws in its node: a node is one line."""
+CLIPPED: Final = "…"
+MAP_HEADINGS: Final = 2_000
+"""Headings the map draws: a scene of many more items is indexed and measured for a
+second or more at once on the GUI thread (R91), and no one reads such a map."""
+MAP_MORE: Final = "⋯ {count:,} more headings: the preview shows them"
+
+
+def clipped(text: str, most: int) -> str:
+    """``text`` as a label draws it: at most ``most`` characters, ending in … when cut (R91).
+
+    Qt measures and lays out a label's whole text each time it paints it: a task or a
+    heading of a megabyte would hold the GUI thread at every paint. The note keeps all
+    of it; the edit view shows it.
+    """
+    return text if len(text) <= most else text[: most - 1] + CLIPPED
 
 
 def parse_tasks(text: str) -> list[Task]:
@@ -57,12 +76,16 @@ def parse_headings(text: str, root_title: str) -> Heading:
     """The heading tree under a root named ``root_title`` (level 0)."""
     root = Heading(level=0, title=root_title, line=-1)
     stack = [root]
-    for found in read_note(text).headings:
+    headings = read_note(text).headings
+    for found in headings[:MAP_HEADINGS]:
         heading = Heading(level=found.level, title=found.text, line=found.line)
         while stack[-1].level >= heading.level:
             stack.pop()
         stack[-1].children.append(heading)
         stack.append(heading)
+    if len(headings) > MAP_HEADINGS:  # the map says what it leaves out
+        more = MAP_MORE.format(count=len(headings) - MAP_HEADINGS)
+        root.children.append(Heading(level=1, title=more, line=-1))
     # A note with a single top heading is its own root: the map starts there.
     if len(root.children) == 1 and root.children[0].level == 1:
         return root.children[0]

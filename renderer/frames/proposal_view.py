@@ -2,17 +2,23 @@
 
 Nothing changes before Apply. The view only shows and asks: the window applies the
 proposal (to the live editor, or to the saved copy) and tells the view how it went.
+
+The card's title is the app's own words, from the proposal's target and its diff: the
+model's summary is text a model wrote (a note it read may have steered it), so it is
+only shown below, quoted (R93). A proposal for another note than the one the person
+asked from says so, naming both.
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Final, Literal
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from bridge.proposals import review_lines
+from bridge.proposals import Review, review
 from bridge.wire import Proposal
 from renderer.qt.scheme import LIGHT, Scheme, scheme_of
 
@@ -36,7 +42,18 @@ UNAVAILABLE: Final = (
 OTHER_WORKSPACE: Final = (
     "This change was proposed for workspace “{workspace}”, which is not open, so it is not applied."
 )
+CHANGE_TITLE: Final = "Change {path}: {change}"
+CHANGE_TITLE_WAITING: Final = "Change {path}"
+"""The title until the note the change applies to is read (how much changes is not known)."""
+OTHER_NOTE: Final = "⚠ You asked about {asked}, but this changes another note: {path}."
+QUOTED_SUMMARY: Final = "The assistant says: “{summary}”"
+TICKED: Final = ("tick {count} task", "tick {count} tasks")
+UNTICKED: Final = ("untick {count} task", "untick {count} tasks")
+LINES_CHANGED: Final = ("{count:,} line changed", "{count:,} lines changed")
+LINES_ADDED: Final = ("{count:,} line added", "{count:,} lines added")
+LINES_REMOVED: Final = ("{count:,} line removed", "{count:,} lines removed")
 _MAX_SHOWN_LINES: Final = 40
+_TASK_LINE: Final = re.compile(r"(\s*(?:[-*+]|\d{1,9}[.)])\s+\[)([ xX])(\].*)", re.S)
 
 
 class ProposalView(QFrame):
@@ -55,7 +72,9 @@ class ProposalView(QFrame):
         parent: QWidget | None = None,
         *,
         conversation: str = "",
+        asked_about: str | None = None,
     ) -> None:
+        """``asked_about`` is the note the person asked from (the turn's open note), if any."""
         super().__init__(parent)
         self.setObjectName("proposal")
         self.proposal = proposal
@@ -68,9 +87,22 @@ class ProposalView(QFrame):
         self.state: ProposalState = "waiting"
         self.applied_to: str | None = None
         """The frame id whose editor took the change, or None for the saved copy."""
-        self.summary = QLabel(escape(proposal.summary or proposal.path), self)
+        self.title = QLabel(CHANGE_TITLE_WAITING.format(path=proposal.path), self)
+        self.title.setObjectName("proposalTitle")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        self.title.setWordWrap(True)
+        self.other_note = QLabel("", self)
+        self.other_note.setObjectName("proposalOtherNote")
+        self.other_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.other_note.setWordWrap(True)
+        if asked_about is not None and asked_about != proposal.path:
+            self.other_note.setText(OTHER_NOTE.format(asked=asked_about, path=proposal.path))
+        self.other_note.setVisible(bool(self.other_note.text()))
+        self.summary = QLabel(QUOTED_SUMMARY.format(summary=proposal.summary), self)
         self.summary.setObjectName("proposalSummary")
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setWordWrap(True)
+        self.summary.setVisible(bool(proposal.summary))
         self.diff = QLabel("…", self)
         self.diff.setObjectName("proposalDiff")
         self.diff.setTextFormat(Qt.TextFormat.RichText)
@@ -93,6 +125,8 @@ class ProposalView(QFrame):
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
+        layout.addWidget(self.title)
+        layout.addWidget(self.other_note)
         layout.addWidget(self.summary)
         layout.addWidget(self.diff)
         layout.addWidget(self.status)
@@ -108,7 +142,11 @@ class ProposalView(QFrame):
     def _show_diff(self) -> None:
         if self.base_text is not None and self.state != "unavailable":
             self._diff_scheme = scheme_of(self.palette())
-            self.diff.setText(diff_html(self.base_text, self.proposal, self._diff_scheme))
+            found = review(self.base_text, self.proposal.edits, _MAX_SHOWN_LINES)
+            self.title.setText(
+                CHANGE_TITLE.format(path=self.proposal.path, change=describe_change(found))
+            )
+            self.diff.setText(diff_html(found, self._diff_scheme))
 
     def changeEvent(self, event: QEvent) -> None:
         """The colour scheme changed while the card is shown: its diff takes the new colours.
@@ -165,13 +203,51 @@ class ProposalView(QFrame):
             self.settled.emit(self)
 
 
-def diff_html(base: str, proposal: Proposal, scheme: Scheme = LIGHT) -> str:
+def describe_change(found: Review) -> str:
+    """What a change does, in the app's words: "tick 1 task", "2 lines changed, 1 added"."""
+    ticked = _ticks(found)
+    if ticked is not None:
+        return _counted(TICKED if ticked else UNTICKED, found.removed)
+    changed = min(found.removed, found.added)
+    parts = [
+        _counted(words, count)
+        for words, count in (
+            (LINES_CHANGED, changed),
+            (LINES_ADDED, found.added - changed),
+            (LINES_REMOVED, found.removed - changed),
+        )
+        if count
+    ]
+    return ", ".join(parts) or _counted(LINES_CHANGED, 0)
+
+
+def _ticks(found: Review) -> bool | None:
+    """True when every changed line only ticks a task, False when each only unticks one."""
+    lines, count = found.lines, found.removed
+    if not count or found.added != count or len(lines) != 2 * count:
+        return None  # not line for line, or not all of it shown
+    marks: set[tuple[str, str]] = set()
+    for old, new in zip(lines[:count], lines[count:], strict=True):
+        before, after = _TASK_LINE.fullmatch(old.text), _TASK_LINE.fullmatch(new.text)
+        if before is None or after is None or (before[1], before[3]) != (after[1], after[3]):
+            return None
+        marks.add((before[2].lower(), after[2].lower()))
+    if marks == {(" ", "x")}:
+        return True
+    return False if marks == {("x", " ")} else None
+
+
+def _counted(words: tuple[str, str], count: int) -> str:
+    return (words[0] if count == 1 else words[1]).format(count=count)
+
+
+def diff_html(found: Review, scheme: Scheme = LIGHT) -> str:
     """The touched lines, removed (−) then added (+), each with its line number (R51).
 
     A row's text colour is set with its background, both from ``scheme`` (R82).
     """
     rows: list[str] = []
-    lines, total = review_lines(base, proposal.edits, _MAX_SHOWN_LINES)
+    lines, total = found.lines, found.removed + found.added
     for line in lines:
         sign, tone = ("−", scheme.removed) if line.kind == "removed" else ("+", scheme.added)
         cell = f'style="background: {tone.background}; color: {tone.text};"'

@@ -21,8 +21,9 @@ from bridge.tools import TOOL_FACTS
 from bridge.wire import ConversationMessage, KeptProposalAnswer
 from renderer.frames.kept_records import kept_turn_pairs
 from renderer.frames.turn_text import tools_html
-from renderer.frames.turn_view import TurnView, markdown_html
+from renderer.frames.turn_view import TurnView, show_markdown
 from renderer.frames.turns import TurnRecord
+from renderer.qt.tasks import TaskRunner
 
 WELCOME = (
     "Ask about the note you are looking at: “summarise this”, “what are my open tasks "
@@ -85,8 +86,12 @@ def kept_proposals_label(proposals: Sequence[KeptProposalAnswer], parent: QWidge
 class KeptTurnView(QFrame):
     """A turn from the kept conversation: the message, the tools it called and the reply."""
 
-    def __init__(self, message: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, message: str, parent: QWidget | None = None, runner: TaskRunner | None = None
+    ) -> None:
+        """``runner`` reads a long reply's Markdown off the GUI thread (R91)."""
         super().__init__(parent)
+        self._runner = runner
         self.setObjectName("turn")
         self.setProperty("kept", True)
         self.message = QLabel(_rich(message), self)
@@ -119,15 +124,17 @@ class KeptTurnView(QFrame):
         )
         self.tools.setText(tools_html((name, args, None) for name, args in calls))
         self.tools.setVisible(bool(message.tool_calls))
-        self.reply.setText(markdown_html(message.text, self.reply.font()))  # as when it came
+        show_markdown(self.reply, message.text, self._runner)  # as when it came
         self.reply.setVisible(True)
 
 
 class Transcript(QScrollArea):
     """The scrolling list of turns, with a welcome line while it is empty."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, runner: TaskRunner | None = None) -> None:
+        """``runner`` reads long replies' Markdown off the GUI thread (R91)."""
         super().__init__(parent)
+        self._runner = runner
         self.content = QWidget()
         self.content.setObjectName("transcript")
         self._layout = QVBoxLayout(self.content)
@@ -172,7 +179,7 @@ class Transcript(QScrollArea):
         return view
 
     def _turn_view(self, message: str) -> TurnView:
-        view = TurnView(message, self.content)
+        view = TurnView(message, self.content, self._runner)
         # A bound method, not a lambda holding the view: a Python cycle through a Qt
         # connection could be collected on another thread, which deadlocks PySide.
         view.details_opened.connect(self._reveal_details)
@@ -194,7 +201,7 @@ class Transcript(QScrollArea):
             record = records[position] if position < len(records) else None
             view: QFrame
             if record is None:
-                view = KeptTurnView(asked, self.content)
+                view = KeptTurnView(asked, self.content, self._runner)
                 view.show_reply(reply)
             else:
                 view = self._turn_view(asked)

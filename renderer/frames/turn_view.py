@@ -1,26 +1,36 @@
 """One turn in the assistant's transcript: the message, the reply and what was sent with it.
 
-The reply is Markdown, rendered by Qt's own CommonMark reader with raw HTML
-off (R48). A tool's caveat (R25) is shown once, as the turn's warning, in words
-for the person. The details (:mod:`renderer.frames.turn_details`) say what was
-sent with the message.
+The reply is Markdown, rendered as the preview renders a note (cmark-gfm, raw HTML
+shown as text, images as their alt text) and bounded as the preview is: no piece
+too long, too deep or too full of runs for Qt to lay out within the budget (R91).
+A label lays its whole text out at once, so only the reply's first
+:data:`REPLY_DRAWN_CHARS` characters are drawn; a mark says how much more there is,
+and the turn's record (Details ▸ Copy as JSON) holds all of it. A tool's caveat (R25)
+is shown once, as the turn's warning, in words for the person. The details
+(:mod:`renderer.frames.turn_details`) say what was sent with the message.
 """
 
 from __future__ import annotations
 
+import re
+import weakref
 from collections.abc import Sequence
+from functools import partial
 from html import escape
+from typing import Final
 
+import shiboken6
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from bridge.drops import DropReason, describe_drop
+from bridge.markdown import render_html_pieces
 from bridge.wire import TurnToolCall
 from renderer.frames.turn_details import CAVEAT_FOR_PEOPLE, TurnDetails
 from renderer.frames.turn_text import ToolLine, assistant_name, tools_html
 from renderer.frames.turns import TurnRecord
-from renderer.qt.inert_text import drop_images
+from renderer.qt.tasks import TaskRunner
 
 STOPPED_NOTICE = "Stopped. The reply ends here."
 HEADING_SCALE = 1.1  # a reply's first- and second-level headings, against its text
@@ -29,9 +39,18 @@ STOPPED_EMPTY = "Stopped before the assistant answered."
 # Drops shown on the turn itself rather than only in its details: those the user did
 # not ask for (R13), and Leave out, so a reply asking for a note is not a surprise (R48).
 _NOTICED_DROPS: tuple[DropReason, ...] = ("discarded", "oversize", "invalid", "loading", "excluded")
-_MARKDOWN = (
-    QTextDocument.MarkdownFeature.MarkdownDialectGitHub
-    | QTextDocument.MarkdownFeature.MarkdownNoHTML
+REPLY_DRAWN_CHARS: Final = 8_192
+"""Characters of a reply drawn: a long model answer or a quoted note is a few thousand."""
+REPLY_DRAWN_LINES: Final = 150
+"""Lines of a reply drawn: a label lays out every line at once, at every change of layout."""
+REPLY_TABLE_ROWS: Final = 30
+"""Rows of a table in a reply drawn as a table: a label lays out a whole table at every change."""
+DRAWN_AT_ONCE_CHARS: Final = 2_048
+"""A reply this short is read on the GUI thread as it arrives; a longer one off it first."""
+_HEADING_TAG: Final = re.compile(r"<(/?)h([1-6])>")
+REPLY_CUT_MARK: Final = (
+    "⋯ The reply goes on for {rest:,} more characters, not drawn here: "
+    "Details ▸ Copy as JSON holds all of it."
 )
 
 
@@ -41,8 +60,12 @@ class TurnView(QFrame):
     details_opened = Signal(QWidget)
     """The details were just opened: the transcript scrolls them into view."""
 
-    def __init__(self, message: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, message: str, parent: QWidget | None = None, runner: TaskRunner | None = None
+    ) -> None:
+        """``runner`` reads a long reply's Markdown off the GUI thread; without one, on it."""
         super().__init__(parent)
+        self._runner = runner
         self.setObjectName("turn")
         self.message = QLabel(escape(message).replace("\n", "<br>"), self)
         self.message.setObjectName("turnMessage")
@@ -110,8 +133,8 @@ class TurnView(QFrame):
             self.details_opened.emit(self.details)
 
     def show_streamed(self, text: str) -> None:
-        """The reply so far, while it streams (R35)."""
-        self.reply.setText(escape(text).replace("\n", "<br>"))
+        """The reply so far, while it streams (R35): its start only, for a long one (R91)."""
+        self.reply.setText(plain_html(*drawn_part(text)))
 
     def show_tool(self, call: TurnToolCall) -> None:
         """A tool the assistant called while the reply streams: on the turn and in its details."""
@@ -132,7 +155,7 @@ class TurnView(QFrame):
             self.reply.setProperty("error", True)
         elif record.reply is not None:
             text = reply_without_caveats(record.reply.reply, caveats)
-            self.reply.setText(markdown_html(text, self.reply.font()))
+            show_markdown(self.reply, text, self._runner)
             self.answered_by.setText(
                 assistant_name(record.reply.assistant.kind, record.reply.assistant.model)
             )
@@ -178,44 +201,93 @@ def reply_without_caveats(reply: str, caveats: list[str]) -> str:
     return "\n\n".join(kept).strip("\n") if len(kept) != len(paragraphs) else reply
 
 
+def show_markdown(label: QLabel, text: str, runner: TaskRunner | None) -> None:
+    """Show a reply's Markdown in ``label``: read off the GUI thread when it is long (R67, R91).
+
+    Until it is read, the label shows the reply's text as it streamed; a later call wins
+    over a reading still under way.
+    """
+    point_size = label.font().pointSizeF()
+    if runner is None or len(text) <= DRAWN_AT_ONCE_CHARS:
+        label.setText(reply_html(text, point_size))
+        return
+    plain = plain_html(*drawn_part(text))
+    if label.text() != plain:  # a streamed reply shows it already: no layout again
+        label.setText(plain)
+    drawing = object()
+    _DRAWINGS[label] = drawing
+
+    def done(html: object) -> None:
+        if shiboken6.isValid(label) and _DRAWINGS.get(label) is drawing and isinstance(html, str):
+            del _DRAWINGS[label]
+            label.setText(html)
+
+    runner.submit(partial(reply_html, text, point_size), done)
+
+
+_DRAWINGS: Final[weakref.WeakKeyDictionary[QLabel, object]] = weakref.WeakKeyDictionary()
+"""Each label's latest reading of a long reply, which alone may be shown."""
+
+
 def markdown_html(text: str, font: QFont) -> str:
+    """A reply's Markdown as the rich text a label in ``font`` shows (see :func:`reply_html`)."""
+    return reply_html(text, font.pointSizeF())
+
+
+def reply_html(text: str, point_size: float) -> str:
     """A reply's Markdown as the rich text a label shows: lists, emphasis, code, no raw HTML,
-    and images as their alt text (R62).
+    images as their alt text (R62), every piece bounded as the preview's (R91).
 
-    The HTML names its font, so it is made in the label's own.
+    Qt-free, so a long reply is read off the GUI thread. Headings are bold at about the
+    text's size (``point_size``), not a page's title sizes: a reply is a message in a
+    narrow column, and a quoted "## Must do" would otherwise dwarf the reply around it.
     """
-    document = QTextDocument()
-    document.setDefaultFont(font)
-    document.setMarkdown(text, _MARKDOWN)
-    drop_images(document)  # R62: the label would read the file an image names
-    _tone_down_headings(document, font)
-    return document.toHtml()
+    shown, rest = drawn_part(text)
+    pieces = render_html_pieces(shown, REPLY_TABLE_ROWS)
+    html = "".join(pieces).rstrip()  # a last newline would draw a space
+    html = _HEADING_TAG.sub(partial(_toned_heading, point_size), html)
+    if rest:
+        html += f"<p><i>{escape(REPLY_CUT_MARK.format(rest=rest))}</i></p>"
+    return html
 
 
-def _tone_down_headings(document: QTextDocument, font: QFont) -> None:
-    """Headings in a reply are bold at about the text's size, not a page's title sizes.
+def plain_html(text: str, rest: int = 0) -> str:
+    """A reply's text as it is, for a label, while it streams or until its Markdown is read.
 
-    A reply is a message in a narrow column; a quoted "## Must do" (a selection
-    that starts at a heading) would otherwise dwarf the reply around it.
+    Its first :data:`DRAWN_AT_ONCE_CHARS` only: a label lays the text out again at every
+    piece that streams in, and a long unbroken word costs most to wrap.
     """
-    block = document.begin()
-    while block.isValid():
-        level = block.blockFormat().headingLevel()
-        if level:
-            heading = QTextCharFormat()
-            heading.setFontWeight(QFont.Weight.Bold)
-            # Markdown sizes headings by an adjustment ("large" for H3): it must go, or an H3
-            # at the text's own size is drawn larger than the H2 above it (R80).
-            heading.setProperty(QTextFormat.Property.FontSizeAdjustment, 0)
-            size = font.pointSizeF() * (HEADING_SCALE if level <= 2 else 1.0)
-            if size > 0:
-                heading.setFontPointSize(size)
-            cursor = QTextCursor(block)
-            paragraph = block.blockFormat()
-            paragraph.setHeadingLevel(0)  # else the HTML names it <hN>, at a title's size again
-            cursor.setBlockFormat(paragraph)
-            cursor.movePosition(
-                QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor
-            )
-            cursor.mergeCharFormat(heading)
-        block = block.next()
+    rest += max(0, len(text) - DRAWN_AT_ONCE_CHARS)
+    more = "<br>" + escape(REPLY_CUT_MARK.format(rest=rest)) if rest else ""
+    return escape(text[:DRAWN_AT_ONCE_CHARS]).replace("\n", "<br>") + more
+
+
+def _toned_heading(point_size: float, tag: re.Match[str]) -> str:
+    if tag[1]:
+        return "</p>"
+    size = point_size * (HEADING_SCALE if int(tag[2]) <= 2 else 1.0)
+    sized = f" font-size: {size:g}pt;" if size > 0 else ""
+    return f'<p style="font-weight: 700;{sized}">'
+
+
+def drawn_part(text: str) -> tuple[str, int]:
+    """The part of a reply drawn, and how many characters are left undrawn after it.
+
+    At most :data:`REPLY_DRAWN_LINES` lines and :data:`REPLY_DRAWN_CHARS` characters: a
+    label lays out all its lines at every change of the transcript's layout. Cut at the
+    end of a line where one ends in the last quarter, so a table or a list ends on a
+    whole row or item.
+    """
+    limit = min(len(text), REPLY_DRAWN_CHARS)
+    line_end = -1
+    for _line in range(REPLY_DRAWN_LINES):
+        line_end = text.find("\n", line_end + 1, limit)
+        if line_end < 0:
+            break
+    else:
+        return text[:line_end], len(text) - line_end
+    if limit == len(text):
+        return text, 0
+    line_end = text.rfind("\n", limit * 3 // 4, limit)
+    cut = line_end if line_end > 0 else limit
+    return text[:cut], len(text) - cut

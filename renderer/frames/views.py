@@ -54,7 +54,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from renderer.frames.outline import GAP_Y, NODE_HEIGHT, Heading, Task
+from renderer.frames.outline import (
+    GAP_Y,
+    NODE_HEIGHT,
+    TASK_DRAWN_CHARS,
+    TITLE_DRAWN_CHARS,
+    Heading,
+    Task,
+    clipped,
+)
 from renderer.qt.inert_text import InertBrowser
 from renderer.qt.scheme import Scheme, Tone, scheme_of
 
@@ -535,7 +543,7 @@ class TodoView(QWidget):
         self._rendering = True
         try:
             for task in tasks:
-                item = QListWidgetItem(task.label or "(untitled task)")
+                item = QListWidgetItem(clipped(task.label, TASK_DRAWN_CHARS) or "(untitled task)")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(
                     Qt.CheckState.Checked if task.checked else Qt.CheckState.Unchecked
@@ -607,20 +615,17 @@ class MindmapView(QGraphicsView):
                 yield
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-16, -16, 16, 16))
 
-    def _node_width(self, heading: Heading) -> float:
-        return self._metrics.horizontalAdvance(heading.title) + 2 * _NODE_PAD_X
-
     def _place(self, heading: Heading, x: float, top: float, depth: int) -> QRectF:
-        rect = QRectF(
-            x, top + (heading.height - NODE_HEIGHT) / 2, self._node_width(heading), NODE_HEIGHT
-        )
+        title = clipped(heading.title, TITLE_DRAWN_CHARS)  # R91: measured and drawn in full
+        width = self._metrics.horizontalAdvance(title) + 2 * _NODE_PAD_X
+        rect = QRectF(x, top + (heading.height - NODE_HEIGHT) / 2, width, NODE_HEIGHT)
         path = QPainterPath()
         path.addRoundedRect(rect, 8, 8)
         scene = self.scene()
         part = "root" if depth == 0 else "node"
         node = scene.addPath(path)
         # A simple text item: a rich one carries a whole text document per node.
-        label = scene.addSimpleText(heading.title, self._font)
+        label = scene.addSimpleText(title, self._font)
         node.setData(_PART, part)
         label.setData(_PART, f"{part} label")
         self._items += (node, label)

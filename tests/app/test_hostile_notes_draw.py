@@ -14,8 +14,9 @@ import time
 
 import pytest
 from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QGraphicsSimpleTextItem
 
-from benchmarks.bench_hostile_notes import HOSTILE_NOTES
+from benchmarks.bench_hostile_notes import HOSTILE_NOTES, HOSTILE_OUTLINES
 from bridge.preview_bounds import (
     COLUMNS_MARK,
     INLINE_MARK,
@@ -26,6 +27,13 @@ from bridge.preview_bounds import (
     ROWS_MARK,
 )
 from renderer.frames.inbox import InboxFrame
+from renderer.frames.outline import (
+    CLIPPED,
+    MAP_HEADINGS,
+    MAP_MORE,
+    TASK_DRAWN_CHARS,
+    TITLE_DRAWN_CHARS,
+)
 from tests.app.conftest import AppFactory, AppUnderTest
 
 MAX_STALL_SECONDS = 0.5
@@ -99,3 +107,33 @@ def test_r91_deep_quotes_show_their_text_after_the_mark(make_app: AppFactory) ->
     assert shown.index(NESTING_MARK.format(depth=MAX_NESTING)) < shown.index(
         "the words at the bottom"
     )
+
+
+@pytest.mark.parametrize("label", list(HOSTILE_OUTLINES))
+def test_r91_hostile_tasks_and_headings_draw_without_freezing_the_window(
+    make_app: AppFactory, label: str
+) -> None:
+    """The payloads as a heading's and a task's text, and notes of 100,000 tasks or 50,000
+    headings: the todo view and the map draw each in steps, and a label draws one line of
+    a long text, ending in … (Qt measures a label's whole text at every paint)."""
+    text = HOSTILE_OUTLINES[label]()
+    app = make_app({"notes/hostile.md": text})
+    frame = app.mount("inbox-1", "notes/hostile.md")
+    for view in ("todo", "mindmap"):
+        with _Heartbeat() as heartbeat:
+            frame.set_view(view)
+            _shown_within_budget(app, frame, heartbeat, view)
+    rows = [frame.todo.list.item(row).text() for row in range(frame.todo.list.count())]
+    nodes = [
+        item.text()
+        for item in frame.mindmap.scene().items()
+        if isinstance(item, QGraphicsSimpleTextItem)
+    ]
+    assert max(map(len, rows), default=0) <= TASK_DRAWN_CHARS
+    assert nodes and max(map(len, nodes)) <= TITLE_DRAWN_CHARS
+    if label.startswith("a heading and a task"):  # drawn short, and it shows
+        assert rows[0].endswith(CLIPPED) and any(node.endswith(CLIPPED) for node in nodes)
+    headings = text.count("\n#") + text.startswith("#")
+    if headings > MAP_HEADINGS:  # the map draws the first ones, and says how many it left
+        assert MAP_MORE.format(count=headings - MAP_HEADINGS) in nodes
+    assert frame.read_text() == text

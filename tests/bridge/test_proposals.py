@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.proposals import apply_edits, changed_span, rebase, review_lines
+from bridge.proposals import apply_edits, changed_span, rebase, review
 from bridge.wire import Proposal, ProposalEdit
 
 BASE = "# A\nalpha\n- [ ] first task\n- [x] done task\n"
@@ -44,8 +44,8 @@ def test_the_changed_span_is_found_across_chunks() -> None:
 
 
 def test_r51_review_lines_number_the_removed_and_added_lines() -> None:
-    lines, total = review_lines(BASE, TICK)
-    assert total == len(lines)
+    lines, removed, added = review(BASE, TICK)
+    assert (removed, added) == (1, 1)
     assert [(line.kind, line.number, line.text) for line in lines] == [
         ("removed", 3, "- [ ] first task"),
         ("added", 3, "- [x] first task"),
@@ -78,24 +78,25 @@ def test_r51_a_review_marks_only_the_lines_that_changed() -> None:
     rewritten = [ProposalEdit(start=line_ten, end=end_of_ten, text="- [ ] milk\n- [ ] call mom")]
     inserted = [ProposalEdit(start=end_of_ten, end=end_of_ten, text="\n- [ ] call mom")]
     for edits in (rewritten, inserted):
-        lines, total = review_lines(base, edits)
+        lines, removed, added = review(base, edits)
         assert [(line.kind, line.number, line.text) for line in lines] == [
             ("added", 11, "- [ ] call mom")
         ]
-        assert total == 1
+        assert (removed, added) == (0, 1)
     # A line taken out among kept ones: only it, with its own number.
     removed = [ProposalEdit(start=base.index("line 3"), end=base.index("line 5"), text="line 3\n")]
-    lines, total = review_lines(base, removed)
+    lines, *counts = review(base, removed)
     assert [(line.kind, line.number, line.text) for line in lines] == [("removed", 4, "line 4")]
+    assert counts == [1, 0]
 
 
 def test_r51_r78_the_shared_lines_of_a_huge_rewrite_cost_no_line_objects() -> None:
     """A million kept lines around one changed line: the review is that line, found in C."""
     base = "same\n" * 500_000 + "old\n" + "same\n" * 500_000
     edits = [ProposalEdit(start=0, end=len(base), text=base.replace("old", "new"))]
-    lines, total = review_lines(base, edits, 40)
+    lines, removed, added = review(base, edits, 40)
     assert [(line.kind, line.number, line.text) for line in lines] == [
         ("removed", 500_001, "old"),
         ("added", 500_001, "new"),
     ]
-    assert total == 2
+    assert (removed, added) == (1, 1)

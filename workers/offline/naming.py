@@ -86,6 +86,18 @@ def points_at_the_open_note(message: str) -> bool:
     )
 
 
+def asks_about(context: ToolContext, message: str, path: str) -> bool:
+    """Whether ``message`` names the note at ``path``: its path, or its title or file words (R93).
+
+    A message that points at the open note ("this note") names no other one.
+    """
+    if points_at_the_open_note(message):
+        return False
+    if path.casefold() in message.casefold():
+        return True
+    return any(candidate.path == path for candidate in named_notes(context, message))
+
+
 def named_notes(context: ToolContext, message: str) -> list[Candidate]:
     """The notes the request names by title or file name, best matches only (often none)."""
     if points_at_the_open_note(message):

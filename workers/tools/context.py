@@ -38,6 +38,8 @@ class ToolContext:
     """R48: the user left the open note out of this turn (``"ambient": "excluded"``)."""
     note_private: bool = False
     """R86: "this note" is private, so the app sent no pointer (``"ambient": "private"``)."""
+    asks_about: Callable[[str], bool] | None = None
+    """R93: whether the person's message names the note at a path; None outside a turn."""
 
     def open_access(self) -> DeliveryCredential:
         """R22, R28: the key session's expiry and the live delivery row, on every call.

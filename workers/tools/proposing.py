@@ -80,6 +80,9 @@ def _propose_note_edit(
         if row.ambient_path is None:
             return no_open_note(context)
         path = row.ambient_path
+    refusal = _another_note(context, row, path)
+    if refusal is not None:
+        return refusal
     read = read_saved_copy(context, row.workspace, path, None)
     if not isinstance(read, DocumentRead):
         return read
@@ -90,6 +93,22 @@ def _propose_note_edit(
         return read_result("invalid_argument", str(error), path=path)
     proposal = make_proposal(read.path, read.data, edits, arguments.summary)
     return read_result("proposed", path=read.path, proposal=proposal)
+
+
+def _another_note(context: ToolContext, row: DeliveryCredential, path: str) -> ToolResult | None:
+    """R93: a turn about the open note changes only that note, unless the person named the other.
+
+    Text in a note (or anything else a model reads) may tell it to change another
+    note; the person's own message is what may name one.
+    """
+    asked = row.ambient_path
+    if asked is None or path == asked or context.asks_about is None:
+        return None
+    if context.asks_about(path):
+        return None
+    return read_result(
+        "access_denied", messages.PROPOSAL_OTHER_NOTE.format(asked=asked, path=path), path=path
+    )
 
 
 def _denied(arguments: ProposeNoteEditArguments) -> dict[str, Any]:
