@@ -82,10 +82,19 @@ def leave(frame: FrameT) -> None:
     _fresh_document(frame)
 
 
-def _fresh_document(frame: SharingFrame) -> None:
-    fresh = QTextDocument(frame.editor)
+def fresh_editor_document(editor: QPlainTextEdit) -> QTextDocument:
+    """An empty document for ``editor``, set up as the one it shows, owned by the editor."""
+    shown = editor.document()
+    fresh = QTextDocument(editor)
     fresh.setDocumentLayout(QPlainTextDocumentLayout(fresh))
-    fresh.setDefaultFont(frame.editor.font())
+    fresh.setDefaultFont(editor.font())
+    fresh.setDefaultTextOption(shown.defaultTextOption())  # wrap mode, tab stops
+    fresh.setDocumentMargin(shown.documentMargin())
+    return fresh
+
+
+def _fresh_document(frame: SharingFrame) -> None:
+    fresh = fresh_editor_document(frame.editor)
     # Quietly: the editor's "text changed" would restart a save timer that is going away.
     blocked = frame.editor.blockSignals(True)
     try:

@@ -185,7 +185,7 @@ def _empty(document: QTextDocument) -> Iterator[None]:
         yield
 
 
-class _TimedSteps:
+class TimedSteps:
     """How much one step may take on, from how long the steps before took (R67).
 
     Each step's size is the one that would have taken :data:`DRAW_STEP_SECONDS` at the
@@ -240,6 +240,9 @@ class _LeftDocuments(QObject):
             # Nobody may hear of the emptying: whatever watched the document (a find bar
             # counting matches) went with its view and must not be called on the way out.
             document.blockSignals(True)
+            # An editor's document keeps what is removed from it to undo: the emptying
+            # would keep the whole note there, to be freed in one go with the document.
+            document.setUndoRedoEnabled(False)
             document.setParent(self)
             document.documentLayout().installEventFilter(self._held_layout)
             self._documents.append(document)
@@ -265,6 +268,20 @@ def _left_documents() -> _LeftDocuments | None:
         return None
     found = application.findChild(_LeftDocuments)
     return found if isinstance(found, _LeftDocuments) else _LeftDocuments(application)
+
+
+def leave_documents(documents: list[QTextDocument]) -> None:
+    """Hand documents no widget shows any more to the application, to empty a slice at a time.
+
+    Freed at once, a document of a 5 MiB note holds the GUI thread for hundreds of
+    milliseconds (R67). Without an application (nothing is shown) they are freed as usual.
+    """
+    left = _left_documents()
+    if left is None:
+        for document in documents:
+            document.deleteLater()
+        return
+    left.take(documents)
 
 
 class PreviewView(InertBrowser):
@@ -364,7 +381,7 @@ class PreviewView(InertBrowser):
         option.setWrapMode(self._wrap_mode)  # set while empty: no layout to redo
         fresh.setDefaultTextOption(option)
         cursor = QTextCursor(fresh)
-        steps = _TimedSteps(FIRST_STEP_CHARACTERS)
+        steps = TimedSteps(FIRST_STEP_CHARACTERS)
         index = 0
         while index < len(pieces):
             end, size = index, 0
@@ -431,7 +448,7 @@ class PreviewView(InertBrowser):
         """Lay the shown document out to its end, :data:`LAYOUT_STEP_SECONDS` at a time."""
         layout = document.documentLayout()
         end = document.characterCount()
-        steps = _TimedSteps(FIRST_STEP_CHARACTERS, LAYOUT_STEP_SECONDS)
+        steps = TimedSteps(FIRST_STEP_CHARACTERS, LAYOUT_STEP_SECONDS)
         position = 0
         while position < end - 1:
             block = document.findBlock(min(position + steps.size, end - 1))
