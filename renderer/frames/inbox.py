@@ -32,10 +32,15 @@ from renderer.frames.inbox_runtime import QtInboxRuntime, read_document_text
 from renderer.frames.inline_prompt import ACTION_TEXT, SHORTCUT, InlineCommand
 from renderer.frames.links import LinkOffer, link_target
 from renderer.frames.note_fetch import LoadedNote, fetch_note
-from renderer.frames.note_fill import NoteFill, show_document
 from renderer.frames.outline import Task
 from renderer.frames.privacy_lock import PrivacyLock
-from renderer.frames.shared_document import PendingShare, fresh_editor_document, join, leave
+from renderer.frames.shared_document import (
+    PendingShare,
+    fresh_editor_document,
+    join,
+    leave,
+    show_document,
+)
 from renderer.frames.view_drawing import ViewDrawing
 from renderer.frames.views import PreviewView
 from renderer.qt.autosave import AutosaveCoordinator
@@ -85,6 +90,7 @@ class InboxFrame(FrameBase):
         self._path = path
         self._view: View = view
         self._load_generation = 0
+        self._applying_load = False
         self._mounted = False
         self.is_loaded = False
         self.is_new_note = False
@@ -95,7 +101,6 @@ class InboxFrame(FrameBase):
         self.sharers: list[InboxFrame] = []
         self._pending_share: PendingShare | None = None
         self._build_body(path, runner)
-        self._fill = NoteFill(self.editor)
         self._build_inline(runner)
         self._build_title_controls(frame_id, can_pop_out=can_pop_out)
         self._connect_signals(autosave)
@@ -308,7 +313,6 @@ class InboxFrame(FrameBase):
             self.load_abandoned.emit()
         self.withdraw()
         leave(self)
-        self._fill.cancel()
         # What this frame alone showed is emptied a slice at a time, not freed with it (R67).
         show_document(self.editor, fresh_editor_document(self.editor))
         self._rerender.stop()
@@ -416,7 +420,6 @@ class InboxFrame(FrameBase):
 
     def _load(self) -> None:
         self._load_generation += 1
-        self._fill.cancel()
         generation = self._load_generation
         link, path = self._link, self._path
         self.is_loaded = False
@@ -435,14 +438,16 @@ class InboxFrame(FrameBase):
             return
         self._autosave.loaded(self._link.workspace, self._path, note.etag)
         self.conflict.setVisible(False)
-        # R67: a slice at a time; read-only and not loaded until the last slice is in.
-        self._fill.start(
-            note.text,
-            note.wrap,  # R63: linear for endless lines
-            lambda: self._show_filled(new=new),
-        )
-
-    def _show_filled(self, *, new: bool) -> None:
+        self._applying_load = True
+        try:
+            self.editor.setWordWrapMode(note.wrap)  # R63: linear for endless lines
+            # Into a fresh document: the one shown before (another note, perhaps 5 MiB) is
+            # emptied a slice at a time, not cleared inside setPlainText in one go (R67).
+            show_document(self.editor, fresh_editor_document(self.editor))
+            self.editor.setPlainText(note.text)
+            self.editor.document().setModified(False)
+        finally:
+            self._applying_load = False
         self._rerender.stop()  # the load draws its view once, just below
         self._show_loaded(new=new)
 
@@ -502,7 +507,7 @@ class InboxFrame(FrameBase):
             self._store.selection_changed(self.frame_id)  # the chip shows the lines (R48)
 
     def _on_modification_changed(self, modified: bool) -> None:
-        if modified and self.owner is None:  # one save (R53)
+        if modified and not self._applying_load and self.owner is None:  # one save (R53)
             self._autosave.edited(self.frame_id)
 
     # -- save state ----------------------------------------------------------

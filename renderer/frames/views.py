@@ -185,7 +185,7 @@ def _empty(document: QTextDocument) -> Iterator[None]:
         yield
 
 
-class TimedSteps:
+class _TimedSteps:
     """How much one step may take on, from how long the steps before took (R67).
 
     Each step's size is the one that would have taken :data:`DRAW_STEP_SECONDS` at the
@@ -381,7 +381,7 @@ class PreviewView(InertBrowser):
         option.setWrapMode(self._wrap_mode)  # set while empty: no layout to redo
         fresh.setDefaultTextOption(option)
         cursor = QTextCursor(fresh)
-        steps = TimedSteps(FIRST_STEP_CHARACTERS)
+        steps = _TimedSteps(FIRST_STEP_CHARACTERS)
         index = 0
         while index < len(pieces):
             end, size = index, 0
@@ -448,7 +448,7 @@ class PreviewView(InertBrowser):
         """Lay the shown document out to its end, :data:`LAYOUT_STEP_SECONDS` at a time."""
         layout = document.documentLayout()
         end = document.characterCount()
-        steps = TimedSteps(FIRST_STEP_CHARACTERS, LAYOUT_STEP_SECONDS)
+        steps = _TimedSteps(FIRST_STEP_CHARACTERS, LAYOUT_STEP_SECONDS)
         position = 0
         while position < end - 1:
             block = document.findBlock(min(position + steps.size, end - 1))
