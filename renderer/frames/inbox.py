@@ -33,7 +33,13 @@ from renderer.frames.links import LinkOffer, link_target
 from renderer.frames.note_fetch import LoadedNote, fetch_note
 from renderer.frames.outline import Task
 from renderer.frames.privacy_lock import PrivacyLock
-from renderer.frames.shared_document import PendingShare, join, leave
+from renderer.frames.shared_document import (
+    PendingShare,
+    fresh_editor_document,
+    join,
+    leave,
+    show_document,
+)
 from renderer.frames.view_drawing import ViewDrawing
 from renderer.frames.view_kinds import (
     EDIT_VIEW,
@@ -322,6 +328,8 @@ class InboxFrame(FrameBase):
             self.load_abandoned.emit()
         self.withdraw()
         leave(self)
+        # What this frame alone showed is emptied a slice at a time, not freed with it (R67).
+        show_document(self.editor, fresh_editor_document(self.editor))
         self._rerender.stop()
         self.drawing.close()
         self.preview.leave_documents()  # a big one is emptied a slice at a time, not freed at once
@@ -450,6 +458,9 @@ class InboxFrame(FrameBase):
         try:
             self.editor.setWordWrapMode(note.wrap)  # R63: linear for endless lines
             self.preview.set_wrap_mode(note.wrap)  # its next drawing wraps so too
+            # Into a fresh document: the one shown before (another note, perhaps 5 MiB) is
+            # emptied a slice at a time, not cleared inside setPlainText in one go (R67).
+            show_document(self.editor, fresh_editor_document(self.editor))
             self.editor.setPlainText(note.text)
             self.editor.document().setModified(False)
         finally:

@@ -20,6 +20,8 @@ from PySide6.QtCore import QObject, SignalInstance
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QPlainTextDocumentLayout, QPlainTextEdit
 
+from renderer.frames.views import leave_documents
+
 
 class SharingFrame(Protocol):
     """What sharing needs of an Inbox frame."""
@@ -82,10 +84,37 @@ def leave(frame: FrameT) -> None:
     _fresh_document(frame)
 
 
-def _fresh_document(frame: SharingFrame) -> None:
-    fresh = QTextDocument(frame.editor)
+def fresh_editor_document(editor: QPlainTextEdit) -> QTextDocument:
+    """An empty document for ``editor``, set up as the one it shows, owned by the editor."""
+    shown = editor.document()
+    fresh = QTextDocument(editor)
     fresh.setDocumentLayout(QPlainTextDocumentLayout(fresh))
-    fresh.setDefaultFont(frame.editor.font())
+    fresh.setDefaultFont(editor.font())
+    fresh.setDefaultTextOption(shown.defaultTextOption())  # wrap mode, tab stops
+    fresh.setDocumentMargin(shown.documentMargin())
+    return fresh
+
+
+def show_document(editor: QPlainTextEdit, document: QTextDocument) -> None:
+    """Show ``document`` in ``editor``; the editor's own document it replaces is emptied later.
+
+    Qt deletes a replaced document that is the editor's child at once: a big one
+    would hold the GUI thread for hundreds of milliseconds (R67).
+    """
+    shown = editor.document()
+    if shown is not document and shown.parent() is editor:
+        leave_documents([shown])  # no longer the editor's child: Qt leaves it alone
+    # Quietly: the editor's "text changed" would start a save timer for a document
+    # that holds no edit (and, as the frame closes, one that is going away).
+    blocked = editor.blockSignals(True)
+    try:
+        editor.setDocument(document)
+    finally:
+        editor.blockSignals(blocked)
+
+
+def _fresh_document(frame: SharingFrame) -> None:
+    fresh = fresh_editor_document(frame.editor)
     # Quietly: the editor's "text changed" would restart a save timer that is going away.
     blocked = frame.editor.blockSignals(True)
     try:

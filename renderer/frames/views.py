@@ -248,6 +248,9 @@ class _LeftDocuments(QObject):
             # Nobody may hear of the emptying: whatever watched the document (a find bar
             # counting matches) went with its view and must not be called on the way out.
             document.blockSignals(True)
+            # An editor's document keeps what is removed from it to undo: the emptying
+            # would keep the whole note there, to be freed in one go with the document.
+            document.setUndoRedoEnabled(False)
             document.setParent(self)
             document.documentLayout().installEventFilter(self._held_layout)
             self._documents.append(document)
@@ -273,6 +276,20 @@ def _left_documents() -> _LeftDocuments | None:
         return None
     found = application.findChild(_LeftDocuments)
     return found if isinstance(found, _LeftDocuments) else _LeftDocuments(application)
+
+
+def leave_documents(documents: list[QTextDocument]) -> None:
+    """Hand documents no widget shows any more to the application, to empty a slice at a time.
+
+    Freed at once, a document of a 5 MiB note holds the GUI thread for hundreds of
+    milliseconds (R67). Without an application (nothing is shown) they are freed as usual.
+    """
+    left = _left_documents()
+    if left is None:
+        for document in documents:
+            document.deleteLater()
+        return
+    left.take(documents)
 
 
 class PreviewView(InertBrowser):
