@@ -24,9 +24,9 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 from bridge.errors import BackendError  # noqa: E402
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
     from app.session import AppSession
-    from renderer.frames.inbox import InboxFrame
+    from app.window.main_window import MainWindow
+    from renderer.frames.inbox.frame import InboxFrame
 
 WINDOW_SHOWN = "window"
 """Printed with --quit-when-ready once the starting window is painted (start-up timing)."""
@@ -150,9 +150,9 @@ def start_session(args: argparse.Namespace) -> AppSession:
 
     An embedded backend is started by :func:`run_window` once the first note shows.
     """
-    from app.demo import default_data_dir
-    from app.layout_state import LayoutStore
     from app.session import AppSession, SessionOptions
+    from app.workspace.demo import default_data_dir
+    from app.workspace.layout_state import LayoutStore
 
     # Embedded backend: --workspace is a folder served as the workspace. A remote backend
     # keeps its own folders, so there --workspace names the workspace (a path's last part).
@@ -179,8 +179,8 @@ def run_window(
     args: argparse.Namespace,
 ) -> int:
     """Show the main window and run until it closes."""
-    from app.main_window import MainWindow
     from app.shutdown import QUIT_SIGNALS, close_on_signal
+    from app.window.main_window import MainWindow
 
     window = MainWindow(session, demo_layout=True)
     show_main_window(window)
@@ -213,7 +213,7 @@ def run_window(
 
 def show_main_window(window: QWidget) -> None:
     """Show the main window where it was kept (R80), all of it on its screen (R46)."""
-    from app.popout_place import fit_to_screen
+    from app.popout.place import fit_to_screen
 
     if not window.isMaximized():  # a maximised window kept (R80) fills its screen already
         fit_to_screen(window)

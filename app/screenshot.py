@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
-    from renderer.frames.turns import TurnRecord
+    from app.window.main_window import MainWindow
+    from renderer.ambient.turns import TurnRecord
 
 SETTLE_TIMEOUT_SECONDS = 90.0  # a small local model on a busy CPU takes a while to load
 WINDOW_SIZE = (1360, 820)
@@ -54,7 +54,7 @@ def capture(window: MainWindow, shot: Shot, output: Path) -> list[TurnRecord]:
 
     from app.scenario.waiting import wait_until
     from bridge.views import MINDMAP
-    from renderer.frames.turn_view import TurnView
+    from renderer.frames.assistant.turn_view import TurnView
 
     def settle(ready: Callable[[], bool], what: str) -> None:
         wait_until(ready, timeout=SETTLE_TIMEOUT_SECONDS, what=what)
@@ -127,9 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from app.main_window import MainWindow
     from app.session import AppSession, SessionOptions
-    from app.style import follow_system_scheme
+    from app.window.main_window import MainWindow
+    from app.window.style import follow_system_scheme
 
     shot = Shot(
         messages=args.message or [DEFAULT_MESSAGE],

@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-from app.assistant_settings import AssistantSettingsStore, apply_saved_assistant
-from app.demo import (
+from app.assistant.settings import AssistantSettingsStore, apply_saved_assistant
+from app.popout.processes import PopoutManager
+from app.workspace.demo import (
     DEMO_WORKSPACE,
     default_data_dir,
     install_demo_workspace,
     workspace_id_for,
 )
-from app.popouts import PopoutManager
 from bridge.client import BackendClient, WireKeySession
 from bridge.documents import etag_of
 from bridge.environment import DEVICE_TOKEN_ENV, DEVICE_TOKEN_FILE
@@ -33,12 +33,12 @@ from bridge.errors import BackendError, BackendUnreachable
 from bridge.paths import WORKSPACE_ID_INVALID, is_workspace_id
 from bridge.privacy import WorkspacePrivacy
 from bridge.private_files import make_private_folder
+from renderer.ambient.backend import BackendLink, FolderRead, WorkspaceLink
+from renderer.ambient.recovery import RECOVERY_FOLDER, RecoveryStore
 from renderer.ambient.store import AmbientStore
-from renderer.frames.rendering import remove_left_segments
+from renderer.frames.inbox.rendering import remove_left_segments
 from renderer.qt.autosave import AutosaveCoordinator
-from renderer.qt.backend import BackendLink, FolderRead, WorkspaceLink
 from renderer.qt.privacy import PENDING, PrivacyMarks, read_remote_rules
-from renderer.qt.recovery import RECOVERY_FOLDER, RecoveryStore
 from renderer.qt.tasks import TaskRunner
 from workers.settings import Settings
 

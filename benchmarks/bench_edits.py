@@ -56,7 +56,7 @@ def _apply_cost() -> Measurement:
     from PySide6.QtWidgets import QApplication, QPlainTextEdit
 
     from bridge.wire import ProposalEdit
-    from renderer.frames.inbox_runtime import read_document_text
+    from renderer.frames.inbox.runtime import read_document_text
     from renderer.qt.edits import TrackedEdits
 
     application = QApplication.instance() or QApplication([])

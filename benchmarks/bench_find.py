@@ -1,6 +1,6 @@
 """Find in a 5 MiB note: the longest GUI stall while the bar counts and moves (R84, R67).
 
-A real :class:`~app.main_window.MainWindow` (embedded backend) with a 5 MiB note
+A real :class:`~app.window.main_window.MainWindow` (embedded backend) with a 5 MiB note
 loaded; Ctrl+F through the window's declared action, then queries typed into the
 find field as a person types them: a rare word, a common one, and one letter
 (about a million matches, the worst count); each counted to its end, then F3 and

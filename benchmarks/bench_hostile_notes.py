@@ -2,7 +2,7 @@
 
 The third audit's notes, at full size: each is one top-level block that Qt, handed
 it whole, laid out for seconds to minutes. For each, a real
-:class:`~app.main_window.MainWindow` (embedded backend) switches a loaded frame to
+:class:`~app.window.main_window.MainWindow` (embedded backend) switches a loaded frame to
 its preview, then to the todo view and the map; the same payloads written as a
 heading and a task (and notes of 100,000 tasks or 50,000 headings) are drawn in the
 todo view and the map; and each payload is a model's reply (a scripted
@@ -27,8 +27,8 @@ from benchmarks.measure import Measurement
 from bridge.views import MINDMAP, PREVIEW, TODO, View
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
-    from renderer.frames.inbox import InboxFrame
+    from app.window.main_window import MainWindow
+    from renderer.frames.inbox.frame import InboxFrame
     from tests.support.scripted_model import ScriptedModel
 
 STALL_TARGET_MS: Final = 100.0
@@ -149,7 +149,7 @@ def _gate(what: str, stall: float, details: dict[str, float | str]) -> Measureme
 
 def _use_model(root: Path, url: str) -> None:
     """The scripted model is the assistant the window starts with (saved as Settings saves it)."""
-    from app.assistant_settings import AssistantSettingsStore, SavedAssistant
+    from app.assistant.settings import AssistantSettingsStore, SavedAssistant
     from tests.support.scripted_model import MODEL_ID
 
     (root / "data").mkdir(parents=True, exist_ok=True)

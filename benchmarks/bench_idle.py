@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from app.demo import DEMO_FRAMES, DEMO_WORKSPACE
+from app.workspace.demo import DEMO_FRAMES, DEMO_WORKSPACE
 from benchmarks.measure import (
     SETTLE_MS,
     Measurement,
@@ -89,7 +89,7 @@ def _app(data_dir: str) -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.__main__ import main
-    from app.main_window import MainWindow
+    from app.window.main_window import MainWindow
 
     application = QApplication([])
     measured: list[int] = []

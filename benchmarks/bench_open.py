@@ -1,6 +1,6 @@
 """Opening a 5 MiB note against a bare editor's own ``setPlainText`` of it (R67: within 1.2x).
 
-The app's side: a real :class:`~app.main_window.MainWindow` (embedded backend), a
+The app's side: a real :class:`~app.window.main_window.MainWindow` (embedded backend), a
 frame mounted on the note, the longest gap of a 5 ms timer from the mount until
 the note is loaded (the GUI thread's longest stop on the way: Qt's own
 ``setPlainText`` is most of it). The floor: a bare, shown ``QPlainTextEdit`` given

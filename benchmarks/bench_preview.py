@@ -1,6 +1,6 @@
 """A 5 MiB note's preview, fully drawn, against one ``setHtml`` of its HTML (R67: within 3x).
 
-The app's side: a real :class:`~app.main_window.MainWindow` (embedded backend), the
+The app's side: a real :class:`~app.window.main_window.MainWindow` (embedded backend), the
 note loaded in its frame, then the switch to its preview until it is drawn (the
 reading in the reading process, the drawing in slices), wall time; the longest gap
 of a 5 ms timer meanwhile, and while Qt lays the shown document out, is the preview's

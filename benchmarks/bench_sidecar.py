@@ -44,9 +44,9 @@ def run() -> list[Measurement]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from app.main_window import MainWindow
     from app.scenario.sidecar_client import SdkClient
     from app.session import AppSession, SessionOptions
+    from app.window.main_window import MainWindow
 
     application = QApplication.instance() or QApplication([])
     spin = _Spin()

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.__main__ import READY, WINDOW_SHOWN
-from app.demo import DEMO_FRAMES, DEMO_WORKSPACE
+from app.workspace.demo import DEMO_FRAMES, DEMO_WORKSPACE
 from benchmarks.measure import (
     Measurement,
     alternating_pairs,
@@ -256,8 +256,8 @@ def _memory_app() -> int:
     """Bytes a 5 MiB note adds to the app once drawn in its four views."""
     from PySide6.QtWidgets import QApplication
 
-    from app.main_window import MainWindow
     from app.session import AppSession, SessionOptions
+    from app.window.main_window import MainWindow
     from benchmarks.bench_views import _wait
 
     application = QApplication([])

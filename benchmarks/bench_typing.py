@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from benchmarks.measure import CPU_CLOCK, Measurement, alternating_pairs, median, ratio
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
+    from app.window.main_window import MainWindow
 
 TYPING_TARGET_RATIO = 1.05
 STALL_TARGET_MS = 50.0
@@ -52,8 +52,8 @@ def run() -> list[Measurement]:
 
 
 def _start(root: Path, save_delay: float) -> tuple[object, object]:
-    from app.main_window import MainWindow
     from app.session import AppSession, SessionOptions
+    from app.window.main_window import MainWindow
 
     workspace = root / "workspace"
     (workspace / "notes").mkdir(parents=True)
@@ -87,8 +87,8 @@ def _typing_overhead(root: Path) -> Measurement:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QPlainTextEdit
 
-    from app.main_window import MainWindow
     from app.session import AppSession
+    from app.window.main_window import MainWindow
 
     session, window = _start(root, 0.0)
     assert isinstance(session, AppSession) and isinstance(window, MainWindow)
@@ -145,8 +145,8 @@ def _typing_overhead(root: Path) -> Measurement:
 
 
 def _stall_during_stalled_flush(root: Path) -> Measurement:
-    from app.main_window import MainWindow
     from app.session import AppSession
+    from app.window.main_window import MainWindow
 
     session, window = _start(root, SAVE_DELAY_SECONDS)
     assert isinstance(session, AppSession) and isinstance(window, MainWindow)

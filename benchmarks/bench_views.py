@@ -1,6 +1,6 @@
 """Big notes never freeze the window (R67): view switches, a 20,000-task preview, selecting, typing.
 
-Everything runs in a real :class:`~app.main_window.MainWindow` with its embedded
+Everything runs in a real :class:`~app.window.main_window.MainWindow` with its embedded
 backend, the assistant's chip following the store.
 
 1. The longest GUI stall (the longest gap between ticks of a 5 ms timer) from a
@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING
 from benchmarks.measure import CPU_CLOCK, Measurement, median
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
     from app.session import AppSession
-    from renderer.frames.inbox import InboxFrame
+    from app.window.main_window import MainWindow
+    from renderer.frames.inbox.frame import InboxFrame
 
 STALL_TARGET_MS = 100.0
 SELECTION_TARGET_MS = 2.0
@@ -92,8 +92,8 @@ def run() -> list[Measurement]:
 
 
 def _start(root: Path, notes: dict[str, str]) -> tuple[AppSession, MainWindow]:
-    from app.main_window import MainWindow
     from app.session import AppSession, SessionOptions
+    from app.window.main_window import MainWindow
 
     workspace = root / "workspace"
     for path, text in notes.items():

@@ -91,7 +91,7 @@ def install_peer() -> None:
 
 
 def run(rounds: int = ROUNDS) -> list[Measurement]:
-    from app.demo import DEMO_FRAMES, DEMO_WORKSPACE
+    from app.workspace.demo import DEMO_FRAMES, DEMO_WORKSPACE
     from benchmarks.bench_idle import _side as app_idle_side
     from benchmarks.bench_startup import _app_command, _time_until_ready
     from benchmarks.bench_views import note_text

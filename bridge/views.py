@@ -4,7 +4,7 @@ A view's name travels in the pointer (``view``, R8) and names it in scenario fil
 saved layouts and the pop-out's command line, so it must be known below the Qt
 layers: the backend validates the pointer too. Everything else about a view (its
 label, its widget, how it is read and drawn) is its entry in
-:mod:`renderer.frames.view_kinds`, which registers the name here. The four views
+:mod:`renderer.frames.inbox.view_kinds`, which registers the name here. The four views
 the app ships with are named here once, each by its constant.
 """
 

@@ -12,7 +12,7 @@ import grimp
 import pytest
 
 PRODUCT_PACKAGES = ("app", "renderer", "bridge", "workers")
-WINDOW_MODULE = "app.main_window"
+WINDOW_MODULE = "app.window.main_window"
 WINDOW_BUILDERS = {"app.__main__", "app.screenshot"}
 """Entry points that start the app; the scenario runner (``app.scenario``) drives it too."""
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QProcess, Qt
 from PySide6.QtWidgets import QPlainTextEdit
 
-from app.actions import ACTIONS_BY_ID
+from app.commands.actions import ACTIONS_BY_ID
 from app.scenario.lookup import frame, note_frame
 from app.scenario.note_steps import new_note, quick_open
 from app.scenario.popout_windows import reachable_frame
@@ -42,10 +42,10 @@ from app.scenario.steps import (
 from app.scenario.waiting import StepError, connected, wait_until
 from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.views import DEFAULT_VIEW, EDIT, in_words, view_names
-from renderer.frames.inbox import InboxFrame
+from renderer.frames.inbox.frame import InboxFrame
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
+    from app.window.main_window import MainWindow
 
 LOAD_TIMEOUT_SECONDS = 20.0
 FRAME_TIMEOUT_SECONDS = 20.0
@@ -143,7 +143,8 @@ def _quick_open(window: MainWindow, step: QuickOpenStep) -> None:
 def _command(window: MainWindow, step: CommandStep) -> None:
     if step.action not in ACTIONS_BY_ID:
         raise StepError(
-            f"no command is called {step.action!r}; the commands are listed in app/actions.py"
+            f"no command is called {step.action!r}; "
+            "the commands are listed in app/commands/actions.py"
         )
     window.driver.trigger(step.action)
 
@@ -328,7 +329,7 @@ VERBS: tuple[Verb[Any], ...] = (
             (
                 "`command: ID`",
                 "gives a menu command as its menu item or keys do, by the id it is declared "
-                "with in `app/actions.py` (`frames.focus-2`, `frames.next`, `file.save`).",
+                "with in `app/commands/actions.py` (`frames.focus-2`, `frames.next`, `file.save`).",
             ),
         ),
     ),

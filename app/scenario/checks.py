@@ -20,8 +20,8 @@ from app.scenario.expectations import (
 from app.scenario.registry import NOW, SEND, Checking, ExpectKey
 from app.scenario.report import Mismatch
 from bridge.caveat import CAVEAT
-from renderer.frames.chip import chip_text
-from renderer.frames.inbox import InboxFrame
+from renderer.frames.assistant.chip import chip_text
+from renderer.frames.inbox.frame import InboxFrame
 
 STORED_COLUMNS = ("ambient_path", "ambient_view", "ambient_meta")
 

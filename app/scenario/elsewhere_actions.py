@@ -24,7 +24,7 @@ from app.scenario.report import Mismatch
 from app.scenario.waiting import StepError, WaitTimeout, wait_until
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
+    from app.window.main_window import MainWindow
 
 WRITE_TIMEOUT_SECONDS = 30.0
 BAR_TIMEOUT_SECONDS = 5.0

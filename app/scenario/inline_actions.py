@@ -33,7 +33,7 @@ from app.scenario.steps import InlineStep, parse_body, parse_nested
 from app.scenario.waiting import StepError, wait_until
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
+    from app.window.main_window import MainWindow
 
 INLINE_TIMEOUT_SECONDS = 30.0
 

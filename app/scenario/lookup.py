@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING
 
 from app.scenario.waiting import StepError
 from renderer.frames.base import FrameBase
-from renderer.frames.inbox import InboxFrame
+from renderer.frames.inbox.frame import InboxFrame
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
-    from app.popouts import PopoutHandle
+    from app.popout.processes import PopoutHandle
+    from app.window.main_window import MainWindow
 
 
 def popped_out_handle(window: MainWindow, frame_id: str) -> PopoutHandle | None:

@@ -15,7 +15,7 @@ from app.scenario.steps import NewNoteStep, QuickOpenStep
 from app.scenario.waiting import StepError, wait_until
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
+    from app.window.main_window import MainWindow
 
 CREATE_TIMEOUT_SECONDS = 20.0
 LISTING_TIMEOUT_SECONDS = 20.0

@@ -1,7 +1,7 @@
 """Pictures for reports: the main window beside a popped-out note's window (R29).
 
 A popped-out note runs in its own process, whose window the runner cannot
-grab. For the picture, the same :class:`~app.popout.PopoutWindow` class is
+grab. For the picture, the same :class:`~app.popout.window.PopoutWindow` class is
 rendered here on the same backend and workspace, grabbed and closed again;
 it has its own store, so the main window's state is untouched.
 """
@@ -23,7 +23,7 @@ from app.session import AppSession, connect_workspace
 from bridge.views import View
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
+    from app.window.main_window import MainWindow
 
 _GAP = 24
 _CAPTION_HEIGHT = 40
@@ -139,7 +139,7 @@ def render_popout(
     session: AppSession, workspace: str, frame_id: str, path: str, view: View
 ) -> QImage:
     """A picture of the popped-out window for ``path`` as its process shows it."""
-    from app.popout import PopoutWindow
+    from app.popout.window import PopoutWindow
 
     link = connect_workspace(session.backend, workspace)
     # The window announces readiness on stdout for its host; here that line is noise.

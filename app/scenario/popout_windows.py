@@ -1,11 +1,11 @@
 """Reaching a popped-out frame's window from a scenario (R29, R88).
 
-A popped-out note runs in its own process (:mod:`app.popouts`): the host gives it
+A popped-out note runs in its own process (:mod:`app.popout.processes`): the host gives it
 the backend, the workspace, the path, the frame id and the view on its command
 line, and hears back only that it started and when it ended. The runner cannot
 put input events into another process, so a step that acts on a popped-out frame
 (``type``, ``select``, ``activate``, ``inline``…) or an ``expect`` that reads it
-drives the same :class:`~app.popout.PopoutWindow` class, built here from the same
+drives the same :class:`~app.popout.window.PopoutWindow` class, built here from the same
 command-line facts (same backend, workspace, path, frame id and view) with its own
 store, as the child builds it. It stays open, and in the pictures beside the main
 window, until the scenario ends. The child process keeps running meanwhile; it
@@ -21,9 +21,9 @@ from app.scenario.lookup import note_frame, popped_out_handle
 from app.scenario.waiting import wait_until
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
-    from app.popout import PopoutWindow
-    from renderer.frames.inbox import InboxFrame
+    from app.popout.window import PopoutWindow
+    from app.window.main_window import MainWindow
+    from renderer.frames.inbox.frame import InboxFrame
 
 LOAD_TIMEOUT_SECONDS = 20.0
 
@@ -60,7 +60,7 @@ def reachable_frame(window: MainWindow, frame_id: str) -> InboxFrame:
     handle = popped_out_handle(window, frame_id)
     if handle is None:
         return note_frame(window, frame_id)  # the step error naming the frames there are
-    from app.popout import PopoutWindow
+    from app.popout.window import PopoutWindow
     from app.session import connect_workspace
 
     link = connect_workspace(window.session.backend, handle.workspace)

@@ -24,8 +24,8 @@ from bridge.contract import SAVED_WAIT_SECONDS
 from bridge.errors import BackendError
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
-    from renderer.frames.proposal_view import ProposalView
+    from app.window.main_window import MainWindow
+    from renderer.frames.assistant.proposal_view import ProposalView
 
 PROPOSAL_TIMEOUT_SECONDS = 10.0
 

@@ -4,7 +4,7 @@ The recorder only listens: frame mounts and closes (``frames_changed``), the one
 activation path and runtime changes (it observes the store's ``activate`` and
 ``runtime_changed`` calls the window makes), typing (each editor's
 ``contentsChange``), pop-outs, workspace switches, the assistant's sends, and
-the menu commands declared ``recorded`` in ``app/actions.py`` (Save now, Move
+the menu commands declared ``recorded`` in ``app/commands/actions.py`` (Save now, Move
 frame up and down), as ``command`` steps.
 Each finished send becomes a ``send`` step followed by an ``expect`` holding what
 a person can read and edit of the pointer it carried (path, frame, view,
@@ -30,12 +30,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 import yaml
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QTextCursor, QTextDocument
 from PySide6.QtWidgets import QApplication
 
-from app.actions import ACTIONS
+from app.commands.actions import ACTIONS
 from app.scenario.catalogue import ExpectStep
 from app.scenario.expectations import NO_DROP, ExpectBody
 from app.scenario.registry import Step, step_data
@@ -56,12 +57,12 @@ from app.scenario.steps import (
 from app.scenario.workspace_copy import copy_regular_files
 from bridge.frames import ASSISTANT_FRAME_ID
 from bridge.pointer import AmbientPointer, decode_header
-from renderer.frames.inbox import InboxFrame
+from renderer.frames.inbox.frame import InboxFrame
 from renderer.frames.providers import WORKSPACE_PROVIDER, PlaceholderProviderFrame
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
-    from renderer.frames.turns import TurnRecord
+    from app.window.main_window import MainWindow
+    from renderer.ambient.turns import TurnRecord
 
 # Qt's selectedText() marks paragraph breaks with U+2029 where the document has "\n".
 _PARAGRAPH_SEPARATOR = "\u2029"
@@ -259,12 +260,16 @@ class ScenarioRecorder:
             self._cursors[frame_id] = None
             if record:
                 self._record(MountStep(frame=frame_id, path=frame.path, view=frame.view))
-            document = frame.editor.document()
 
             def typed(position: int, removed: int, added: int, target: InboxFrame = frame) -> None:
                 self._on_typed(target, position, removed, added)
 
-            self._connect(document.contentsChange, typed)
+            # A load puts the note into a fresh document (the one shown before is emptied
+            # a slice at a time, R67), and a shared note (R53) shows another frame's:
+            # the keys typed go to whichever document the editor shows now.
+            follower = _DocumentFollower(frame, typed)
+            self._connect(frame.loaded, follower.follow)
+            self._disconnects.append(follower.stop)
             self._connect(frame.popout_requested, self._on_popout_requested)
         else:
             self._known[frame_id] = None
@@ -442,12 +447,12 @@ def record_interactively(file: Path, *, name: str | None, workspace: Path | None
     left out is said on stderr. SIGTERM and Ctrl+C close the window as Quit does, so
     the scenario is written the same way.
     """
-    from app.demo import DEMO_ASSETS, DEMO_FRAMES
-    from app.main_window import MainWindow
     from app.scenario.runner import ensure_application
     from app.session import AppSession, SessionOptions
     from app.shutdown import QUIT_SIGNALS, close_on_signal
-    from app.workspace_switch import BROWSER_FRAME_ID
+    from app.window.main_window import MainWindow
+    from app.workspace.demo import DEMO_ASSETS, DEMO_FRAMES
+    from app.workspace.switch import BROWSER_FRAME_ID
 
     application = ensure_application()
     with tempfile.TemporaryDirectory(prefix="ambient-record-") as scratch:
@@ -489,3 +494,27 @@ def record_interactively(file: Path, *, name: str | None, workspace: Path | None
         finally:
             session.close()
     return written
+
+
+class _DocumentFollower:
+    """Keeps ``typed`` connected to the document a frame's editor shows, as it changes."""
+
+    def __init__(self, frame: InboxFrame, typed: Callable[[int, int, int], None]) -> None:
+        self._frame = frame
+        self._typed = typed
+        self._document: QTextDocument | None = None
+        self.follow()
+
+    def follow(self) -> None:
+        document = self._frame.editor.document()
+        if document is self._document:
+            return
+        self.stop()
+        self._document = document
+        document.contentsChange.connect(self._typed)
+
+    def stop(self) -> None:
+        if self._document is not None and shiboken6.isValid(self._document):
+            with contextlib.suppress(RuntimeError, TypeError):
+                self._document.contentsChange.disconnect(self._typed)
+        self._document = None

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
     from app.scenario.report import Mismatch, SendRecord, StepResult
+    from app.window.main_window import MainWindow
 
 
 class Step(Protocol):

@@ -1,7 +1,7 @@
 """Replays a validated scenario on the real main window, offscreen, and checks its expectations.
 
 Each scenario gets a fresh embedded backend, a temporary workspace holding its
-documents and a new :class:`~app.main_window.MainWindow`. Every step acts
+documents and a new :class:`~app.window.main_window.MainWindow`. Every step acts
 through the window's driver API, the same code path as the user's action;
 waits run the Qt event loop until a signal or condition says the app is
 ready, bounded by time-outs. Expectations look at the latest turn record and
@@ -21,8 +21,6 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QApplication
 
-from app.layout_state import LayoutStore
-from app.main_window import MainWindow
 from app.scenario.actions import switch_workspace, wait_all_loaded
 from app.scenario.catalogue import verb_of
 from app.scenario.expectations import ExpectBody
@@ -37,6 +35,8 @@ from app.scenario.steps import PopoutStep, SendStep
 from app.scenario.trace import StepTrace, describe_resolution, take_trace
 from app.scenario.waiting import StepError, WaitTimeout, connected, wait_until
 from app.session import AppSession, SessionOptions
+from app.window.main_window import MainWindow
+from app.workspace.layout_state import LayoutStore
 
 TURN_TIMEOUT_SECONDS = 40.0
 WINDOW_SIZE = (1360, 860)

@@ -8,8 +8,8 @@ from app.scenario.report import SendRecord
 from app.scenario.steps import SendStep
 from app.session import AppSession
 from bridge.pointer import AmbientPointer, decode_header
-from renderer.frames.turn_view import turn_notices
-from renderer.frames.turns import TurnRecord
+from renderer.ambient.turns import TurnRecord
+from renderer.frames.assistant.turn_view import turn_notices
 
 
 def observe_send(

@@ -13,13 +13,13 @@ from collections.abc import Callable
 from pathlib import PurePath
 from typing import Any, Final
 
-from app.main_window import MainWindow
 from app.scenario.expectations import SharedExpectation
 from app.scenario.registry import NOW, Checking, ExpectKey, Replay, Verb
 from app.scenario.report import Mismatch, StepResult
 from app.scenario.sidecar_client import SdkClient
 from app.scenario.steps import ShareStep
 from app.scenario.waiting import StepError, wait_until
+from app.window.main_window import MainWindow
 
 SETTLE_SECONDS: Final = 5.0
 

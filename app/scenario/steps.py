@@ -159,7 +159,7 @@ class UnmountStep(StepBody):
 
 
 class CommandStep(StepBody):
-    """A menu command or its keys, by its declared id (``app/actions.py``, R84)."""
+    """A menu command or its keys, by its declared id (``app/commands/actions.py``, R84)."""
 
     verb: ClassVar[str] = "command"
     scalar: ClassVar[str | None] = "action"

@@ -17,7 +17,7 @@ from renderer.ambient.capture import begin_capture
 from renderer.ambient.store import Resolution
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
+    from app.window.main_window import MainWindow
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from bridge.contract import CONTEXT_DEBOUNCE_MS, SELECTED_TEXT_MAX_BYTES
 from bridge.reading import cut_at_character
 from bridge.views import EDIT
 from renderer.ambient.store import AmbientStore
-from renderer.frames.inbox import InboxFrame
+from renderer.frames.inbox.frame import InboxFrame
 
 _PARAGRAPH_SEPARATOR: Final = "\u2029"  # how Qt's selectedText() ends a line
 

@@ -3,7 +3,7 @@
 The change becomes a proposal over the note's text as it is now: the live editor
 when a frame of this window shows the note, else the saved copy. It shows in a
 review window of its own with the assistant's review (:class:`ProposalView`) and is
-applied by the same :class:`~app.proposals.ProposalApplier`: into the editor as
+applied by the same :class:`~app.assistant.proposals.ProposalApplier`: into the editor as
 one undo step, or, when no frame shows the note, to the saved copy with
 ``If-Match`` (R53). No frame is opened for it. Apply answers ``ide/diffAccepted``
 with the note's text afterwards, Discard (or closing the window) ``ide/diffRejected``.
@@ -20,12 +20,12 @@ from typing import Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
-from app.proposals import ProposalApplier
+from app.assistant.proposals import ProposalApplier
 from app.sidecar.notes import NoteAccess
 from bridge.paths import PATH_NOT_ALLOWED
 from bridge.proposals import changed_span
 from bridge.wire import Proposal, ProposalBase, ProposalEdit
-from renderer.frames.proposal_view import ProposalView
+from renderer.frames.assistant.proposal_view import ProposalView
 
 Reply = Callable[[object], None]
 Notify = Callable[[str, dict[str, Any], str | None], None]

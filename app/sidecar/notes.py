@@ -16,16 +16,16 @@ from pathlib import Path, PurePosixPath
 
 from PySide6.QtCore import QObject
 
-from app.frame_registry import FrameRegistry
 from app.session import AppSession
+from app.window.frame_registry import FrameRegistry
 from bridge.client import BackendClient, WireKeySession
 from bridge.drops import DropReason
 from bridge.paths import check_workspace_path
 from bridge.pointer import AmbientPointer
 from bridge.privacy import NOTE_PRIVATE
+from renderer.ambient.backend import WorkspaceLink
 from renderer.ambient.clock import SystemClock
 from renderer.ambient.preparation import FlushDone, PreparedSend, prepare_send
-from renderer.qt.backend import WorkspaceLink
 from renderer.qt.timers import QtTimers
 
 Reply = Callable[[object], None]

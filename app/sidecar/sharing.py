@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, Any, Final
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from app.frame_registry import FrameRegistry
-from app.proposals import ProposalApplier
+from app.assistant.proposals import ProposalApplier
 from app.session import AppSession
 from app.sidecar import discovery
 from app.sidecar.context import ContextFeed
 from app.sidecar.diffs import DiffReviews
 from app.sidecar.gui_calls import GuiCalls
 from app.sidecar.notes import NoteAccess
+from app.window.frame_registry import FrameRegistry
 from bridge.private_files import (
     OwnFileRefused,
     parse_json,

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from renderer.ambient.store import AmbientStore
 from renderer.frames.base import FrameBase
-from renderer.frames.inbox import InboxFrame
+from renderer.frames.inbox.frame import InboxFrame
 
 
 class FocusKeeper(QObject):

@@ -17,9 +17,9 @@ from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QMenu, QWidg
 from bridge.errors import BackendError
 from bridge.privacy import CHIP_PRIVATE, KEEP_PRIVATE, SHARE
 from bridge.wire import DocumentEntry
+from renderer.ambient.backend import WorkspaceLink
 from renderer.frames.base import FrameBase, tool_button
-from renderer.frames.privacy_lock import lock_icon
-from renderer.qt.backend import WorkspaceLink
+from renderer.frames.inbox.privacy_lock import lock_icon
 from renderer.qt.privacy import PrivacyMarks
 from renderer.qt.tasks import TaskRunner
 

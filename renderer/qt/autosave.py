@@ -27,8 +27,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from bridge.documents import etag_of
 from bridge.errors import NOTE_CHANGED_MESSAGE, BackendUnreachable, PreconditionFailed
-from renderer.qt.backend import WorkspaceLink
-from renderer.qt.recovery import RecoveryStore
+from renderer.ambient.backend import WorkspaceLink
+from renderer.ambient.recovery import RecoveryStore
 from renderer.qt.tasks import TaskRunner
 
 SaveState = Literal["unsaved", "saving", "saved", "error"]

@@ -11,7 +11,7 @@ start included) therefore show an image as its alt text (the stand-in of
 - :class:`InertBrowser` answers every resource request with nothing, reading nothing,
   and never follows a link by itself.
 
-What a click on a link does is the frame's choice (:mod:`renderer.frames.links`).
+What a click on a link does is the frame's choice (:mod:`renderer.frames.inbox.links`).
 """
 
 from __future__ import annotations

@@ -30,8 +30,8 @@ from bridge.privacy import (
     rules_of_text,
     still_private,
 )
+from renderer.ambient.backend import WorkspaceLink
 from renderer.ambient.store import AmbientStore
-from renderer.qt.backend import WorkspaceLink
 from renderer.qt.tasks import TaskRunner
 
 PRIVACY_POLL_MS = 2000

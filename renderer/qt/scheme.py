@@ -4,7 +4,7 @@ Each text colour here is named beside the background it is drawn on, and each pa
 reads at least 4.5:1 (WCAG 2.x contrast); each border and focus ring at least 3:1
 against what surrounds it. ``tests/renderer/qt/test_scheme.py`` holds every pair to
 those figures. The app turns a scheme into its palette and stylesheet
-(:mod:`app.style`); the frames that draw their own colours (a proposal's diff, the
+(:mod:`app.window.style`); the frames that draw their own colours (a proposal's diff, the
 inline review, the mindmap) ask :func:`scheme_of` which scheme the palette is in.
 """
 
@@ -163,7 +163,7 @@ def scheme_named(name: SchemeName) -> Scheme:
 def scheme_of(palette: QPalette) -> Scheme:
     """The scheme a palette is in: dark when its window colour is dark.
 
-    The app sets the palette from its scheme (:mod:`app.style`), so this names the
+    The app sets the palette from its scheme (:mod:`app.window.style`), so this names the
     scheme in use; a palette set by the platform alone is judged the same way.
     """
     window = palette.color(QPalette.ColorRole.Window)

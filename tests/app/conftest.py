@@ -18,10 +18,10 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.__main__ import show_main_window
-from app.main_window import MainWindow
 from app.session import AppSession, SessionOptions
-from renderer.frames.inbox import InboxFrame
-from renderer.frames.turns import TurnRecord
+from app.window.main_window import MainWindow
+from renderer.ambient.turns import TurnRecord
+from renderer.frames.inbox.frame import InboxFrame
 
 WORKSPACE_NOTES: dict[str, str] = {
     "notes/a.md": "# A\nalpha line\n- [ ] first task\n- [x] done task\n",

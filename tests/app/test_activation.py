@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from renderer.frames.chip import chip_text
+from renderer.frames.assistant.chip import chip_text
 from tests.app.conftest import AppFactory
 
 

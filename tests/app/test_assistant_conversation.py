@@ -9,9 +9,9 @@ from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app.main_window import MainWindow
-from renderer.frames.transcript import KeptTurnView
-from renderer.frames.turn_view import TurnView
+from app.window.main_window import MainWindow
+from renderer.frames.assistant.transcript import KeptTurnView
+from renderer.frames.assistant.turn_view import TurnView
 from tests.app.conftest import AppFactory, AppUnderTest
 
 WAIT_MS = 10_000

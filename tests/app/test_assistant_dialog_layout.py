@@ -8,7 +8,7 @@ import socket
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from app.assistant_dialog import AssistantSettingsDialog
+from app.assistant.settings_dialog import AssistantSettingsDialog
 from tests.app.conftest import AppFactory, AppUnderTest
 
 WAIT_MS = 10_000

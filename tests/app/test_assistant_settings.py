@@ -21,8 +21,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox, QWidget
 
-from app.assistant_dialog import KEY_SAVED, AssistantSettingsDialog
-from app.assistant_settings import AssistantSettingsStore, SavedAssistant
+from app.assistant.settings import AssistantSettingsStore, SavedAssistant
+from app.assistant.settings_dialog import KEY_SAVED, AssistantSettingsDialog
 from app.session import AppSession, SessionOptions
 from tests.app.conftest import AppFactory, AppUnderTest
 from tests.support.scripted_model import MODEL_ID, ScriptedModel, scripted_model, text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from app.assistant_settings import AssistantSettingsStore, SavedAssistant
+from app.assistant.settings import AssistantSettingsStore, SavedAssistant
 
 
 def _mode(path: Path) -> int:

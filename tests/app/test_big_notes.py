@@ -15,9 +15,8 @@ from PySide6.QtGui import QTextCursor, QTextDocument, QTextOption
 from PySide6.QtWidgets import QApplication, QLabel
 
 from renderer.ambient.lines import selection_lines
-from renderer.frames.inbox import InboxFrame
-from renderer.frames.inbox_runtime import BLOCK_SEPARATOR
-from renderer.frames.rendering import (
+from renderer.frames.inbox.frame import InboxFrame
+from renderer.frames.inbox.rendering import (
     INLINE_CHARACTERS,
     RAW_CHARACTERS_PER_STEP,
     READING_NICENESS,
@@ -25,7 +24,8 @@ from renderer.frames.rendering import (
     raw_text_chunks,
     raw_text_steps,
 )
-from renderer.frames.views import RENDERING, REWRAP_LATER_CHARS
+from renderer.frames.inbox.runtime import BLOCK_SEPARATOR
+from renderer.frames.inbox.views import RENDERING, REWRAP_LATER_CHARS
 from tests.app.conftest import AppFactory, AppUnderTest
 
 DRAW_TIMEOUT_MS = 60_000
@@ -257,7 +257,7 @@ def test_the_app_shows_its_first_note_without_loading_the_model_or_mcp_sdk_R67(
         [
             sys.executable,
             "-c",
-            "import sys, app.session, app.main_window;"
+            "import sys, app.session, app.window.main_window;"
             " print('openai' in sys.modules, 'mcp' in sys.modules)",
         ],
         cwd=PROJECT_ROOT,
@@ -353,7 +353,7 @@ def test_r92_a_start_removes_the_reading_memory_a_killed_app_left_and_only_that(
     from multiprocessing import resource_tracker
     from multiprocessing.shared_memory import SharedMemory
 
-    from renderer.frames.rendering import SEGMENT_PREFIX, SHARED_MEMORY_FOLDER
+    from renderer.frames.inbox.rendering import SEGMENT_PREFIX, SHARED_MEMORY_FOLDER
 
     gone = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"],

@@ -35,12 +35,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.finding import QuickOpenDialog, WorkspacePickerDialog
-from app.popout import PopoutWindow
-from app.style import Fill, Rule, follow_system_scheme, palette, rules
-from renderer.frames.inbox import InboxFrame
-from renderer.frames.proposal_view import ProposalView
-from renderer.frames.turn_view import TurnView
+from app.popout.window import PopoutWindow
+from app.window.style import Fill, Rule, follow_system_scheme, palette, rules
+from app.workspace.finding import QuickOpenDialog, WorkspacePickerDialog
+from renderer.frames.assistant.proposal_view import ProposalView
+from renderer.frames.assistant.turn_view import TurnView
+from renderer.frames.inbox.frame import InboxFrame
 from renderer.qt.scheme import BORDER_CONTRAST, SCHEMES, TEXT_CONTRAST, contrast
 from tests.app.conftest import AppFactory, AppUnderTest
 

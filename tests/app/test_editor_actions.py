@@ -9,7 +9,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QLabel, QTableWidget, QTextBrowser
 
-from app.actions import ACTIONS, shortcut_rows, with_shortcut_table
+from app.commands.actions import ACTIONS, shortcut_rows, with_shortcut_table
 from tests.app.conftest import AppFactory, AppUnderTest
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -46,7 +46,7 @@ def test_the_readme_lists_the_shortcuts_help_shows(make_app: AppFactory) -> None
     app = make_app()
     text = README.read_text(encoding="utf-8")
     assert with_shortcut_table(text) == text, (
-        "run: QT_QPA_PLATFORM=offscreen python -m app.actions README.md"
+        "run: QT_QPA_PLATFORM=offscreen python -m app.commands.actions README.md"
     )
     _active(app)
     QTest.keyClick(app.window, Qt.Key.Key_F1)

@@ -16,12 +16,12 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QLabel, QTableWidget, QWidget
 
 import bridge.views
-import renderer.frames.view_kinds
+import renderer.frames.inbox.view_kinds
 from app.scenario.model import load_scenario
 from app.scenario.runner import run_scenario
 from bridge.pointer import AmbientPointer, decode_header
 from bridge.views import EDIT, view_names
-from renderer.frames.view_kinds import ViewKind, register_view
+from renderer.frames.inbox.view_kinds import ViewKind, register_view
 from tests.app.conftest import AppFactory
 from tests.scenario.test_runner import scenario_file
 
@@ -60,9 +60,9 @@ def words_view(monkeypatch: pytest.MonkeyPatch) -> ViewKind[WordCount]:
     """The view registered for one test; the registries are as they were after it."""
     monkeypatch.setattr(bridge.views, "_names", list(view_names()))
     monkeypatch.setattr(
-        renderer.frames.view_kinds,
+        renderer.frames.inbox.view_kinds,
         "_kinds",
-        {kind.name: kind for kind in renderer.frames.view_kinds.view_kinds()},
+        {kind.name: kind for kind in renderer.frames.inbox.view_kinds.view_kinds()},
     )
     return register_view(WORDS_VIEW)
 
@@ -106,7 +106,7 @@ def test_a_registered_view_has_its_button_key_help_row_and_pointer(
     record = app.send()
     decoded = decode_header(record.capture.header or "")
     assert isinstance(decoded, AmbientPointer) and decoded.view == WORDS
-    assert record.reply is not None and record.reply.ambient_status == "stored"
+    assert record.reply is not None and record.reply.ambient.status == "stored"
 
     # Help ▸ Keyboard shortcuts names the keys and the view.
     QTest.keyClick(window, Qt.Key.Key_F1)

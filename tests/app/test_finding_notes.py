@@ -6,9 +6,9 @@ import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from app.finding import QuickOpenDialog, WorkspacePickerDialog, fuzzy_filter
-from app.workspace_switch import BROWSER_FRAME_ID
-from renderer.frames.inbox import InboxFrame
+from app.workspace.finding import QuickOpenDialog, WorkspacePickerDialog, fuzzy_filter
+from app.workspace.switch import BROWSER_FRAME_ID
+from renderer.frames.inbox.frame import InboxFrame
 from renderer.frames.providers import WORKSPACE_PROVIDER, WorkspaceBrowserFrame
 from tests.app.conftest import LOAD_TIMEOUT_MS, AppFactory
 

@@ -21,12 +21,12 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.main_window import MainWindow
 from app.session import AppSession, SessionError, SessionOptions
+from app.window.main_window import MainWindow
 from bridge.documents import etag_of
 from bridge.environment import DEVICE_TOKEN_ENV, SWEEP_SECONDS_ENV
-from renderer.frames.assistant import STARTING_NAME
-from renderer.frames.inbox import InboxFrame
+from renderer.frames.assistant.frame import STARTING_NAME
+from renderer.frames.inbox.frame import InboxFrame
 from workers.server import EmbeddedServer
 from workers.settings import Settings
 
@@ -173,7 +173,7 @@ def test_r16_a_remote_backend_keeps_todays_path(
 def loaded_with_the_window(names: tuple[str, ...]) -> list[str]:
     """Which of ``names`` a fresh interpreter has loaded once the window's modules are in."""
     probe = (
-        "import sys, app.__main__, app.main_window, app.session; "
+        "import sys, app.__main__, app.window.main_window, app.session; "
         f"print(' '.join(name for name in {names!r} if name in sys.modules))"
     )
     return subprocess.run(

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 
-from app.font_banner import FONT_TOPIC, offer_font_advice
 from app.system_packages import install_prefix
+from app.window.font_banner import FONT_TOPIC, offer_font_advice
 from tests.app.conftest import AppFactory
 from tests.app.test_system_packages import fake_fc_list
 

@@ -16,8 +16,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from app.assistant_settings import KEY_FILE, SETTINGS_FILE
-from app.layout_state import LAYOUT_FILE
+from app.assistant.settings import KEY_FILE, SETTINGS_FILE
+from app.workspace.layout_state import LAYOUT_FILE
 from tests.app.conftest import AppFactory
 
 SUBPROCESS_TIMEOUT_SECONDS = 60
@@ -79,8 +79,8 @@ _FIFO_SCRIPT = textwrap.dedent(
     """
     import os, sys
     from pathlib import Path
-    from app.assistant_settings import AssistantSettingsStore, KEY_FILE, SETTINGS_FILE
-    from app.layout_state import LAYOUT_FILE, LayoutStore
+    from app.assistant.settings import AssistantSettingsStore, KEY_FILE, SETTINGS_FILE
+    from app.workspace.layout_state import LAYOUT_FILE, LayoutStore
     data = Path(sys.argv[1])
     for name in (LAYOUT_FILE, SETTINGS_FILE, KEY_FILE):
         os.mkfifo(data / name)

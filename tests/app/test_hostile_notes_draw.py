@@ -26,14 +26,14 @@ from bridge.preview_bounds import (
     NESTING_MARK,
     ROWS_MARK,
 )
-from renderer.frames.inbox import InboxFrame
-from renderer.frames.outline import (
+from renderer.ambient.outline import (
     CLIPPED,
     MAP_HEADINGS,
     MAP_MORE,
     TASK_DRAWN_CHARS,
     TITLE_DRAWN_CHARS,
 )
+from renderer.frames.inbox.frame import InboxFrame
 from tests.app.conftest import AppFactory, AppUnderTest
 
 MAX_STALL_SECONDS = 0.5

@@ -19,7 +19,7 @@ from PySide6.QtTest import QTest
 
 from benchmarks.bench_hostile_notes import HOSTILE_NOTES, REPLY_PIECE_CHARS
 from bridge.preview_bounds import INLINE_MARK, MAX_NESTING, NESTING_MARK, ROWS_MARK
-from renderer.frames.turn_view import (
+from renderer.frames.assistant.turn_view import (
     REPLY_CUT_MARK,
     REPLY_DRAWN_CHARS,
     REPLY_DRAWN_LINES,

@@ -33,10 +33,10 @@ _DEV_ZERO_SCRIPT = textwrap.dedent(
     from PySide6.QtWidgets import QApplication
     app = QApplication([])
     from bridge.wire import ConversationMessage
-    from renderer.frames.transcript import KeptTurnView
-    from renderer.frames.turn_view import markdown_html
+    from renderer.frames.assistant.transcript import KeptTurnView
+    from renderer.frames.assistant.turn_view import markdown_html
     from bridge.markdown import render_html_pieces
-    from renderer.frames.views import PreviewView
+    from renderer.frames.inbox.views import PreviewView
     note = "# Zero\\n\\n![zero](/dev/zero) and ![](file:///dev/zero)\\n"
     preview = PreviewView()
     for _step in preview.draw(render_html_pieces(note)):  # as the frame draws it, in slices

@@ -7,9 +7,9 @@ import threading
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication
 
-from app.popout import PopoutWindow
+from app.popout.window import PopoutWindow
 from bridge.wire import InlineAnswer
-from renderer.frames.inbox import InboxFrame
+from renderer.frames.inbox.frame import InboxFrame
 from tests.app.conftest import AppFactory, AppUnderTest
 from tests.support.scripted_model import MODEL_ID, scripted_model, text
 

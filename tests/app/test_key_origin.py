@@ -15,8 +15,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from app.assistant_dialog import KEY_OPTIONAL, AssistantSettingsDialog
-from app.assistant_settings import AssistantSettingsStore, SavedAssistant
+from app.assistant.settings import AssistantSettingsStore, SavedAssistant
+from app.assistant.settings_dialog import KEY_OPTIONAL, AssistantSettingsDialog
 from bridge.endpoints import CREDENTIALS_IN_URL
 from tests.app.conftest import AppFactory, AppUnderTest
 from tests.support.scripted_model import MODEL_ID, ScriptedModel, scripted_model, text

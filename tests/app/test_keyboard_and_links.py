@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from bridge.client import WireKeySession
-from renderer.qt.backend import WorkspaceLink
+from renderer.ambient.backend import WorkspaceLink
 from tests.app.conftest import AppFactory
 
 

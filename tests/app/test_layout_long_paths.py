@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QApplication
 
-from app.workspace_switch import BROWSER_FRAME_ID
+from app.workspace.switch import BROWSER_FRAME_ID
 from renderer.frames.providers import WORKSPACE_PROVIDER, WorkspaceBrowserFrame
 from tests.app.conftest import LOAD_TIMEOUT_MS, AppFactory
 

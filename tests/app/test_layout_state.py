@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.layout_state import (
+from app.workspace.layout_state import (
     LAYOUT_FILE,
     MAX_NOTE_FRAMES,
     MAX_PROVIDER_FRAMES,

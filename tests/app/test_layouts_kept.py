@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from app.layout_state import LAYOUT_FILE
-from app.main_window import MainWindow
+from app.window.main_window import MainWindow
+from app.workspace.layout_state import LAYOUT_FILE
 from tests.app.conftest import LOAD_TIMEOUT_MS, AppFactory
 
 

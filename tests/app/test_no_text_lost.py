@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.banner import Banner
-from app.popout import PopoutWindow
-from renderer.qt.recovery import RECOVERY_FOLDER, RecoveryStore
+from app.popout.window import PopoutWindow
+from app.window.banner import Banner
+from renderer.ambient.recovery import RECOVERY_FOLDER, RecoveryStore
 from tests.app.conftest import AppFactory, AppUnderTest
 
 SAVE_TIMEOUT_MS = 10_000

@@ -14,10 +14,10 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
-from app.layout_state import LAYOUT_FILE
-from app.main_window import MainWindow
-from renderer.frames.chip import chip_text
-from renderer.frames.inbox import InboxFrame
+from app.window.main_window import MainWindow
+from app.workspace.layout_state import LAYOUT_FILE
+from renderer.frames.assistant.chip import chip_text
+from renderer.frames.inbox.frame import InboxFrame
 from tests.app.conftest import AppFactory, AppUnderTest
 
 FOUR_NOTES = {

@@ -45,7 +45,7 @@ _OPEN_SCRIPT = textwrap.dedent(
     from pathlib import Path
     from PySide6.QtWidgets import QApplication
     app = QApplication([])
-    from app.main_window import MainWindow
+    from app.window.main_window import MainWindow
     from app.session import AppSession, SessionOptions
     workspace, data = Path(sys.argv[1]), Path(sys.argv[2])
     session = AppSession.start(

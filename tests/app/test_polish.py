@@ -8,8 +8,8 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QPushButton
 
-from app.finding import QuickOpenDialog
-from app.frameset import NO_NOTE_OPEN
+from app.window.frameset import NO_NOTE_OPEN
+from app.workspace.finding import QuickOpenDialog
 from tests.app.conftest import AppFactory, AppUnderTest
 
 SAVE_TIMEOUT_MS = 10_000

@@ -8,8 +8,8 @@ import pytest
 from PySide6.QtCore import QProcess, Qt
 from PySide6.QtTest import QTest
 
-from app.popout import READY_LINE
-from renderer.frames.inbox import InboxFrame
+from app.popout.window import READY_LINE
+from renderer.frames.inbox.frame import InboxFrame
 from tests.app.conftest import AppFactory
 
 CHILD_START_TIMEOUT_MS = 30_000

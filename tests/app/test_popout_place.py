@@ -7,8 +7,7 @@ import pytest
 from PySide6.QtCore import QRect, QSize
 from PySide6.QtWidgets import QApplication
 
-from app.popout import PopoutWindow, place_beside
-from app.popout_place import (
+from app.popout.place import (
     GAP,
     MIN_WIDTH,
     beside_argument,
@@ -16,6 +15,7 @@ from app.popout_place import (
     parse_beside,
     placement,
 )
+from app.popout.window import PopoutWindow, place_beside
 from tests.app.conftest import AppFactory
 
 SCREEN = QRect(0, 0, 1600, 1000)

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from app.popouts import PopoutHandle
+from app.popout.processes import PopoutHandle
 from tests.app.conftest import AppFactory, AppUnderTest
 
 TODAY = "inbox/today.md"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from app.layout_state import LayoutStore, SavedState
-from renderer.qt.recovery import RecoveryStore
+from app.workspace.layout_state import LayoutStore, SavedState
+from renderer.ambient.recovery import RecoveryStore
 
 
 def _mode(path: Path) -> int:

@@ -20,10 +20,10 @@ from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
 
 from bridge.privacy import AIEXCLUDE, CHIP_PRIVATE, KEEP_PRIVATE, SHARE
-from renderer.frames.inbox import InboxFrame
-from renderer.frames.inline_prompt import PRIVATE_REFUSED
+from renderer.ambient.turns import TurnRecord
+from renderer.frames.inbox.frame import InboxFrame
+from renderer.frames.inbox.inline_prompt import PRIVATE_REFUSED
 from renderer.frames.providers import WorkspaceBrowserFrame
-from renderer.frames.turns import TurnRecord
 from tests.app.conftest import LOAD_TIMEOUT_MS, TURN_TIMEOUT_MS, AppFactory, AppUnderTest
 from tests.app.wired import WiredApp, wired_app
 from tests.support.backend import RunningBackend, start_backend_process

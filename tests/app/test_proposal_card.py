@@ -17,7 +17,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from renderer.frames.proposal_view import ProposalView
+from renderer.frames.assistant.proposal_view import ProposalView
 from tests.app.conftest import AppFactory, AppUnderTest
 from tests.support.scripted_model import MODEL_ID, ScriptedModel, scripted_model, text, tool
 

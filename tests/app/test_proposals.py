@@ -6,9 +6,9 @@ import shiboken6
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel
 
-from renderer.frames.proposal_view import APPLIED, UNDONE, ProposalView
-from renderer.frames.transcript import KeptTurnView
-from renderer.frames.turn_view import TurnView
+from renderer.frames.assistant.proposal_view import APPLIED, UNDONE, ProposalView
+from renderer.frames.assistant.transcript import KeptTurnView
+from renderer.frames.assistant.turn_view import TurnView
 from tests.app.conftest import AppFactory, AppUnderTest
 
 TIMEOUT_MS = 10_000

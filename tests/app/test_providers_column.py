@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.workspace_switch import BROWSER_FRAME_ID
+from app.workspace.switch import BROWSER_FRAME_ID
 from renderer.frames.providers import WORKSPACE_PROVIDER
 from tests.app.conftest import AppFactory
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.assistants import KEPT_TURNS_FOLDER
-from renderer.frames.transcript import KeptTurnView
-from renderer.frames.turn_view import TurnView
+from app.assistant.assistants import KEPT_TURNS_FOLDER
+from renderer.frames.assistant.transcript import KeptTurnView
+from renderer.frames.assistant.turn_view import TurnView
 from tests.app.conftest import AppFactory
 
 SECRET_LINE = "the garden gate code is 4711"

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from renderer.frames.inbox import InboxFrame
-from renderer.frames.inbox_conflict import (
+from renderer.frames.inbox.conflict import (
     CONFLICT_MESSAGE,
     MINE_COPY_LABEL,
     OTHER_COPY_LABEL,
     kept_copy_path,
 )
+from renderer.frames.inbox.frame import InboxFrame
 from tests.app.conftest import AppFactory, AppUnderTest
 
 SAVE_TIMEOUT_MS = 10_000

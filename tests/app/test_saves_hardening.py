@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from app.unsaved_text import AT_QUIT, QUIT_ANYWAY, SAVE_AS, TITLE
+from app.notes.unsaved_text import AT_QUIT, QUIT_ANYWAY, SAVE_AS, TITLE
+from renderer.ambient.recovery import RECOVERY_FOLDER, RecoveryStore
 from renderer.qt.autosave import DISK_FULL_MESSAGE, OUT_OF_FILES_MESSAGE, RETRY_DELAYS_MS
-from renderer.qt.recovery import RECOVERY_FOLDER, RecoveryStore
 from tests.app.conftest import AppFactory, AppUnderTest
 
 SAVE_TIMEOUT_MS = 10_000
@@ -236,7 +236,7 @@ def test_r77_an_atomic_write_syncs_the_file_and_its_folder(
 
 def test_r77_a_refused_edit_kept_under_turns_never_quotes_the_note() -> None:
     from bridge.agent import TurnToolCall
-    from renderer.frames.kept_records import _call_json
+    from renderer.ambient.kept_records import _call_json
     from workers.messages import EDIT_OLD_TEXT_COUNT
     from workers.proposals import _quoted
 

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QLabel
 
 from bridge.drops import describe_drop
 from bridge.pointer import AmbientPointer, decode_header, fingerprint
-from renderer.frames.turn_details import TurnDetails
+from renderer.frames.assistant.turn_details import TurnDetails
 from tests.app.conftest import AppFactory
 
 CAVEAT_START = "The saved copy is behind"

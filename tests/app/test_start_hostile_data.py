@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from app.layout_state import LAYOUT_FILE, MAX_NOTE_FRAMES, MAX_PROVIDER_FRAMES
 from app.sidecar.sharing import SETTING_FILE
-from app.workspace_switch import RESTORED_AT_ONCE
-from renderer.frames.inbox import InboxFrame
-from renderer.qt.recovery import RECOVERY_FOLDER, RecoveryStore
+from app.workspace.layout_state import LAYOUT_FILE, MAX_NOTE_FRAMES, MAX_PROVIDER_FRAMES
+from app.workspace.switch import RESTORED_AT_ONCE
+from renderer.ambient.recovery import RECOVERY_FOLDER, RecoveryStore
+from renderer.frames.inbox.frame import InboxFrame
 from tests.app.conftest import AppFactory, AppUnderTest
 from tests.stress.start import FULL_SIZES, cases, clean_start, start_app
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.__main__ import READY, WINDOW_SHOWN, main
-from app.main_window import MainWindow
+from app.window.main_window import MainWindow
 
 
 class _WindowsShown(QObject):

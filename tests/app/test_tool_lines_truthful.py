@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from renderer.frames.turn_view import TurnView
-from renderer.frames.turns import TurnRecord
+from renderer.ambient.turns import TurnRecord
+from renderer.frames.assistant.turn_view import TurnView
 from tests.app.conftest import AppFactory, AppUnderTest
 
 TURN_TIMEOUT_MS = 15_000

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QScrollBar, QWidget
 
-from renderer.frames.transcript import Transcript
+from renderer.frames.assistant.transcript import Transcript
 from tests.app.conftest import AppFactory
 
 WAIT_MS = 10_000

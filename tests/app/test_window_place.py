@@ -11,7 +11,7 @@ import json
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication
 
-from app.layout_state import LAYOUT_FILE
+from app.workspace.layout_state import LAYOUT_FILE
 from tests.app.conftest import AppFactory
 
 TIMEOUT_MS = 10_000

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QTextBrowser,
 )
 
-from app.popout import POPOUT_BANNER, PopoutWindow
+from app.popout.window import POPOUT_BANNER, PopoutWindow
 from app.session import AppSession, SessionError, SessionOptions
 from bridge.environment import DEVICE_TOKEN_ENV
 from tests.app.conftest import AppFactory

@@ -3,8 +3,8 @@ and the switch dialog says when there is no other workspace (R45, R47)."""
 
 from __future__ import annotations
 
-from app.finding import NO_OTHER_WORKSPACES, WorkspacePickerDialog
-from app.workspace_switch import WORKSPACE_TOPIC
+from app.workspace.finding import NO_OTHER_WORKSPACES, WorkspacePickerDialog
+from app.workspace.switch import WORKSPACE_TOPIC
 from tests.app.conftest import AppFactory, AppUnderTest
 
 WAIT_MS = 10_000

@@ -16,10 +16,10 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.main_window import MainWindow
 from app.session import AppSession, SessionOptions
-from renderer.frames.inbox import InboxFrame
-from renderer.frames.turns import TurnRecord
+from app.window.main_window import MainWindow
+from renderer.ambient.turns import TurnRecord
+from renderer.frames.inbox.frame import InboxFrame
 from tests.bridge.wire import RecordingRelay
 from tests.support.backend import RunningBackend, make_workspace
 

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bridge.markdown import read_note, render_html
-from renderer.frames.outline import parse_headings, parse_tasks
+from renderer.ambient.outline import parse_headings, parse_tasks
 
 
 class _PreviewHeadings(HTMLParser):

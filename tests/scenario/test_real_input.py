@@ -20,13 +20,13 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from app.main_window import MainWindow
 from app.scenario.model import load_scenario
 from app.scenario.recorder import ScenarioRecorder, snapshot_documents
 from app.scenario.runner import run_scenario
+from app.window.main_window import MainWindow
 from bridge.pointer import AmbientPointer, decode_header
-from renderer.frames.inbox import InboxFrame
-from renderer.frames.turns import TurnRecord
+from renderer.ambient.turns import TurnRecord
+from renderer.frames.inbox.frame import InboxFrame
 from tests.app.conftest import AppFactory
 
 NOTES = {

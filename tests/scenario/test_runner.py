@@ -16,11 +16,11 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.main_window import MainWindow
 from app.scenario import cli
 from app.scenario.model import load_scenario
 from app.scenario.report import ScenarioResult
 from app.scenario.runner import run_scenario
+from app.window.main_window import MainWindow
 from bridge.pointer import fingerprint
 
 WORKSPACE = """\

@@ -20,8 +20,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from app.assistant_settings import KEY_FILE, SETTINGS_FILE, AssistantSettingsStore
-from app.layout_state import LAYOUT_FILE, LayoutStore
+from app.assistant.settings import KEY_FILE, SETTINGS_FILE, AssistantSettingsStore
+from app.workspace.layout_state import LAYOUT_FILE, LayoutStore
 from tests.stress.harness import Figure, Http, pointer_value, server, valid_pointer_fields
 
 WORKSPACE = "hostile"

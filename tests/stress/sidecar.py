@@ -162,10 +162,10 @@ def sidecar_attacks(folder: Path, *, idle: int = 500, diffs: int = 200) -> Figur
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.main_window import MainWindow
     from app.scenario.sidecar_client import SdkClient
     from app.session import AppSession, SessionOptions
     from app.sidecar.http import MAX_CONNECTIONS
+    from app.window.main_window import MainWindow
 
     application = QApplication.instance() or QApplication([])
     spin = _Spin()

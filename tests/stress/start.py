@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.__main__ import READY
-from app.assistant_settings import KEY_FILE, SETTINGS_FILE
-from app.assistants import KEPT_TURNS_FOLDER
-from app.demo import workspace_id_for
-from app.layout_state import LAYOUT_FILE
+from app.assistant.assistants import KEPT_TURNS_FOLDER
+from app.assistant.settings import KEY_FILE, SETTINGS_FILE
 from app.sidecar.sharing import SETTING_FILE
-from renderer.qt.recovery import RECOVERY_FOLDER
+from app.workspace.demo import workspace_id_for
+from app.workspace.layout_state import LAYOUT_FILE
+from renderer.ambient.recovery import RECOVERY_FOLDER
 from tests.stress.harness import Figure
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@ Hypothesis writes notes from blocks whose meaning is known (headings ATX and
 setext, tasks nested in lists and quotes, fenced and indented code holding
 heading- and task-like lines, CJK text, CRLF line ends). Every consumer must find
 exactly the generated headings and tasks: bridge.markdown, the views' readers
-(renderer.frames.outline, the preview's HTML) and the offline assistant's replies
+(renderer.ambient.outline, the preview's HTML) and the offline assistant's replies
 through the real turn route.
 """
 
@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bridge.markdown import read_note, render_html
-from renderer.frames.outline import Heading as TreeHeading
-from renderer.frames.outline import parse_headings, parse_tasks
+from renderer.ambient.outline import Heading as TreeHeading
+from renderer.ambient.outline import parse_headings, parse_tasks
 from tests.workers.conftest import TestClient, client_with_key, pointer_header
 
 WORDS = ["alpha", "beta", "gamma", "会議", "メモ", "회의", "노트", "笔记", "déjà", "über", "ñandú"]

@@ -1,7 +1,7 @@
 """R83 (issue 41): the fifteen everyday asks about the demo's ``inbox/today.md``.
 
 The backend runs on loopback (``EmbeddedServer``) over the demo workspace as the
-app installs it (:func:`app.demo.install_demo_workspace`); each ask is a real
+app installs it (:func:`app.workspace.demo.install_demo_workspace`); each ask is a real
 ``POST /v1/agent/turns`` with the note's pointer, and each edit's proposal is applied
 to the saved copy here. Six of these asks got a wrong answer before (a listing for
 an edit, a refusal for a question the note answers, a heading counted as a date, a
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import requests
 
-from app.demo import DEMO_WORKSPACE, install_demo_workspace
+from app.workspace.demo import DEMO_WORKSPACE, install_demo_workspace
 from bridge.proposals import apply_edits
 from bridge.wire import Proposal
 from tests.workers.conftest import pointer_header

@@ -8,7 +8,7 @@ import mcp_types as types
 import pytest
 
 from app.scenario.sidecar_client import SdkClient
-from renderer.frames.proposal_view import ProposalView
+from renderer.frames.assistant.proposal_view import ProposalView
 from tests.app.conftest import WORKSPACE_NOTES, AppUnderTest
 
 WAIT_MS = 10_000

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QWidget
 
-from app.banner import Banner
+from app.window.banner import Banner
 from tests.app.conftest import AppFactory
 
 WAIT_MS = 10_000

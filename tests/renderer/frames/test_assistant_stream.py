@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from renderer.frames.turn_view import TurnView
+from renderer.frames.assistant.turn_view import TurnView
 from tests.app.conftest import TURN_TIMEOUT_MS, AppFactory, AppUnderTest
 from tests.support.scripted_model import MODEL_ID, ScriptedModel, error, scripted_model, text
 

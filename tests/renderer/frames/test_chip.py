@@ -7,7 +7,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 
 from renderer.ambient.lines import LineRange, SelectedSpan
-from renderer.frames.chip import ContextChip
+from renderer.frames.assistant.chip import ContextChip
 from tests.app.conftest import AppFactory, AppUnderTest
 
 NOTES = {

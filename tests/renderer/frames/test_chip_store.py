@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from bridge.pointer import Selection
 from renderer.ambient.lines import LineRange
 from renderer.ambient.store import AmbientStore
-from renderer.frames.chip import ContextChip
+from renderer.frames.assistant.chip import ContextChip
 from tests.renderer.ambient.fakes import FakeEditor
 
 TEXT = "# A\nalpha line\n- [ ] first task\n- [x] done task\n"

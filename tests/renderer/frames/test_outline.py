@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bridge.markdown import utf16_length
-from renderer.frames.outline import parse_headings, parse_tasks
+from renderer.ambient.outline import parse_headings, parse_tasks
 
 
 def test_tasks_are_found_outside_code_fences_with_utf16_mark_columns() -> None:

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from bridge.markdown import render_html_pieces
-from renderer.frames.views import PreviewView
+from renderer.frames.inbox.views import PreviewView
 
 NOTE = "".join(f"## Part {n}\n\n- [ ] item {n} with some words\n\n" for n in range(3000))
 

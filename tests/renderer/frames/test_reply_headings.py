@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel
 
-from renderer.frames.turn_view import HEADING_SCALE, markdown_html
+from renderer.frames.assistant.turn_view import HEADING_SCALE, markdown_html
 
 SELECTION_REPLY = (
     "Selected lines 1–4 of notes/a.md:\n\n> ## Must do\n> ### Before Friday\n> - [ ] call Sam"

@@ -12,10 +12,10 @@ from PySide6.QtWidgets import QApplication, QLabel
 from bridge.contract import FLUSH_LIMIT_SECONDS
 from bridge.pointer import decode_header
 from renderer.ambient.capture import CaptureResult
-from renderer.frames.kept_records import record_entry, restored_record
-from renderer.frames.turn_details import details_rows, record_json
-from renderer.frames.turn_view import TurnView, markdown_html
-from renderer.frames.turns import TurnRecord
+from renderer.ambient.kept_records import record_entry, restored_record
+from renderer.ambient.turns import TurnRecord
+from renderer.frames.assistant.turn_details import details_rows, record_json
+from renderer.frames.assistant.turn_view import TurnView, markdown_html
 from tests.app.conftest import AppFactory, AppUnderTest
 from tests.support.answers import kept_reply, tool_call, turn_answer
 

@@ -12,11 +12,11 @@ from PySide6.QtWidgets import QLabel
 from bridge.caveat import CAVEAT
 from bridge.client import BackendClient, WireKeySession
 from bridge.errors import AccessRefused, RequestRejected
+from renderer.ambient.backend import BackendLink, WorkspaceLink
 from renderer.ambient.capture import CaptureResult
-from renderer.frames.assistant import UNEXPECTED_PROBLEM
-from renderer.frames.turn_view import TurnView
-from renderer.frames.turns import TurnRecord
-from renderer.qt.backend import BackendLink, WorkspaceLink
+from renderer.ambient.turns import TurnRecord
+from renderer.frames.assistant.frame import UNEXPECTED_PROBLEM
+from renderer.frames.assistant.turn_view import TurnView
 from tests.app.conftest import AppFactory, AppUnderTest
 from tests.support.answers import tool_call, turn_answer
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from renderer.qt.recovery import RecoveryStore
+from renderer.ambient.recovery import RecoveryStore
 
 
 def test_a_later_save_keeps_its_text_over_an_earlier_failure(tmp_path: Path) -> None:

@@ -1,0 +1,1 @@
+"""Popped-out notes (R29): the child process's window, the host's side, where they open."""

@@ -1,0 +1,1 @@
+"""The AI Assistant frame: transcript, turns, context chip, input and proposals."""

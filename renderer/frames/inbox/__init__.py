@@ -1,0 +1,1 @@
+"""The Inbox frame: one note in its views, its controls, conflicts, inline AI and drawing."""
