@@ -183,7 +183,12 @@ def place_beside(window: QMainWindow, beside: str) -> None:
     screen = QGuiApplication.screenAt(host.center()) or QGuiApplication.primaryScreen()
     if screen is None:
         return
-    least = window.minimumSizeHint().width()
+    layout = window.layout()
+    if layout is not None:
+        # The layout enforces the least size it computed when it last ran, perhaps while
+        # the note loaded and a wider banner showed: bring it up to date first.
+        layout.activate()
+    least = max(window.minimumSizeHint().width(), window.minimumWidth())
     window.setGeometry(placement(host, screen.availableGeometry(), window.size(), least))
 
 
