@@ -39,11 +39,12 @@ from PySide6.QtWidgets import (
 from bridge.contract import MAX_INSTRUCTION_CHARS
 from bridge.errors import BackendError
 from bridge.inline import HISTORY_LIMIT, OUTCOME_ACCEPTED, OUTCOME_REJECTED, InlineRequest
-from bridge.views import EDIT, View
+from bridge.views import EDIT
 from bridge.wire import InlineAnswer, InlineRecord
 from renderer.ambient.backend import WorkspaceLink
 from renderer.ambient.inline import SelectionTooLarge, build_context
 from renderer.frames.inbox.inline_review import review_html
+from renderer.frames.inbox.runtime import NoteFrame
 from renderer.qt.announce import Announcer
 from renderer.qt.inline_selection import TrackedSelection
 from renderer.qt.inline_slices import DocumentSlices
@@ -79,19 +80,10 @@ REVIEW_SPOKEN: Final = "{summary} Review the change: Accept (Enter), Reject (Esc
 Outcome = Literal["accepted", "rejected", "refused"]
 
 
-class InlineHost(Protocol):
-    """The Inbox frame the command works in."""
+class InlineHost(NoteFrame, Protocol):
+    """The Inbox frame the command works in: a named frame with its editor."""
 
     editor: QPlainTextEdit
-
-    @property
-    def frame_id(self) -> str: ...
-
-    @property
-    def path(self) -> str: ...
-
-    @property
-    def view(self) -> View: ...
 
     @property
     def link(self) -> WorkspaceLink: ...
